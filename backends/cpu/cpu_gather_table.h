@@ -1,0 +1,19 @@
+/* Precomputed pull addressing for one tile (64 nodes x 19 directions): where each node's f_i comes from
+ * (neighbour-tile slot and offset in that tile's data block) and where its own f_opp(i) sits for
+ * bounce-back. Built once from the core's layout functions, so the CPU loops carry no index arithmetic. */
+#ifndef TESS_CPU_GATHER_TABLE_H
+#define TESS_CPU_GATHER_TABLE_H
+
+#include <stdint.h>
+
+typedef struct {
+    uint8_t src_slot[19][64];  /* 3x3x3 neighbourhood slot of the upstream node x - c_i */
+    uint8_t src_xyz[19][64];   /* upstream node inside its tile, L_XYZ (for its node type) */
+    uint16_t src_off[19][64];  /* upstream f_i inside its tile's data block of direction i */
+    uint16_t self_opp[19][64]; /* this node's f_opp(i) inside the data block of opp(i) */
+    uint16_t dst_off[19][64];  /* this node's f_i inside the data block of direction i */
+} tess_cpu_gather_table_t;
+
+void tess_cpu_gather_table_build(tess_cpu_gather_table_t *g, int plain_xyz);
+
+#endif

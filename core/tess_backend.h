@@ -1,0 +1,65 @@
+/* A backend is a table of operations plus opaque content (the SUNDIALS N_Vector pattern). The core and the
+ * command-line program call only these; backends/cpu, backends/cuda and backends/hip each fill one table.
+ *
+ * Populations cross this interface in the canonical tile storage of tess_layout.h (one copy, the run's
+ * precision, ntiles * 19 * 64 values), so initial states, checkpoints and cross-checks are the same bytes
+ * for every backend. Every operation returns TESS_OK or an error code with a one-line message in err. */
+#ifndef TESS_BACKEND_H
+#define TESS_BACKEND_H
+
+#include "tess_error.h"
+#include "tess_params.h"
+#include "tess_tiling.h"
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum { TESS_PRECISION_DOUBLE = 0, TESS_PRECISION_SINGLE = 1 } tess_precision;
+typedef enum { TESS_PATTERN_AB = 0 } tess_pattern;
+/* Kernel variants of the tile paper's section 4.1, for performance analysis only. */
+typedef enum { TESS_KERNEL_FULL = 0, TESS_KERNEL_PROPAGATION_ONLY = 1, TESS_KERNEL_READ_WRITE_ONLY = 2 } tess_kernel_variant;
+
+typedef struct {
+    tess_precision precision;
+    tess_pattern pattern;
+    tess_kernel_variant variant;
+    int threads;       /* CPU threads; 0 = OpenMP's default */
+    int device;        /* GPU ordinal */
+    int plain_xyz;     /* 1: L_XYZ for every direction (layout study) */
+    int tiles_per_block; /* GPU: 1 or 2 tiles per thread block; 0 = backend's choice */
+} tess_backend_config_t;
+
+typedef struct tess_backend tess_backend_t; /* defined by each backend */
+
+typedef struct tess_backend_ops {
+    const char *name;
+    tess_status (*create)(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err);
+    /* Copies the tiling (tile map, neighbour lists, node types) to the backend. */
+    tess_status (*upload_geometry)(tess_backend_t *be, const tess_tiling_t *tiling, tess_error_t *err);
+    /* Sets the physics and the state (canonical populations, as tess_state_* prepare them). */
+    tess_status (*initialise)(tess_backend_t *be, const tess_params_t *p, const void *populations, tess_error_t *err);
+    tess_status (*step)(tess_backend_t *be, int nsteps, tess_error_t *err);
+    /* Writes the current state as canonical populations. */
+    tess_status (*download_populations)(tess_backend_t *be, void *populations, tess_error_t *err);
+    /* Optional (may be NULL; the core then derives the fields from download_populations): density and
+     * velocity per tile node (tile * 64 + L_XYZ). */
+    tess_status (*download_fields)(tess_backend_t *be, double *rho, double *u, tess_error_t *err);
+    size_t (*bytes_allocated)(const tess_backend_t *be);
+    void (*destroy)(tess_backend_t *be);
+} tess_backend_ops_t;
+
+/* The backends this build contains, and lookup by name. tess_backend_find fills err with the list of
+ * built backends when the name is unknown. */
+const tess_backend_ops_t *const *tess_backend_list(int *count);
+const tess_backend_ops_t *tess_backend_find(const char *name, tess_error_t *err);
+
+static inline size_t tess_precision_size(tess_precision p)
+{
+    return p == TESS_PRECISION_SINGLE ? sizeof(float) : sizeof(double);
+}
+
+static inline const char *tess_precision_name(tess_precision p)
+{
+    return p == TESS_PRECISION_SINGLE ? "single" : "double";
+}
+
+#endif

@@ -1,0 +1,34 @@
+/* Compiler portability for code shared by the host (C11) and the GPU compilers (CUDA, HIP). */
+#ifndef TESS_CONFIG_H
+#define TESS_CONFIG_H
+
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define TESS_HD __host__ __device__
+#define TESS_GPU_COMPILER 1
+#else
+#define TESS_HD
+#endif
+
+/* Physics functions are small and called per node; they must inline into every backend's loop. */
+#define TESS_INLINE static inline
+
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define TESS_RESTRICT __restrict__
+#else
+#define TESS_RESTRICT restrict
+#endif
+
+/* Full unrolling of the loops over directions lets the compilers fold the lattice constants. */
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define TESS_UNROLL _Pragma("unroll")
+#elif defined(__clang__)
+#define TESS_UNROLL _Pragma("clang loop unroll(full)")
+#elif defined(__GNUC__)
+#define TESS_UNROLL _Pragma("GCC unroll 32")
+#else
+#define TESS_UNROLL
+#endif
+
+#define TESS_VERSION_STRING "0.1.0"
+
+#endif

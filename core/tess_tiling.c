@@ -1,0 +1,165 @@
+#include "tess_tiling.h"
+#include "tess_d3q19.h"
+#include "tess_layout.h"
+#include <stdlib.h>
+#include <string.h>
+
+void tess_tiling_free(tess_tiling_t *t)
+{
+    free(t->tile_map);
+    free(t->tile_corner);
+    free(t->neighbors);
+    free(t->node_type);
+    memset(t, 0, sizeof *t);
+}
+
+/* Geometry lookup with periodic wrap; nodes outside a non-periodic box (and padding) are plain solid. */
+static uint8_t geo_type(const tess_geometry_t *g, int x, int y, int z)
+{
+    const int n[3] = {g->nx, g->ny, g->nz};
+    int c[3] = {x, y, z};
+    for (int a = 0; a < 3; a++) {
+        if (c[a] < 0 || c[a] >= n[a]) {
+            if (!g->periodic[a])
+                return 0;
+            c[a] = ((c[a] % n[a]) + n[a]) % n[a];
+        }
+    }
+    return g->type[tess_geometry_index(g, c[0], c[1], c[2])];
+}
+
+static int tile_needed(const tess_geometry_t *g, const tess_params_t *p, int x0, int y0, int z0)
+{
+    static const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
+    for (int z = z0; z < z0 + 4; z++)
+        for (int y = y0; y < y0 + 4; y++)
+            for (int x = x0; x < x0 + 4; x++) {
+                if (x >= g->nx || y >= g->ny || z >= g->nz)
+                    continue;
+                const int kind = p->mat[geo_type(g, x, y, z)].kind;
+                if (tess_kind_is_wet(kind))
+                    return 1;
+                if (kind == TESS_NODE_WALL)
+                    for (int i = 1; i < 19; i++)
+                        if (tess_kind_is_wet(p->mat[geo_type(g, x + cx[i], y + cy[i], z + cz[i])].kind))
+                            return 1;
+            }
+    return 0;
+}
+
+tess_status tess_tiling_build(tess_tiling_t *t, const tess_geometry_t *g, const tess_params_t *p, tess_error_t *err)
+{
+    memset(t, 0, sizeof *t);
+    const int n[3] = {g->nx, g->ny, g->nz};
+    static const char axis_name[3] = {'x', 'y', 'z'};
+    for (int a = 0; a < 3; a++)
+        if (g->periodic[a] && n[a] % 4 != 0)
+            return tess_fail(err, TESS_ERR_INPUT,
+                             "periodic axis %c has %d nodes; periodic axes need a multiple of 4 (tiles are 4 nodes wide)",
+                             axis_name[a], n[a]);
+    const size_t nn = (size_t)g->nx * g->ny * g->nz;
+    for (size_t i = 0; i < nn; i++)
+        if (g->type[i] >= p->nmat)
+            return tess_fail(err, TESS_ERR_INPUT, "node type %d used in the geometry but only %d materials are defined",
+                             g->type[i], p->nmat);
+
+    t->nx = g->nx;
+    t->ny = g->ny;
+    t->nz = g->nz;
+    memcpy(t->periodic, g->periodic, sizeof t->periodic);
+    t->tx = (g->nx + 3) / 4;
+    t->ty = (g->ny + 3) / 4;
+    t->tz = (g->nz + 3) / 4;
+    t->px = 4 * t->tx;
+    t->py = 4 * t->ty;
+    t->pz = 4 * t->tz;
+    const size_t nmap = (size_t)t->tx * t->ty * t->tz;
+    t->tile_map = malloc(nmap * sizeof *t->tile_map);
+    if (!t->tile_map)
+        goto nomem;
+
+    /* Algorithm 1: tiles in z, y, x order; non-empty ones get consecutive indices. */
+    int32_t count = 0;
+    for (int tz = 0; tz < t->tz; tz++)
+        for (int ty = 0; ty < t->ty; ty++)
+            for (int tx = 0; tx < t->tx; tx++) {
+                const size_t m = (size_t)tx + (size_t)t->tx * ((size_t)ty + (size_t)t->ty * tz);
+                t->tile_map[m] = tile_needed(g, p, 4 * tx, 4 * ty, 4 * tz) ? count++ : -1;
+            }
+    t->ntiles = count;
+    const size_t nt = count > 0 ? (size_t)count : 1;
+    t->tile_corner = malloc(3 * nt * sizeof *t->tile_corner);
+    t->neighbors = malloc(27 * nt * sizeof *t->neighbors);
+    t->node_type = malloc(64 * nt);
+    if (!t->tile_corner || !t->neighbors || !t->node_type)
+        goto nomem;
+
+    int64_t wet = 0;
+    for (int tz = 0; tz < t->tz; tz++)
+        for (int ty = 0; ty < t->ty; ty++)
+            for (int tx = 0; tx < t->tx; tx++) {
+                const int32_t k = t->tile_map[(size_t)tx + (size_t)t->tx * ((size_t)ty + (size_t)t->ty * tz)];
+                if (k < 0)
+                    continue;
+                t->tile_corner[3 * k + 0] = 4 * tx;
+                t->tile_corner[3 * k + 1] = 4 * ty;
+                t->tile_corner[3 * k + 2] = 4 * tz;
+                for (int z = 0; z < 4; z++)
+                    for (int y = 0; y < 4; y++)
+                        for (int x = 0; x < 4; x++) {
+                            const int gx = 4 * tx + x, gy = 4 * ty + y, gz = 4 * tz + z;
+                            uint8_t ty8 = 0;
+                            if (gx < g->nx && gy < g->ny && gz < g->nz)
+                                ty8 = g->type[tess_geometry_index(g, gx, gy, gz)];
+                            t->node_type[64 * (size_t)k + tess_layout_xyz(x, y, z)] = ty8;
+                            wet += tess_kind_is_wet(p->mat[ty8].kind);
+                        }
+                for (int dz = -1; dz <= 1; dz++)
+                    for (int dy = -1; dy <= 1; dy++)
+                        for (int dx = -1; dx <= 1; dx++) {
+                            int c[3] = {tx + dx, ty + dy, tz + dz};
+                            const int tn[3] = {t->tx, t->ty, t->tz};
+                            int32_t nb = -1, inside = 1;
+                            for (int a = 0; a < 3; a++) {
+                                if (c[a] < 0 || c[a] >= tn[a]) {
+                                    if (t->periodic[a])
+                                        c[a] = (c[a] + tn[a]) % tn[a];
+                                    else
+                                        inside = 0;
+                                }
+                            }
+                            if (inside)
+                                nb = t->tile_map[(size_t)c[0] + (size_t)t->tx * ((size_t)c[1] + (size_t)t->ty * c[2])];
+                            t->neighbors[27 * (size_t)k + tess_tiling_slot(dx, dy, dz)] = nb;
+                        }
+            }
+    t->n_wet = wet;
+    t->eta_t = count > 0 ? (double)wet / (64.0 * count) : 0.0;
+    return TESS_OK;
+nomem:
+    tess_tiling_free(t);
+    return tess_fail(err, TESS_ERR_NOMEM, "out of memory while tiling a %dx%dx%d box", g->nx, g->ny, g->nz);
+}
+
+int64_t tess_tiling_node_index(const tess_tiling_t *t, int x, int y, int z)
+{
+    int c[3] = {x, y, z};
+    const int pn[3] = {t->px, t->py, t->pz};
+    for (int a = 0; a < 3; a++) {
+        if (c[a] < 0 || c[a] >= pn[a]) {
+            if (!t->periodic[a])
+                return -1;
+            c[a] = ((c[a] % pn[a]) + pn[a]) % pn[a];
+        }
+    }
+    const int32_t k = t->tile_map[(size_t)(c[0] / 4) + (size_t)t->tx * ((size_t)(c[1] / 4) + (size_t)t->ty * (c[2] / 4))];
+    if (k < 0)
+        return -1;
+    return 64 * (int64_t)k + tess_layout_xyz(c[0] & 3, c[1] & 3, c[2] & 3);
+}
+
+uint8_t tess_tiling_node_type_at(const tess_tiling_t *t, int x, int y, int z)
+{
+    const int64_t i = tess_tiling_node_index(t, x, y, z);
+    return i < 0 ? 0 : t->node_type[i];
+}
