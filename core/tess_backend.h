@@ -37,6 +37,7 @@ typedef struct tess_backend_ops {
     tess_status (*upload_geometry)(tess_backend_t *be, const tess_tiling_t *tiling, tess_error_t *err);
     /* Sets the physics and the state (canonical populations, as tess_state_* prepare them). */
     tess_status (*initialise)(tess_backend_t *be, const tess_params_t *p, const void *populations, tess_error_t *err);
+    /* Advances nsteps time steps; returns when they are complete (GPU backends synchronise). */
     tess_status (*step)(tess_backend_t *be, int nsteps, tess_error_t *err);
     /* Writes the current state as canonical populations. */
     tess_status (*download_populations)(tess_backend_t *be, void *populations, tess_error_t *err);
@@ -44,6 +45,11 @@ typedef struct tess_backend_ops {
      * velocity per tile node (tile * 64 + L_XYZ). */
     tess_status (*download_fields)(tess_backend_t *be, double *rho, double *u, tess_error_t *err);
     size_t (*bytes_allocated)(const tess_backend_t *be);
+    /* Optional: measured copy bandwidth of the backend's memory in GB/s (bytes read + written), from a
+     * copy of about `bytes` bytes; the benchmark's reference for bandwidth utilisation. */
+    double (*copy_bandwidth)(tess_backend_t *be, size_t bytes, tess_error_t *err);
+    /* Optional: one line describing the device (GPU name, memory; CPU threads). */
+    void (*describe)(const tess_backend_t *be, char *buf, size_t len);
     void (*destroy)(tess_backend_t *be);
 } tess_backend_ops_t;
 

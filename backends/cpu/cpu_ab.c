@@ -161,5 +161,7 @@ const tess_backend_ops_t tess_backend_cpu = {
     .download_populations = cpu_download_populations,
     .download_fields = NULL,
     .bytes_allocated = cpu_bytes,
+    .copy_bandwidth = NULL,
+    .describe = NULL,
     .destroy = cpu_destroy,
 };
