@@ -1,0 +1,43 @@
+/* Helpers shared by the core tests: reporting checks against references, a reproducible random stream,
+ * canonical population addressing, and running the CPU backend through its ops table. */
+#ifndef TESS_TEST_H
+#define TESS_TEST_H
+
+#include "tess_backend.h"
+#include "tess_geometry.h"
+#include "tess_params.h"
+#include "tess_tiling.h"
+#include <stdint.h>
+
+/* Number of failed checks so far; main() returns tess_test_result(). */
+extern int tess_test_failures;
+
+/* Prints one line per check: what was compared, the value, the reference and the tolerance. */
+int tess_test_close(const char *what, double got, double ref, double tol);
+int tess_test_true(const char *what, int cond);
+int tess_test_result(const char *name);
+
+/* xorshift64*: the same sequence on every machine, so a failure can be reproduced. */
+typedef struct {
+    uint64_t s;
+} tess_test_rng;
+void tess_test_rng_seed(tess_test_rng *r, uint64_t seed);
+double tess_test_uniform(tess_test_rng *r); /* [0, 1) */
+
+/* Canonical index of f_i at box node (x, y, z) (periodic wrap applied), or -1 when its tile is empty. */
+int64_t tess_test_pop_index(const tess_tiling_t *t, int x, int y, int z, int i);
+
+/* Runs the CPU backend through its ops table: initialise from pops_in, advance nsteps, download into pops_out. */
+tess_status tess_test_run_cpu(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, int threads,
+                              const void *pops_in, int nsteps, void *pops_out, tess_error_t *err);
+
+/* A small random sparse box exercising every boundary kind: Zou-He velocity inlet at x = 0, Zou-He pressure
+ * outlet at x = nx-1, a moving wall at y = ny-1, plain solid at y = 0, random solid obstacles, periodic z, and
+ * a body force. nx, ny are not multiples of 4 so that padding is exercised. Fills g (caller frees) and p. */
+void tess_test_mixed_case(tess_geometry_t *g, tess_params_t *p, int collision, int fluid, uint64_t seed);
+
+/* Random equilibrium state of the tiling (density 1 +- 0.02, velocity components +- 0.03) in precision prec;
+ * returns malloc'd canonical populations. */
+void *tess_test_random_state(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, uint64_t seed);
+
+#endif
