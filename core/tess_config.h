@@ -9,8 +9,13 @@
 #define TESS_HD
 #endif
 
-/* Physics functions are small and called per node; they must inline into every backend's loop. */
+/* Physics functions are called per node; they must inline into every backend's loop (the CPU's SIMD loops
+ * vectorise only when the whole node update is inlined). */
+#if defined(__GNUC__) && !defined(__CUDACC__) && !defined(__HIPCC__)
+#define TESS_INLINE static inline __attribute__((always_inline))
+#else
 #define TESS_INLINE static inline
+#endif
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define TESS_RESTRICT __restrict__

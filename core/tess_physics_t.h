@@ -71,15 +71,15 @@ TESS_HD TESS_INLINE void TESS_FN(tess_raw_moments)(const R *f, R *rho, R *jx, R 
 
 /* Velocity from density and momentum: eq. (5) or eq. (6); shift is half the body force (Guo), added to
  * the raw moment before collision and subtracted from the post-collision moment for output. */
-TESS_HD TESS_INLINE void TESS_FN(tess_velocity)(const tess_params_t *p, R rho, R jx, R jy, R jz, R shift_sign,
-                                                 R *u)
+TESS_HD TESS_INLINE void TESS_FN(tess_velocity)(const tess_params_t *p, int fluid, int use_force, R rho, R jx, R jy,
+                                                 R jz, R shift_sign, R *u)
 {
-    if (p->use_force) {
+    if (use_force) {
         jx += shift_sign * (R)0.5 * (R)p->force[0];
         jy += shift_sign * (R)0.5 * (R)p->force[1];
         jz += shift_sign * (R)0.5 * (R)p->force[2];
     }
-    if (p->fluid == TESS_FLUID_QUASI_COMPRESSIBLE) {
+    if (fluid == TESS_FLUID_QUASI_COMPRESSIBLE) {
         const R inv = (R)1 / rho;
         u[0] = jx * inv;
         u[1] = jy * inv;
@@ -108,12 +108,13 @@ TESS_HD TESS_INLINE void TESS_FN(tess_guo_source)(const tess_params_t *p, const 
 }
 
 /* LBGK (tile paper eq. 7) with optional Guo forcing, in place. */
-TESS_HD TESS_INLINE void TESS_FN(tess_collide_lbgk)(const tess_params_t *p, R *f, R rho, const R *u)
+TESS_HD TESS_INLINE void TESS_FN(tess_collide_lbgk)(const tess_params_t *p, int fluid, int use_force, R *f, R rho,
+                                                     const R *u)
 {
     R feq[19];
-    TESS_FN(tess_equilibrium)(p->fluid, rho, u[0], u[1], u[2], feq);
+    TESS_FN(tess_equilibrium)(fluid, rho, u[0], u[1], u[2], feq);
     const R omega = (R)1 / (R)p->tau;
-    if (p->use_force) {
+    if (use_force) {
         R src[19];
         TESS_FN(tess_guo_source)(p, u, src);
         const R pre = (R)1 - (R)0.5 * omega;
@@ -128,9 +129,10 @@ TESS_HD TESS_INLINE void TESS_FN(tess_collide_lbgk)(const tess_params_t *p, R *f
 }
 
 /* Equilibrium moments of d'Humieres et al. (2002); rho0 = 1 for the incompressible model, rho otherwise. */
-TESS_HD TESS_INLINE void TESS_FN(tess_mrt_equilibrium)(const tess_params_t *p, R rho, R jx, R jy, R jz, R *meq)
+TESS_HD TESS_INLINE void TESS_FN(tess_mrt_equilibrium)(const tess_params_t *p, int fluid, R rho, R jx, R jy, R jz,
+                                                        R *meq)
 {
-    const R inv = p->fluid == TESS_FLUID_QUASI_COMPRESSIBLE ? (R)1 / rho : (R)1;
+    const R inv = fluid == TESS_FLUID_QUASI_COMPRESSIBLE ? (R)1 / rho : (R)1;
     const R jj = (jx * jx + jy * jy + jz * jz) * inv;
     meq[TESS_M_RHO] = rho;
     meq[TESS_M_E] = (R)-11 * rho + (R)19 * jj;
@@ -154,7 +156,8 @@ TESS_HD TESS_INLINE void TESS_FN(tess_mrt_equilibrium)(const tess_params_t *p, R
 }
 
 /* MRT (tile paper eq. 8) in d'Humieres' moment space, Guo forcing as (I - S/2) M S, in place. */
-TESS_HD TESS_INLINE void TESS_FN(tess_collide_mrt)(const tess_params_t *p, R *f, R rho, const R *u)
+TESS_HD TESS_INLINE void TESS_FN(tess_collide_mrt)(const tess_params_t *p, int fluid, int use_force, R *f, R rho,
+                                                    const R *u)
 {
     const int M[19][19] = TESS_D3Q19_MRT_M;
     const int norm[19] = TESS_D3Q19_MRT_NORM;
@@ -162,11 +165,11 @@ TESS_HD TESS_INLINE void TESS_FN(tess_collide_mrt)(const tess_params_t *p, R *f,
     TESS_UNROLL
     for (int k = 0; k < 19; k++)
         m[k] = TESS_FN(tess_int_row_dot)(M[k], f, 19);
-    const R jx = p->fluid == TESS_FLUID_QUASI_COMPRESSIBLE ? rho * u[0] : u[0];
-    const R jy = p->fluid == TESS_FLUID_QUASI_COMPRESSIBLE ? rho * u[1] : u[1];
-    const R jz = p->fluid == TESS_FLUID_QUASI_COMPRESSIBLE ? rho * u[2] : u[2];
-    TESS_FN(tess_mrt_equilibrium)(p, rho, jx, jy, jz, meq);
-    if (p->use_force) {
+    const R jx = fluid == TESS_FLUID_QUASI_COMPRESSIBLE ? rho * u[0] : u[0];
+    const R jy = fluid == TESS_FLUID_QUASI_COMPRESSIBLE ? rho * u[1] : u[1];
+    const R jz = fluid == TESS_FLUID_QUASI_COMPRESSIBLE ? rho * u[2] : u[2];
+    TESS_FN(tess_mrt_equilibrium)(p, fluid, rho, jx, jy, jz, meq);
+    if (use_force) {
         R src[19];
         TESS_FN(tess_guo_source)(p, u, src);
         TESS_UNROLL
@@ -177,7 +180,7 @@ TESS_HD TESS_INLINE void TESS_FN(tess_collide_mrt)(const tess_params_t *p, R *f,
     for (int k = 0; k < 19; k++) {
         const R s = (R)p->s[k];
         R mk = m[k] - s * (m[k] - meq[k]);
-        if (p->use_force)
+        if (use_force)
             mk += ((R)1 - (R)0.5 * s) * src_m[k];
         m[k] = mk / (R)norm[k];
     }
@@ -265,19 +268,28 @@ TESS_HD TESS_INLINE R TESS_FN(tess_bounce_back)(int i, R f_self_opp, const tess_
     return f_self_opp + w6 * TESS_FN(tess_cdot)(cx[i], cy[i], cz[i], (R)wall->u[0], (R)wall->u[1], (R)wall->u[2]);
 }
 
+/* Moments and collision of a node whose populations are complete. The model choices are arguments (normally
+ * p->collision, p->fluid, p->use_force) so that a backend may pass constants and let the compiler specialise
+ * a loop for one model: the CPU's SIMD loops need branch-free bodies. */
+TESS_HD TESS_INLINE void TESS_FN(tess_collide_model)(const tess_params_t *p, int collision, int fluid, int use_force,
+                                                     R *f)
+{
+    R rho, jx, jy, jz, u[3];
+    TESS_FN(tess_raw_moments)(f, &rho, &jx, &jy, &jz);
+    TESS_FN(tess_velocity)(p, fluid, use_force, rho, jx, jy, jz, (R)1, u);
+    if (collision == TESS_COLLISION_MRT)
+        TESS_FN(tess_collide_mrt)(p, fluid, use_force, f, rho, u);
+    else
+        TESS_FN(tess_collide_lbgk)(p, fluid, use_force, f, rho, u);
+}
+
 /* The whole local update of a wet node after the gather: boundary reconstruction, moments, collision.
  * f holds the pulled populations and receives the post-collision ones. */
 TESS_HD TESS_INLINE void TESS_FN(tess_node_collide)(const tess_params_t *p, const tess_material_t *m, R *f)
 {
     if (m->kind == TESS_NODE_VELOCITY || m->kind == TESS_NODE_PRESSURE)
         TESS_FN(tess_zou_he)(p, m, f);
-    R rho, jx, jy, jz, u[3];
-    TESS_FN(tess_raw_moments)(f, &rho, &jx, &jy, &jz);
-    TESS_FN(tess_velocity)(p, rho, jx, jy, jz, (R)1, u);
-    if (p->collision == TESS_COLLISION_MRT)
-        TESS_FN(tess_collide_mrt)(p, f, rho, u);
-    else
-        TESS_FN(tess_collide_lbgk)(p, f, rho, u);
+    TESS_FN(tess_collide_model)(p, p->collision, p->fluid, p->use_force, f);
 }
 
 /* Density and velocity of the stored (post-collision) state: the momentum carries +F/2 after a
@@ -286,7 +298,7 @@ TESS_HD TESS_INLINE void TESS_FN(tess_macroscopic)(const tess_params_t *p, const
 {
     R jx, jy, jz;
     TESS_FN(tess_raw_moments)(f, rho, &jx, &jy, &jz);
-    TESS_FN(tess_velocity)(p, *rho, jx, jy, jz, (R)-1, u);
+    TESS_FN(tess_velocity)(p, p->fluid, p->use_force, *rho, jx, jy, jz, (R)-1, u);
 }
 
 #undef R
