@@ -33,7 +33,7 @@ static void compare(int collision, int fluid, tess_precision prec)
         d0 = d1;
         d1 = tmp;
     }
-    tess_status s = tess_test_run_cpu(&t, &p, prec, 0, pops, STEPS, out, &err);
+    tess_status s = tess_test_run_cpu(&t, &p, prec, 2, pops, STEPS, out, &err);
     char what[400], first[200];
     if (s != TESS_OK)
         printf("     %s\n", err.msg);
