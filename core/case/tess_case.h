@@ -1,0 +1,53 @@
+/* A case: everything a run needs, read from an INI case file (docs/case-format.md) plus --set overrides.
+ * The physics (tess_params_t) and the node-type grid (tess_geometry_t) are ready for tess_tiling_build;
+ * the run, init and output settings are plain values for the command-line program and the benchmark. */
+#ifndef TESS_CASE_H
+#define TESS_CASE_H
+
+#include "tess_backend.h"
+#include "tess_error.h"
+#include "tess_geometry.h"
+#include "tess_params.h"
+
+#define TESS_CASE_NAME_MAX 128
+#define TESS_CASE_PATH_MAX 1024
+
+typedef struct {
+    char name[TESS_CASE_NAME_MAX];
+    char path[TESS_CASE_PATH_MAX];      /* the case file as given */
+    char lattice[16];                   /* "D3Q19" */
+    tess_params_t params;
+    tess_geometry_t geometry;
+    double spacing, origin[3];          /* output only: physical size of a lattice spacing, box origin */
+    char mat_name[TESS_MAX_MATERIALS][64]; /* "solid", "fluid", then the section names of boundaries */
+
+    /* [init] */
+    double init_density, init_velocity[3];
+    char init_file[TESS_CASE_PATH_MAX]; /* .vti with density and velocity; "" = uniform */
+
+    /* [run] */
+    long steps, output_every, monitor_every, checkpoint_every;
+    char backend[32];                   /* "auto" or a backend name */
+    tess_precision precision;
+    char pattern[16];                   /* "ab", "aa", "mr": tess_pattern_from_name */
+    int threads;
+    double density_min, density_max;    /* divergence bounds */
+
+    double max_lattice_speed;           /* largest speed the case prescribes (lid, inlet, init, Re) */
+    char warning[256];                  /* non-fatal advice (lattice Mach number > 0.3), "" if none */
+} tess_case_t;
+
+/* Reads a case file. overrides are n strings "section.key=value" applied on top of the file (a section that
+ * the file lacks is created). Errors (TESS_ERR_INPUT, TESS_ERR_IO, TESS_ERR_NOMEM) fill err with one line
+ * naming the file and line, or the --set option, the key and what was expected. On error c holds nothing
+ * that needs freeing. */
+tess_status tess_case_load(const char *path, const char *const *overrides, int n, tess_case_t *c, tess_error_t *err);
+void tess_case_free(tess_case_t *c);
+
+/* Pattern names ("ab", "aa", "mr") to tess_pattern; TESS_ERR_INPUT naming the accepted values otherwise. */
+tess_status tess_pattern_from_name(const char *name, tess_pattern *out, tess_error_t *err);
+
+/* Lattice Mach number limit above which tess_case_load leaves a warning. */
+#define TESS_CASE_MACH_WARN 0.3
+
+#endif

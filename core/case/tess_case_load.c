@@ -1,0 +1,498 @@
+/* Case files: libinih reads the entries, this file gives them meaning (docs/case-format.md). Geometry
+ * sections are applied in the order they first appear, each painting over what came before. */
+#include "tess_case.h"
+#include "tess_backend.h"
+#include "tess_case_entries.h"
+#include "tess_shapes.h"
+#include "tess_voxels.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const fixed_sections[] = {"case", "lattice", "domain", "physics", "init", "run", NULL};
+static const char *const geo_kinds[] = {"solid", "fluid", "wall", "inlet", "outlet", "voxels", "spheres", NULL};
+enum { GEO_SOLID, GEO_FLUID, GEO_WALL, GEO_INLET, GEO_OUTLET, GEO_VOXELS, GEO_SPHERES };
+
+typedef struct {
+    tess_entries_t es;
+    tess_case_t *c;
+    char dir[TESS_CASE_PATH_MAX]; /* folder of the case file: relative paths inside it start there */
+    tess_error_t *err;
+} ctx_t;
+
+#define TRY(expr)                                                                                                  \
+    do {                                                                                                           \
+        tess_status st_ = (expr);                                                                                  \
+        if (st_ != TESS_OK)                                                                                        \
+            return st_;                                                                                            \
+    } while (0)
+
+tess_status tess_pattern_from_name(const char *name, tess_pattern *out, tess_error_t *err)
+{
+    static const struct {
+        const char *name;
+        tess_pattern value;
+    } table[] = {{"ab", TESS_PATTERN_AB}, {"aa", TESS_PATTERN_AA}, {"mr", TESS_PATTERN_MR}};
+    char names[128] = "";
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        if (strcmp(name, table[i].name) == 0) {
+            *out = table[i].value;
+            return TESS_OK;
+        }
+        strncat(names, i ? ", " : "", sizeof names - strlen(names) - 1);
+        strncat(names, table[i].name, sizeof names - strlen(names) - 1);
+    }
+    return tess_fail(err, TESS_ERR_INPUT, "unknown pattern '%s': this build has %s", name, names);
+}
+
+static const char *geo_kind_of(const char *section, int *kind)
+{
+    const char *dot = strchr(section, '.');
+    if (!dot || !dot[1])
+        return NULL;
+    for (int k = 0; geo_kinds[k]; k++)
+        if (strlen(geo_kinds[k]) == (size_t)(dot - section) && strncmp(section, geo_kinds[k], (size_t)(dot - section)) == 0) {
+            *kind = k;
+            return dot + 1;
+        }
+    return NULL;
+}
+
+static tess_status check_sections(ctx_t *x)
+{
+    for (int i = 0; i < x->es.n; i++) {
+        const tess_entry_t *e = &x->es.e[i];
+        int known = 0, kind;
+        for (int k = 0; fixed_sections[k]; k++)
+            known |= strcmp(e->section, fixed_sections[k]) == 0;
+        if (known || geo_kind_of(e->section, &kind))
+            continue;
+        char origin[1200];
+        return tess_fail(x->err, TESS_ERR_INPUT,
+                         "%s: unknown section [%s]: expected case, lattice, domain, physics, init, run or "
+                         "solid.NAME, fluid.NAME, wall.NAME, inlet.NAME, outlet.NAME, voxels.NAME, spheres.NAME",
+                         tess_entry_origin(&x->es, e, origin, sizeof origin), e->section);
+    }
+    return TESS_OK;
+}
+
+static tess_status check_unused(ctx_t *x)
+{
+    for (int i = 0; i < x->es.n; i++) {
+        const tess_entry_t *e = &x->es.e[i];
+        if (e->used)
+            continue;
+        char origin[1200];
+        tess_entry_origin(&x->es, e, origin, sizeof origin);
+        if (e->line > 0)
+            return tess_fail(x->err, TESS_ERR_INPUT, "%s: unknown key '%s' in [%s] (docs/case-format.md lists the keys)",
+                             origin, e->key, e->section);
+        return tess_fail(x->err, TESS_ERR_INPUT, "%s: unknown key '%s' in [%s] (docs/case-format.md lists the keys)",
+                         origin, e->key, e->section);
+    }
+    return TESS_OK;
+}
+
+/* A path from the case file: absolute, or relative to the case file's folder. */
+static void resolve(const ctx_t *x, const char *p, char *out, size_t len)
+{
+    int n;
+    if (p[0] == '/' || !x->dir[0])
+        n = snprintf(out, len, "%s", p);
+    else
+        n = snprintf(out, len, "%s/%s", x->dir, p);
+    if (n >= (int)len)
+        out[len - 1] = 0; /* over-long paths then fail to open, with their name in the message */
+}
+
+static tess_status read_domain(ctx_t *x)
+{
+    tess_case_t *c = x->c;
+    long n[3] = {0, 0, 0};
+    static const char *const keys[3] = {"nx", "ny", "nz"};
+    for (int a = 0; a < 3; a++)
+        TRY(tess_get_long(&x->es, "domain", keys[a], 1, 4096, 1, &n[a], x->err));
+    int periodic[3] = {0, 0, 0};
+    tess_entry_t *e = tess_entry_find(&x->es, "domain", "periodic");
+    if (e && strcmp(e->value, "none") != 0) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", e->value);
+        for (char *tok = strtok(buf, " ,\t"); tok; tok = strtok(NULL, " ,\t")) {
+            if (strlen(tok) != 1 || tok[0] < 'x' || tok[0] > 'z')
+                return tess_entry_fail(&x->es, e, x->err, "a list of axes from x, y, z (or none)");
+            periodic[tok[0] - 'x'] = 1;
+        }
+    }
+    c->spacing = 1.0;
+    TRY(tess_get_double(&x->es, "domain", "spacing", 0.0, INFINITY, 1, 0, &c->spacing, NULL, x->err));
+    TRY(tess_get_vec3(&x->es, "domain", "origin", 0, c->origin, NULL, x->err));
+    if ((double)n[0] * n[1] * n[2] > 2.0e9)
+        return tess_fail(x->err, TESS_ERR_INPUT, "%s: [domain]: %ldx%ldx%ld nodes is more than 2e9", x->es.file, n[0],
+                         n[1], n[2]);
+    if (tess_geometry_init(&c->geometry, (int)n[0], (int)n[1], (int)n[2], 1) != 0)
+        return tess_fail(x->err, TESS_ERR_NOMEM, "out of memory for a %ldx%ldx%ld domain", n[0], n[1], n[2]);
+    memcpy(c->geometry.periodic, periodic, sizeof periodic);
+    return TESS_OK;
+}
+
+static void note_speed(tess_case_t *c, const double u[3])
+{
+    const double s = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    if (s > c->max_lattice_speed)
+        c->max_lattice_speed = s;
+}
+
+static tess_status read_physics(ctx_t *x)
+{
+    tess_case_t *c = x->c;
+    tess_params_t *p = &c->params;
+    static const char *const collisions[] = {"lbgk", "mrt", NULL};
+    static const char *const fluids[] = {"incompressible", "quasi", NULL};
+    int v = 0;
+    if (tess_get_choice(&x->es, "physics", "collision", collisions, &v, NULL, x->err) != TESS_OK)
+        return TESS_ERR_INPUT;
+    p->collision = v;
+    v = 0;
+    if (tess_get_choice(&x->es, "physics", "fluid", fluids, &v, NULL, x->err) != TESS_OK)
+        return TESS_ERR_INPUT;
+    p->fluid = v;
+
+    double tau = 0.6, re = 0, vel = 0, mach = 0, len = 0;
+    int has_tau, has_re, has_vel, has_mach, has_len;
+    TRY(tess_get_double(&x->es, "physics", "tau", 0.5, INFINITY, 1, 0, &tau, &has_tau, x->err));
+    TRY(tess_get_double(&x->es, "physics", "re", 0.0, INFINITY, 1, 0, &re, &has_re, x->err));
+    TRY(tess_get_double(&x->es, "physics", "velocity", 0.0, INFINITY, 1, 0, &vel, &has_vel, x->err));
+    TRY(tess_get_double(&x->es, "physics", "mach", 0.0, INFINITY, 1, 0, &mach, &has_mach, x->err));
+    TRY(tess_get_double(&x->es, "physics", "length", 0.0, INFINITY, 1, 0, &len, &has_len, x->err));
+    if (has_re) {
+        if (has_tau)
+            return tess_fail(x->err, TESS_ERR_INPUT, "%s: [physics]: give either tau or re (with velocity or mach, and length), not both",
+                             x->es.file);
+        if (has_vel == has_mach || !has_len)
+            return tess_fail(x->err, TESS_ERR_INPUT,
+                             "%s: [physics]: re needs length and exactly one of velocity and mach", x->es.file);
+        /* nu = U L / Re, tau = 3 nu + 1/2 (lattice units); U = Ma c_s with c_s = 1/sqrt(3). */
+        const double u = has_vel ? vel : mach / sqrt(3.0);
+        tau = 3.0 * u * len / re + 0.5;
+        const double uu[3] = {u, 0, 0};
+        note_speed(c, uu);
+    } else if (has_vel || has_mach || has_len) {
+        return tess_fail(x->err, TESS_ERR_INPUT, "%s: [physics]: velocity, mach and length are used only with re",
+                         x->es.file);
+    }
+    tess_params_set_tau(p, tau);
+    /* MRT rates of the non-hydrodynamic moments (d'Humieres et al. 2002 numbering). */
+    static const struct {
+        const char *key;
+        int idx[3];
+    } rates[] = {{"rate_e", {1, -1, -1}}, {"rate_eps", {2, -1, -1}}, {"rate_q", {4, 6, 8}},
+                 {"rate_pi", {10, 12, -1}}, {"rate_m", {16, 17, 18}}};
+    for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
+        double s = p->s[rates[r].idx[0]];
+        TRY(tess_get_double(&x->es, "physics", rates[r].key, 0.0, 2.0, 1, 0, &s, NULL, x->err));
+        for (int k = 0; k < 3; k++)
+            if (rates[r].idx[k] >= 0)
+                p->s[rates[r].idx[k]] = s;
+    }
+    int has_force;
+    TRY(tess_get_vec3(&x->es, "physics", "force", 0, p->force, &has_force, x->err));
+    p->use_force = has_force && (p->force[0] != 0 || p->force[1] != 0 || p->force[2] != 0);
+    return TESS_OK;
+}
+
+static tess_status new_material(ctx_t *x, const char *section, tess_node_kind kind, uint8_t *index)
+{
+    tess_params_t *p = &x->c->params;
+    if (p->nmat >= TESS_MAX_MATERIALS)
+        return tess_fail(x->err, TESS_ERR_INPUT, "%s: [%s]: too many boundary sections (at most %d materials)",
+                         x->es.file, section, TESS_MAX_MATERIALS);
+    *index = (uint8_t)p->nmat;
+    memset(&p->mat[p->nmat], 0, sizeof p->mat[0]);
+    p->mat[p->nmat].kind = kind;
+    p->mat[p->nmat].rho = 1.0;
+    snprintf(x->c->mat_name[p->nmat], sizeof x->c->mat_name[0], "%s", section);
+    p->nmat++;
+    return TESS_OK;
+}
+
+static tess_status read_shape(ctx_t *x, const char *s, tess_shape_t *sh)
+{
+    static const char *const shapes[] = {"box", "sphere", "cylinder", NULL};
+    int k = -1;
+    TRY(tess_get_choice(&x->es, s, "shape", shapes, &k, NULL, x->err));
+    if (k < 0)
+        return tess_fail(x->err, TESS_ERR_INPUT, "%s: [%s]: missing key 'shape' (box, sphere or cylinder)", x->es.file, s);
+    memset(sh, 0, sizeof *sh);
+    sh->kind = (tess_shape_kind)k;
+    if (k == TESS_SHAPE_BOX) {
+        TRY(tess_get_vec3(&x->es, s, "min", 1, sh->a, NULL, x->err));
+        TRY(tess_get_vec3(&x->es, s, "max", 1, sh->b, NULL, x->err));
+        for (int a = 0; a < 3; a++)
+            if (sh->b[a] < sh->a[a])
+                return tess_entry_fail(&x->es, tess_entry_find(&x->es, s, "max"), x->err,
+                                       "max >= min on every axis");
+        return TESS_OK;
+    }
+    TRY(tess_get_double(&x->es, s, "radius", 0.0, INFINITY, 1, 1, &sh->r, NULL, x->err));
+    if (k == TESS_SHAPE_SPHERE)
+        return tess_get_vec3(&x->es, s, "center", 1, sh->a, NULL, x->err);
+    /* Cylinder: two end points, or centre + axis (x, y or z) + length. */
+    int has_p0, has_p1;
+    TRY(tess_get_vec3(&x->es, s, "p0", 0, sh->a, &has_p0, x->err));
+    TRY(tess_get_vec3(&x->es, s, "p1", 0, sh->b, &has_p1, x->err));
+    if (has_p0 && has_p1)
+        return TESS_OK;
+    if (has_p0 || has_p1)
+        return tess_fail(x->err, TESS_ERR_INPUT, "%s: [%s]: a cylinder needs both p0 and p1 (or center, axis, length)",
+                         x->es.file, s);
+    static const char *const axes[] = {"x", "y", "z", NULL};
+    int axis = -1;
+    double c[3], len = 0;
+    TRY(tess_get_vec3(&x->es, s, "center", 1, c, NULL, x->err));
+    TRY(tess_get_choice(&x->es, s, "axis", axes, &axis, NULL, x->err));
+    if (axis < 0)
+        return tess_fail(x->err, TESS_ERR_INPUT, "%s: [%s]: missing key 'axis' (x, y or z)", x->es.file, s);
+    TRY(tess_get_double(&x->es, s, "length", 0.0, INFINITY, 1, 1, &len, NULL, x->err));
+    memcpy(sh->a, c, sizeof c);
+    memcpy(sh->b, c, sizeof c);
+    sh->a[axis] -= 0.5 * len;
+    sh->b[axis] += 0.5 * len;
+    return TESS_OK;
+}
+
+/* Outward normal of an inlet or outlet: given as normal = -x|+x|..., or inferred from a one-node-thick box
+ * lying on a domain face. */
+static tess_status read_normal(ctx_t *x, const char *s, const tess_shape_t *sh, tess_material_t *m)
+{
+    static const char *const normals[] = {"-x", "+x", "-y", "+y", "-z", "+z", NULL};
+    int k = -1;
+    TRY(tess_get_choice(&x->es, s, "normal", normals, &k, NULL, x->err));
+    if (k >= 0) {
+        m->axis = k / 2;
+        m->sign = k % 2 ? 1 : -1;
+        return TESS_OK;
+    }
+    const int n[3] = {x->c->geometry.nx, x->c->geometry.ny, x->c->geometry.nz};
+    if (sh->kind == TESS_SHAPE_BOX)
+        for (int a = 0; a < 3; a++) {
+            if (sh->b[a] <= 0.0) {
+                m->axis = a;
+                m->sign = -1;
+                return TESS_OK;
+            }
+            if (sh->a[a] >= n[a] - 1) {
+                m->axis = a;
+                m->sign = 1;
+                return TESS_OK;
+            }
+        }
+    return tess_fail(x->err, TESS_ERR_INPUT,
+                     "%s: [%s]: cannot infer the outward normal (the box does not lie on a domain face): give normal = "
+                     "-x, +x, -y, +y, -z or +z",
+                     x->es.file, s);
+}
+
+static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
+{
+    tess_case_t *c = x->c;
+    tess_geometry_t *g = &c->geometry;
+    if (kind == GEO_VOXELS) {
+        char file[TESS_CASE_PATH_MAX] = "", path[2 * TESS_CASE_PATH_MAX], origin[1200];
+        TRY(tess_get_string(&x->es, s, "file", 1, file, sizeof file, x->err));
+        tess_entry_t *fe = tess_entry_find(&x->es, s, "file");
+        tess_entry_origin(&x->es, fe, origin, sizeof origin);
+        resolve(x, file, path, sizeof path);
+        static const char *const formats[] = {"vti", "raw", NULL};
+        const size_t fl = strlen(file);
+        int fmt = fl > 4 && strcmp(file + fl - 4, ".vti") == 0 ? 0 : 1;
+        TRY(tess_get_choice(&x->es, s, "format", formats, &fmt, NULL, x->err));
+        if (fmt == 0)
+            return tess_voxels_read_vti(path, origin, g, x->err);
+        double dims[3];
+        TRY(tess_get_vec3(&x->es, s, "dims", 1, dims, NULL, x->err));
+        if (dims[0] != g->nx || dims[1] != g->ny || dims[2] != g->nz) {
+            char want[64];
+            snprintf(want, sizeof want, "the domain size %d %d %d", g->nx, g->ny, g->nz);
+            return tess_entry_fail(&x->es, tess_entry_find(&x->es, s, "dims"), x->err, "%s", want);
+        }
+        return tess_voxels_read_raw(path, origin, g, x->err);
+    }
+    if (kind == GEO_SPHERES) {
+        double d = 0, por = 0;
+        long seed = 1;
+        TRY(tess_get_double(&x->es, s, "diameter", 0.0, INFINITY, 1, 1, &d, NULL, x->err));
+        TRY(tess_get_double(&x->es, s, "porosity", 0.0, 1.0, 0, 1, &por, NULL, x->err));
+        TRY(tess_get_long(&x->es, s, "seed", 0, 2147483647L, 0, &seed, x->err));
+        double lo[3] = {0, 0, 0}, hi[3] = {g->nx - 1, g->ny - 1, g->nz - 1};
+        TRY(tess_get_vec3(&x->es, s, "min", 0, lo, NULL, x->err));
+        TRY(tess_get_vec3(&x->es, s, "max", 0, hi, NULL, x->err));
+        int ilo[3], ihi[3];
+        const int n[3] = {g->nx, g->ny, g->nz};
+        for (int a = 0; a < 3; a++) {
+            ilo[a] = (int)fmax(0, ceil(lo[a]));
+            ihi[a] = (int)fmin(n[a] - 1, floor(hi[a]));
+            if (ihi[a] < ilo[a])
+                return tess_fail(x->err, TESS_ERR_INPUT, "%s: [%s]: the region min..max holds no node of the domain",
+                                 x->es.file, s);
+        }
+        long count;
+        tess_random_spheres(g, d, por, (uint64_t)seed, ilo, ihi, &count);
+        return TESS_OK;
+    }
+    tess_shape_t sh;
+    TRY(read_shape(x, s, &sh));
+    uint8_t value = kind == GEO_SOLID ? 0 : 1;
+    if (kind == GEO_WALL || kind == GEO_INLET || kind == GEO_OUTLET) {
+        const tess_node_kind nk = kind == GEO_WALL ? TESS_NODE_WALL : kind == GEO_INLET ? TESS_NODE_VELOCITY : TESS_NODE_PRESSURE;
+        TRY(new_material(x, s, nk, &value));
+        tess_material_t *m = &c->params.mat[value];
+        if (kind == GEO_WALL || kind == GEO_INLET) {
+            TRY(tess_get_vec3(&x->es, s, "velocity", kind == GEO_INLET, m->u, NULL, x->err));
+            note_speed(c, m->u);
+        } else {
+            TRY(tess_get_double(&x->es, s, "density", 0.0, INFINITY, 1, 1, &m->rho, NULL, x->err));
+        }
+        if (kind != GEO_WALL)
+            TRY(read_normal(x, s, &sh, m));
+    }
+    if (tess_shape_paint(&sh, g, value) == 0)
+        return tess_fail(x->err, TESS_ERR_INPUT, "%s: [%s]: the shape covers no node of the %dx%dx%d domain", x->es.file,
+                         s, g->nx, g->ny, g->nz);
+    return TESS_OK;
+}
+
+static tess_status read_init(ctx_t *x)
+{
+    tess_case_t *c = x->c;
+    c->init_density = 1.0;
+    TRY(tess_get_double(&x->es, "init", "density", 0.0, INFINITY, 1, 0, &c->init_density, NULL, x->err));
+    TRY(tess_get_vec3(&x->es, "init", "velocity", 0, c->init_velocity, NULL, x->err));
+    note_speed(c, c->init_velocity);
+    char file[TESS_CASE_PATH_MAX] = "";
+    TRY(tess_get_string(&x->es, "init", "file", 0, file, sizeof file, x->err));
+    if (file[0]) {
+        if (tess_entry_find(&x->es, "init", "density") || tess_entry_find(&x->es, "init", "velocity"))
+            return tess_fail(x->err, TESS_ERR_INPUT, "%s: [init]: give either file or density/velocity, not both",
+                             x->es.file);
+        resolve(x, file, c->init_file, sizeof c->init_file);
+    }
+    return TESS_OK;
+}
+
+static tess_status read_run(ctx_t *x)
+{
+    tess_case_t *c = x->c;
+    const long big = 2000000000L;
+    c->steps = 1000;
+    c->monitor_every = 100;
+    TRY(tess_get_long(&x->es, "run", "steps", 0, big, 0, &c->steps, x->err));
+    TRY(tess_get_long(&x->es, "run", "output_every", 0, big, 0, &c->output_every, x->err));
+    TRY(tess_get_long(&x->es, "run", "monitor_every", 0, big, 0, &c->monitor_every, x->err));
+    TRY(tess_get_long(&x->es, "run", "checkpoint_every", 0, big, 0, &c->checkpoint_every, x->err));
+    static const char *const precisions[] = {"double", "single", NULL};
+    int prec = 0;
+    TRY(tess_get_choice(&x->es, "run", "precision", precisions, &prec, NULL, x->err));
+    c->precision = prec ? TESS_PRECISION_SINGLE : TESS_PRECISION_DOUBLE;
+    snprintf(c->backend, sizeof c->backend, "auto");
+    TRY(tess_get_string(&x->es, "run", "backend", 0, c->backend, sizeof c->backend, x->err));
+    if (strcmp(c->backend, "auto") != 0) {
+        tess_error_t e2;
+        if (!tess_backend_find(c->backend, &e2))
+            return tess_entry_fail(&x->es, tess_entry_find(&x->es, "run", "backend"), x->err, "auto or a built backend (%s)",
+                                   strstr(e2.msg, "has ") ? strstr(e2.msg, "has ") + 4 : "cpu");
+    }
+    snprintf(c->pattern, sizeof c->pattern, "ab");
+    TRY(tess_get_string(&x->es, "run", "pattern", 0, c->pattern, sizeof c->pattern, x->err));
+    tess_pattern pat;
+    tess_error_t e2;
+    if (tess_pattern_from_name(c->pattern, &pat, &e2) != TESS_OK)
+        return tess_entry_fail(&x->es, tess_entry_find(&x->es, "run", "pattern"), x->err, "a pattern this build has (%s)",
+                               strstr(e2.msg, "has ") ? strstr(e2.msg, "has ") + 4 : "ab");
+    long threads = 0;
+    TRY(tess_get_long(&x->es, "run", "threads", 0, 4096, 0, &threads, x->err));
+    c->threads = (int)threads;
+    c->density_min = 0.5;
+    c->density_max = 2.0;
+    TRY(tess_get_double(&x->es, "run", "density_min", 0.0, INFINITY, 0, 0, &c->density_min, NULL, x->err));
+    TRY(tess_get_double(&x->es, "run", "density_max", 0.0, INFINITY, 1, 0, &c->density_max, NULL, x->err));
+    if (c->density_max <= c->density_min)
+        return tess_fail(x->err, TESS_ERR_INPUT, "%s: [run]: density_max (%g) must exceed density_min (%g)", x->es.file,
+                         c->density_max, c->density_min);
+    return TESS_OK;
+}
+
+static tess_status load(ctx_t *x, const char *path, const char *const *overrides, int n)
+{
+    tess_case_t *c = x->c;
+    TRY(tess_entries_read(&x->es, path, x->err));
+    for (int i = 0; i < n; i++)
+        TRY(tess_entries_override(&x->es, overrides[i], x->err));
+    TRY(check_sections(x));
+
+    /* Default name: the file name without folder and .ini. */
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    snprintf(c->name, sizeof c->name, "%s", base);
+    char *dot = strrchr(c->name, '.');
+    if (dot && strcmp(dot, ".ini") == 0)
+        *dot = 0;
+    TRY(tess_get_string(&x->es, "case", "name", 0, c->name, sizeof c->name, x->err));
+    for (const char *p = c->name; *p; p++)
+        if (*p == '/' || *p == ' ' || *p == '\\')
+            return tess_entry_fail(&x->es, tess_entry_find(&x->es, "case", "name"), x->err,
+                                   "a name without spaces or slashes (it names the output folder)");
+    snprintf(c->lattice, sizeof c->lattice, "D3Q19");
+    static const char *const lattices[] = {"D3Q19", NULL};
+    int lat = 0;
+    TRY(tess_get_choice(&x->es, "lattice", "model", lattices, &lat, NULL, x->err));
+
+    tess_params_default(&c->params);
+    snprintf(c->mat_name[0], sizeof c->mat_name[0], "solid");
+    snprintf(c->mat_name[1], sizeof c->mat_name[1], "fluid");
+    TRY(read_domain(x));
+    TRY(read_physics(x));
+    for (int i = 0; i < x->es.nsec; i++) {
+        int kind;
+        if (geo_kind_of(x->es.sections[i], &kind))
+            TRY(read_geometry_section(x, x->es.sections[i], kind));
+    }
+    const size_t nn = (size_t)c->geometry.nx * c->geometry.ny * c->geometry.nz;
+    for (size_t i = 0; i < nn; i++)
+        if (c->geometry.type[i] >= c->params.nmat)
+            return tess_fail(x->err, TESS_ERR_INPUT,
+                             "%s: node type %d in a voxel file, but the case defines materials 0..%d only", path,
+                             c->geometry.type[i], c->params.nmat - 1);
+    TRY(read_init(x));
+    TRY(read_run(x));
+    TRY(check_unused(x));
+
+    const double mach = c->max_lattice_speed * sqrt(3.0);
+    if (mach > TESS_CASE_MACH_WARN)
+        snprintf(c->warning, sizeof c->warning,
+                 "%s: lattice Mach number %.3g (speed %.3g) exceeds %.1f: compressibility errors will be large", path,
+                 mach, c->max_lattice_speed, TESS_CASE_MACH_WARN);
+    return TESS_OK;
+}
+
+tess_status tess_case_load(const char *path, const char *const *overrides, int n, tess_case_t *c, tess_error_t *err)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->path, sizeof c->path, "%s", path);
+    ctx_t x;
+    memset(&x, 0, sizeof x);
+    x.c = c;
+    x.err = err;
+    const char *slash = strrchr(path, '/');
+    if (slash)
+        snprintf(x.dir, sizeof x.dir, "%.*s", (int)(slash - path), path);
+    const tess_status st = load(&x, path, overrides, n);
+    tess_entries_free(&x.es);
+    if (st != TESS_OK)
+        tess_case_free(c);
+    return st;
+}
+
+void tess_case_free(tess_case_t *c)
+{
+    tess_geometry_free(&c->geometry);
+}

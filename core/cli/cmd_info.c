@@ -1,0 +1,68 @@
+/* `tessera info`: what this build contains and what the machine offers. */
+#include "tess_cli.h"
+#include <stdio.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#ifdef TESS_HAVE_HWLOC
+#include <hwloc.h>
+#endif
+
+#ifndef TESS_VERSION
+#define TESS_VERSION "unknown"
+#endif
+
+#ifdef TESS_HAVE_HWLOC
+static void print_cache(hwloc_topology_t topo, hwloc_obj_type_t type, const char *name)
+{
+    const int n = hwloc_get_nbobjs_by_type(topo, type);
+    if (n <= 0) {
+        printf("  %s: none reported\n", name);
+        return;
+    }
+    const hwloc_obj_t o = hwloc_get_obj_by_type(topo, type, 0);
+    printf("  %s: %d x %llu KiB\n", name, n, (unsigned long long)(o->attr->cache.size / 1024));
+}
+
+static void print_topology(void)
+{
+    hwloc_topology_t topo;
+    if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0) {
+        printf("CPU topology: hwloc could not load the topology\n");
+        return;
+    }
+    printf("CPU topology (hwloc %s):\n", HWLOC_VERSION);
+    printf("  packages: %d, cores: %d, PUs: %d, NUMA nodes: %d\n", hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE),
+           hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE), hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU),
+           hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE));
+    print_cache(topo, HWLOC_OBJ_L1CACHE, "L1d");
+    print_cache(topo, HWLOC_OBJ_L2CACHE, "L2");
+    print_cache(topo, HWLOC_OBJ_L3CACHE, "L3");
+    hwloc_topology_destroy(topo);
+}
+#endif
+
+int tess_cmd_info(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1) {
+        fprintf(stderr, "tessera info: takes no arguments\n");
+        return 2;
+    }
+    printf("tessera %s\n", TESS_VERSION);
+    int n;
+    const tess_backend_ops_t *const *list = tess_backend_list(&n);
+    printf("backends:");
+    for (int i = 0; i < n; i++)
+        printf(" %s", list[i]->name);
+    printf(" (precisions: double, single; lattice D3Q19)\n");
+#ifdef _OPENMP
+    printf("OpenMP threads: %d\n", omp_get_max_threads());
+#endif
+#ifdef TESS_HAVE_HWLOC
+    print_topology();
+#else
+    printf("CPU topology: hwloc was not used in this build (TESSERA_WITH_HWLOC off or hwloc not found)\n");
+#endif
+    return 0;
+}

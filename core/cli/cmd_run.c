@@ -1,0 +1,440 @@
+/* `tessera run CASE.ini ...`: load the case, pick the backend, step to the end with monitor rows, field
+ * outputs, checkpoints and an optional cross-check against a second backend (docs/outputs.md). */
+#include "tess_cli.h"
+#include "tess_case.h"
+#include "tess_fields.h"
+#include "tess_file.h"
+#include "tess_monitor.h"
+#include "tess_progress.h"
+#include "tess_sim.h"
+#include "tess_summary.h"
+#include "tess_vti.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef TESS_VERSION
+#define TESS_VERSION "unknown"
+#endif
+
+#define MAX_OVERRIDES 128
+
+typedef struct {
+    const char *case_arg, *out_dir, *restart, *check;
+    double check_tol;
+    int has_check_tol, quiet;
+    const char *overrides[MAX_OVERRIDES];
+    char own[MAX_OVERRIDES][600]; /* overrides built from the short options */
+    int nover;
+} opts_t;
+
+typedef struct {
+    opts_t o;
+    tess_case_t c;
+    tess_sim_t *sim, *ref;
+    char out[1024], auto_note[16];
+    size_t n;
+    double *rho, *u, *u_prev, *rho_ref, *u_ref;
+    uint8_t *solid;
+    float *f32;
+    int have_prev;
+    tess_monitor_t mon;
+    tess_progress_t prog;
+    double t0, t_step, t_last_row;
+    long first, last_row_step;
+    long long n_wet;
+    tess_field_diff_t worst;
+    double tol;
+} run_t;
+
+static int fail(run_t *r, tess_status st, const tess_error_t *err)
+{
+    tess_progress_clear(&r->prog);
+    fprintf(stderr, "tessera: %s\n", err->msg);
+    return tess_status_exit_code(st);
+}
+
+static tess_status push(opts_t *o, tess_error_t *err, const char *key, const char *value)
+{
+    if (o->nover >= MAX_OVERRIDES)
+        return tess_fail(err, TESS_ERR_INPUT, "too many --set options (at most %d)", MAX_OVERRIDES);
+    snprintf(o->own[o->nover], sizeof o->own[0], "%s=%s", key, value);
+    o->overrides[o->nover] = o->own[o->nover];
+    o->nover++;
+    return TESS_OK;
+}
+
+static tess_status parse_args(opts_t *o, int argc, char **argv, tess_error_t *err)
+{
+    static const struct {
+        const char *opt, *key;
+    } short_opts[] = {{"--backend", "run.backend"},   {"--precision", "run.precision"},
+                      {"--pattern", "run.pattern"},   {"--steps", "run.steps"},
+                      {"--threads", "run.threads"},   {"--checkpoint-every", "run.checkpoint_every"}};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || a[1] != '-') {
+            if (o->case_arg)
+                return tess_fail(err, TESS_ERR_INPUT, "run: unexpected argument '%s' (one case file only)", a);
+            o->case_arg = a;
+            continue;
+        }
+        if (strcmp(a, "--quiet") == 0) {
+            o->quiet = 1;
+            continue;
+        }
+        /* Every other option takes a value: --opt VALUE or --opt=VALUE. */
+        char name[64];
+        const char *eq = strchr(a, '='), *val;
+        if (eq) {
+            snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
+            val = eq + 1;
+        } else {
+            snprintf(name, sizeof name, "%s", a);
+            if (i + 1 >= argc)
+                return tess_fail(err, TESS_ERR_INPUT, "run: option %s needs a value", a);
+            val = argv[++i];
+        }
+        int done = 0;
+        for (size_t k = 0; k < sizeof short_opts / sizeof short_opts[0]; k++)
+            if (strcmp(name, short_opts[k].opt) == 0) {
+                tess_status st = push(o, err, short_opts[k].key, val);
+                if (st != TESS_OK)
+                    return st;
+                done = 1;
+            }
+        if (done)
+            continue;
+        if (strcmp(name, "--set") == 0) {
+            if (o->nover >= MAX_OVERRIDES)
+                return tess_fail(err, TESS_ERR_INPUT, "too many --set options (at most %d)", MAX_OVERRIDES);
+            o->overrides[o->nover++] = val;
+        } else if (strcmp(name, "--out") == 0) {
+            o->out_dir = val;
+        } else if (strcmp(name, "--restart") == 0) {
+            o->restart = val;
+        } else if (strcmp(name, "--check") == 0) {
+            o->check = val;
+        } else if (strcmp(name, "--check-tol") == 0) {
+            char *end;
+            o->check_tol = strtod(val, &end);
+            if (end == val || *end || !(o->check_tol >= 0) || !isfinite(o->check_tol))
+                return tess_fail(err, TESS_ERR_INPUT, "--check-tol: expected a number >= 0, got '%s'", val);
+            o->has_check_tol = 1;
+        } else {
+            return tess_fail(err, TESS_ERR_INPUT,
+                             "run: unknown option '%s' (expected --backend, --precision, --pattern, --steps, --out, "
+                             "--set, --threads, --quiet, --checkpoint-every, --restart, --check, --check-tol)",
+                             name);
+        }
+    }
+    if (!o->case_arg)
+        return tess_fail(err, TESS_ERR_INPUT, "run: expected a case file (tessera run CASE.ini [options])");
+    return TESS_OK;
+}
+
+static tess_status write_fields(run_t *r, long step, tess_error_t *err)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/fields_%06ld.vti", r->out, step);
+    const tess_geometry_t *g = &r->c.geometry;
+    const int dims[3] = {g->nx, g->ny, g->nz};
+    tess_vti_array_t arrays[4] = {{"density", TESS_VTI_FLOAT64, 1, r->rho},
+                                  {"velocity", TESS_VTI_FLOAT64, 3, r->u},
+                                  {"type", TESS_VTI_UINT8, 1, g->type},
+                                  {"solid", TESS_VTI_UINT8, 1, r->solid}};
+    if (r->c.precision == TESS_PRECISION_SINGLE) {
+        /* Single-precision runs write Float32: the values are floats already, so nothing is lost. */
+        for (size_t i = 0; i < r->n; i++)
+            r->f32[i] = (float)r->rho[i];
+        for (size_t i = 0; i < 3 * r->n; i++)
+            r->f32[r->n + i] = (float)r->u[i];
+        arrays[0].type = arrays[1].type = TESS_VTI_FLOAT32;
+        arrays[0].data = r->f32;
+        arrays[1].data = r->f32 + r->n;
+    }
+    return tess_vti_write(path, dims, r->c.origin, r->c.spacing, arrays, 4, err);
+}
+
+static double rel_l2_change(const run_t *r)
+{
+    if (!r->have_prev)
+        return NAN;
+    double num = 0.0, den = 0.0;
+    for (size_t i = 0; i < 3 * r->n; i++) {
+        num += (r->u[i] - r->u_prev[i]) * (r->u[i] - r->u_prev[i]);
+        den += r->u[i] * r->u[i];
+    }
+    return den > 0.0 ? sqrt(num / den) : (num > 0.0 ? INFINITY : 0.0);
+}
+
+/* Everything due at `step`: fields, divergence test, monitor row, output, cross-check, checkpoint. */
+static tess_status events(run_t *r, long step, int at_start, int final, tess_error_t *err)
+{
+    const tess_case_t *c = &r->c;
+    const int mon = (c->monitor_every > 0 && step % c->monitor_every == 0) || final;
+    const int out = (c->output_every > 0 && step % c->output_every == 0) || final;
+    const int ckpt = !at_start && c->checkpoint_every > 0 && (step % c->checkpoint_every == 0 || final);
+    tess_status st;
+    if (mon || out) {
+        if ((st = tess_sim_fields(r->sim, r->rho, r->u, err)) != TESS_OK)
+            return st;
+        tess_field_stats_t fs;
+        tess_field_stats(c, r->rho, r->u, &fs);
+        if (fs.bad)
+            return tess_fail(err, TESS_ERR_DIVERGED,
+                             "diverged at step %ld: density %g, |u| %g at node (%d,%d,%d) (allowed density %g..%g: "
+                             "run.density_min/max); the last good output stays in %s",
+                             step, fs.bad_rho, fs.bad_u, fs.at[0], fs.at[1], fs.at[2], c->density_min, c->density_max,
+                             r->out);
+        if (mon) {
+            const double now = tess_wall_seconds();
+            const double dt = r->t_step - r->t_last_row;
+            tess_monitor_row_t row = {step, now - r->t0,
+                                      dt > 0 ? (double)(step - r->last_row_step) * (double)r->n_wet / dt / 1e6 : 0.0,
+                                      fs.max_u, fs.mean_rho, rel_l2_change(r)};
+            r->t_last_row = r->t_step;
+            r->last_row_step = step;
+            memcpy(r->u_prev, r->u, 3 * r->n * sizeof *r->u);
+            r->have_prev = 1;
+            if ((st = tess_monitor_add(&r->mon, &row, err)) != TESS_OK)
+                return st;
+        }
+        if (out && (st = write_fields(r, step, err)) != TESS_OK)
+            return st;
+        if (out && r->ref) {
+            if ((st = tess_sim_fields(r->ref, r->rho_ref, r->u_ref, err)) != TESS_OK)
+                return st;
+            tess_field_diff_t d = {0};
+            tess_field_compare(c, r->rho, r->u, r->rho_ref, r->u_ref, &d);
+            if (!r->o.quiet) {
+                tess_progress_clear(&r->prog);
+                printf("check step %ld: max abs diff %.3e (%s at (%d,%d,%d)), max rel diff %.3e (%s at (%d,%d,%d))\n", step,
+                       d.abs, d.abs_field ? d.abs_field : "-", d.abs_at[0], d.abs_at[1], d.abs_at[2], d.rel,
+                       d.rel_field ? d.rel_field : "-", d.rel_at[0], d.rel_at[1], d.rel_at[2]);
+                fflush(stdout);
+            }
+            if (d.abs > r->worst.abs) {
+                r->worst.abs = d.abs;
+                r->worst.abs_field = d.abs_field;
+                memcpy(r->worst.abs_at, d.abs_at, sizeof d.abs_at);
+            }
+            if (d.rel > r->worst.rel) {
+                r->worst.rel = d.rel;
+                r->worst.rel_field = d.rel_field;
+                memcpy(r->worst.rel_at, d.rel_at, sizeof d.rel_at);
+            }
+        }
+    }
+    if (ckpt) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/restart.tsr", r->out);
+        if ((st = tess_sim_save_restart(r->sim, path, err)) != TESS_OK)
+            return st;
+    }
+    return TESS_OK;
+}
+
+static tess_status setup(run_t *r, tess_error_t *err)
+{
+    char path[TESS_CASE_PATH_MAX];
+    tess_status st = tess_case_find(r->o.case_arg, path, sizeof path, err);
+    if (st != TESS_OK)
+        return st;
+    if ((st = tess_case_load(path, r->o.overrides, r->o.nover, &r->c, err)) != TESS_OK)
+        return st;
+    if (r->c.warning[0])
+        fprintf(stderr, "tessera: warning: %s\n", r->c.warning);
+    tess_backend_config_t cfg = {0};
+    cfg.precision = r->c.precision;
+    cfg.threads = r->c.threads;
+    if ((st = tess_pattern_from_name(r->c.pattern, &cfg.pattern, err)) != TESS_OK)
+        return st;
+    const tess_backend_ops_t *ops = tess_backend_choose(r->c.backend, &cfg, err);
+    if (!ops)
+        return TESS_ERR_INPUT;
+    snprintf(r->auto_note, sizeof r->auto_note, "%s", strcmp(r->c.backend, "auto") == 0 ? " (auto)" : "");
+    if ((st = tess_sim_create(&r->c, ops, &cfg, &r->sim, err)) != TESS_OK)
+        return st;
+    if (r->o.check) {
+        const tess_backend_ops_t *ops2 = tess_backend_choose(r->o.check, &cfg, err);
+        if (!ops2) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            return tess_fail(err, TESS_ERR_INPUT, "--check: %s", msg);
+        }
+        if ((st = tess_sim_create(&r->c, ops2, &cfg, &r->ref, err)) != TESS_OK)
+            return st;
+    }
+    if (r->o.restart) {
+        if ((st = tess_sim_load_restart(r->sim, r->o.restart, err)) != TESS_OK)
+            return st;
+        if (r->ref && (st = tess_sim_load_restart(r->ref, r->o.restart, err)) != TESS_OK)
+            return st;
+        if (tess_sim_step_count(r->sim) > r->c.steps)
+            return tess_fail(err, TESS_ERR_INPUT, "%s: restart file is at step %ld, beyond run.steps = %ld", r->o.restart,
+                             tess_sim_step_count(r->sim), r->c.steps);
+    }
+    r->tol = r->o.has_check_tol ? r->o.check_tol : (r->c.precision == TESS_PRECISION_SINGLE ? 1e-4 : 1e-10);
+    r->n = (size_t)r->c.geometry.nx * r->c.geometry.ny * r->c.geometry.nz;
+    r->rho = malloc(r->n * sizeof *r->rho);
+    r->u = malloc(3 * r->n * sizeof *r->u);
+    r->u_prev = malloc(3 * r->n * sizeof *r->u_prev);
+    r->solid = malloc(r->n);
+    r->f32 = r->c.precision == TESS_PRECISION_SINGLE ? malloc(4 * r->n * sizeof *r->f32) : NULL;
+    if (r->ref) {
+        r->rho_ref = malloc(r->n * sizeof *r->rho_ref);
+        r->u_ref = malloc(3 * r->n * sizeof *r->u_ref);
+    }
+    if (!r->rho || !r->u || !r->u_prev || !r->solid || (r->c.precision == TESS_PRECISION_SINGLE && !r->f32) ||
+        (r->ref && (!r->rho_ref || !r->u_ref)))
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the output fields");
+    for (size_t i = 0; i < r->n; i++)
+        r->solid[i] = !tess_kind_is_wet(r->c.params.mat[r->c.geometry.type[i]].kind);
+    r->n_wet = tess_sim_tiling(r->sim)->n_wet;
+    /* The output folder is made only once the input is known to be good. */
+    if (r->o.out_dir)
+        snprintf(r->out, sizeof r->out, "%s", r->o.out_dir);
+    else
+        snprintf(r->out, sizeof r->out, "out/%s", r->c.name);
+    if ((st = tess_mkdirs(r->out, err)) != TESS_OK)
+        return st;
+    char mpath[1200];
+    snprintf(mpath, sizeof mpath, "%s/monitor.csv", r->out);
+    tess_monitor_init(&r->mon, mpath);
+    return TESS_OK;
+}
+
+static tess_status run_loop(run_t *r, tess_error_t *err)
+{
+    const tess_case_t *c = &r->c;
+    long step = tess_sim_step_count(r->sim);
+    const long last = c->steps;
+    r->first = r->last_row_step = step;
+    r->t0 = tess_wall_seconds();
+    r->t_step = r->t_last_row = 0.0;
+    tess_status st = events(r, step, 1, step == last, err);
+    if (st != TESS_OK)
+        return st;
+    long chunk = 1;
+    while (step < last) {
+        long next = last;
+        const long every[3] = {c->output_every, c->monitor_every, c->checkpoint_every};
+        for (int k = 0; k < 3; k++)
+            if (every[k] > 0 && (step / every[k] + 1) * every[k] < next)
+                next = (step / every[k] + 1) * every[k];
+        while (step < next) {
+            const long n = next - step < chunk ? next - step : chunk;
+            const double t = tess_wall_seconds();
+            if ((st = tess_sim_step(r->sim, (int)n, err)) != TESS_OK)
+                return st;
+            const double dt = tess_wall_seconds() - t;
+            r->t_step += dt;
+            if (r->ref && (st = tess_sim_step(r->ref, (int)n, err)) != TESS_OK)
+                return st;
+            step += n;
+            /* Chunks of about 0.2 s keep the progress line moving without costing time. */
+            if (dt < 0.1 && chunk < 1000000)
+                chunk *= 2;
+            else if (dt > 0.4 && chunk > 1)
+                chunk /= 2;
+            const double mlups = r->t_step > 0 ? (double)(step - r->first) * (double)r->n_wet / r->t_step / 1e6 : 0.0;
+            const double eta = mlups > 0 ? (double)(last - step) * (double)r->n_wet / (mlups * 1e6) : -1.0;
+            tess_progress_update(&r->prog, tess_wall_seconds(), step, r->first, last, mlups, eta);
+        }
+        if ((st = events(r, step, 0, step == last, err)) != TESS_OK)
+            return st;
+    }
+    return TESS_OK;
+}
+
+static void free_run(run_t *r)
+{
+    tess_sim_free(r->sim);
+    tess_sim_free(r->ref);
+    tess_case_free(&r->c);
+    tess_monitor_free(&r->mon);
+    free(r->rho);
+    free(r->u);
+    free(r->u_prev);
+    free(r->solid);
+    free(r->f32);
+    free(r->rho_ref);
+    free(r->u_ref);
+}
+
+int tess_cmd_run(int argc, char **argv)
+{
+    run_t *r = calloc(1, sizeof *r);
+    if (!r) {
+        fprintf(stderr, "tessera: out of memory\n");
+        return tess_status_exit_code(TESS_ERR_NOMEM);
+    }
+    tess_error_t err = {0};
+    tess_status st = parse_args(&r->o, argc, argv, &err);
+    tess_progress_init(&r->prog, r->o.quiet);
+    if (st == TESS_OK)
+        st = setup(r, &err);
+    if (st != TESS_OK) {
+        const int code = fail(r, st, &err);
+        free_run(r);
+        free(r);
+        return code;
+    }
+    const tess_tiling_t *t = tess_sim_tiling(r->sim);
+    char dev[256];
+    tess_sim_describe(r->sim, dev, sizeof dev);
+    printf("tessera run: case %s (%s): %dx%dx%d nodes, %lld fluid, %d tiles (eta_t %.3f), tau %.6g; backend %s%s%s%s, "
+           "%s, pattern %s%s%s; steps %ld..%ld; output in %s\n",
+           r->c.name, r->c.path, t->nx, t->ny, t->nz, (long long)t->n_wet, t->ntiles, t->eta_t, r->c.params.tau,
+           tess_sim_backend(r->sim)->name, r->auto_note, dev[0] ? " " : "", dev, tess_precision_name(r->c.precision),
+           r->c.pattern, r->ref ? ", cross-check against " : "", r->ref ? tess_sim_backend(r->ref)->name : "",
+           tess_sim_step_count(r->sim), r->c.steps, r->out);
+    fflush(stdout);
+    st = run_loop(r, &err);
+    tess_progress_clear(&r->prog);
+    if (st != TESS_OK) {
+        const int code = fail(r, st, &err);
+        free_run(r);
+        free(r);
+        return code;
+    }
+    const long steps = r->c.steps - r->first;
+    const double wall = tess_wall_seconds() - r->t0;
+    const double mlups = r->t_step > 0 ? (double)steps * (double)r->n_wet / r->t_step / 1e6 : 0.0;
+    const size_t bytes = tess_sim_bytes_allocated(r->sim);
+    const tess_summary_t sum = {TESS_VERSION, r->c.name, r->c.path, tess_sim_backend(r->sim)->name,
+                                tess_precision_name(r->c.precision), r->c.pattern, dev,
+                                t->nx, t->ny, t->nz, r->c.threads,
+                                (long long)t->nx * t->ny * t->nz, (long long)t->n_wet, t->ntiles, t->eta_t,
+                                steps, r->first, r->c.steps, mlups, wall, bytes};
+    char spath[1200];
+    snprintf(spath, sizeof spath, "%s/summary.json", r->out);
+    if ((st = tess_summary_write(spath, &sum, &err)) != TESS_OK) {
+        const int code = fail(r, st, &err);
+        free_run(r);
+        free(r);
+        return code;
+    }
+    printf("tessera run: done: %ld steps in %.2f s (%.2f s stepping), %.2f MLUPS (fluid nodes), %.1f MB allocated "
+           "(%.0f B per fluid node)\n",
+           steps, wall, r->t_step, mlups, (double)bytes / 1e6, t->n_wet ? (double)bytes / (double)t->n_wet : 0.0);
+    int code = 0;
+    if (r->ref) {
+        const tess_field_diff_t *w = &r->worst;
+        printf("cross-check %s vs %s: max abs diff %.3e (%s at (%d,%d,%d)), max rel diff %.3e (%s at (%d,%d,%d)), "
+               "tolerance %.1e relative\n",
+               tess_sim_backend(r->sim)->name, tess_sim_backend(r->ref)->name, w->abs,
+               w->abs_field ? w->abs_field : "-", w->abs_at[0], w->abs_at[1], w->abs_at[2], w->rel,
+               w->rel_field ? w->rel_field : "-", w->rel_at[0], w->rel_at[1], w->rel_at[2], r->tol);
+        if (!(w->rel <= r->tol)) {
+            fprintf(stderr, "tessera: %s: relative difference %.3e exceeds %.1e\n", tess_status_text(TESS_ERR_CHECK),
+                    w->rel, r->tol);
+            code = tess_status_exit_code(TESS_ERR_CHECK);
+        }
+    }
+    free_run(r);
+    free(r);
+    return code;
+}

@@ -1,0 +1,81 @@
+#include "tess_fields.h"
+#include "tess_tiling.h"
+#include <math.h>
+
+static int wet(const tess_case_t *c, size_t i)
+{
+    return tess_kind_is_wet(c->params.mat[c->geometry.type[i]].kind);
+}
+
+static void coords(const tess_case_t *c, size_t i, int at[3])
+{
+    at[0] = (int)(i % (size_t)c->geometry.nx);
+    at[1] = (int)(i / (size_t)c->geometry.nx % (size_t)c->geometry.ny);
+    at[2] = (int)(i / ((size_t)c->geometry.nx * c->geometry.ny));
+}
+
+void tess_field_stats(const tess_case_t *c, const double *rho, const double *u, tess_field_stats_t *s)
+{
+    const size_t n = (size_t)c->geometry.nx * c->geometry.ny * c->geometry.nz;
+    double sum = 0.0, umax2 = 0.0;
+    size_t count = 0;
+    s->bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!wet(c, i))
+            continue;
+        const double u2 = u[3 * i] * u[3 * i] + u[3 * i + 1] * u[3 * i + 1] + u[3 * i + 2] * u[3 * i + 2];
+        /* Written so that NaN fails the test too. */
+        if (!s->bad && !(isfinite(u2) && rho[i] >= c->density_min && rho[i] <= c->density_max)) {
+            s->bad = 1;
+            coords(c, i, s->at);
+            s->bad_rho = rho[i];
+            s->bad_u = sqrt(u2);
+        }
+        sum += rho[i];
+        if (u2 > umax2)
+            umax2 = u2;
+        count++;
+    }
+    s->mean_rho = count ? sum / (double)count : 0.0;
+    s->max_u = sqrt(umax2);
+}
+
+static void one_field(const tess_case_t *c, const double *a, const double *b, int stride, int comp, const char *name,
+                      tess_field_diff_t *d)
+{
+    const size_t n = (size_t)c->geometry.nx * c->geometry.ny * c->geometry.nz;
+    double scale = 0.0;
+    for (size_t i = 0; i < n; i++)
+        if (wet(c, i) && fabs(a[stride * i + comp]) > scale)
+            scale = fabs(a[stride * i + comp]);
+    for (size_t i = 0; i < n; i++) {
+        if (!wet(c, i))
+            continue;
+        const double x = a[stride * i + comp], y = b[stride * i + comp];
+        double diff = fabs(x - y);
+        if (isnan(x) != isnan(y) || (isnan(diff) && !(isnan(x) && isnan(y))))
+            diff = INFINITY;
+        else if (isnan(diff))
+            diff = 0.0;
+        if (diff > d->abs) {
+            d->abs = diff;
+            coords(c, i, d->abs_at);
+            d->abs_field = name;
+        }
+        const double rel = scale > 0.0 ? diff / scale : (diff > 0.0 ? INFINITY : 0.0);
+        if (rel > d->rel) {
+            d->rel = rel;
+            coords(c, i, d->rel_at);
+            d->rel_field = name;
+        }
+    }
+}
+
+void tess_field_compare(const tess_case_t *c, const double *rho_a, const double *u_a, const double *rho_b,
+                        const double *u_b, tess_field_diff_t *d)
+{
+    one_field(c, rho_a, rho_b, 1, 0, "density", d);
+    one_field(c, u_a, u_b, 3, 0, "velocity x", d);
+    one_field(c, u_a, u_b, 3, 1, "velocity y", d);
+    one_field(c, u_a, u_b, 3, 2, "velocity z", d);
+}

@@ -1,0 +1,39 @@
+/* `tessera <command> ...`: dispatch only; each command lives in its own cmd_*.c. */
+#include "tess_cli.h"
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: tessera <command> [options]\n"
+               "commands:\n"
+               "  run CASE.ini [--backend auto|cpu|cuda|hip] [--precision double|single] [--pattern ab]\n"
+               "               [--steps N] [--out DIR] [--set section.key=value]... [--threads N] [--quiet]\n"
+               "               [--checkpoint-every N] [--restart FILE] [--check BACKEND [--check-tol X]]\n"
+               "  info         version, backends, CPU topology\n"
+               "  bench ...    performance measurements\n"
+               "  validate     physics validation (not implemented yet)\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "run") == 0)
+        return tess_cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "info") == 0)
+        return tess_cmd_info(argc - 1, argv + 1);
+    if (strcmp(cmd, "bench") == 0)
+        return tess_cmd_bench(argc - 1, argv + 1);
+    if (strcmp(cmd, "validate") == 0)
+        return tess_cmd_validate(argc - 1, argv + 1);
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "tessera: unknown command '%s': expected run, info, bench or validate\n", cmd);
+    return 2;
+}

@@ -1,0 +1,185 @@
+#include "tess_sim.h"
+#include "tess_restart.h"
+#include "tess_state.h"
+#include "tess_vti.h"
+#include <stdlib.h>
+#include <string.h>
+
+struct tess_sim {
+    const tess_backend_ops_t *ops;
+    tess_backend_t *be;
+    tess_backend_config_t cfg;
+    tess_params_t params;
+    tess_tiling_t tiling;
+    long step;
+    void *pops;           /* host copy of the canonical populations, for fields and restarts */
+    double *rho_t, *u_t;  /* per tile node */
+};
+
+static tess_status nomem(tess_error_t *err, const char *what)
+{
+    return tess_fail(err, TESS_ERR_NOMEM, "out of memory for %s", what);
+}
+
+/* The [init] file's density and velocity, dense over the box. */
+static tess_status read_init_file(const tess_case_t *c, double **rho, double **u, tess_error_t *err)
+{
+    int d1[3], d2[3];
+    tess_status st = tess_vti_read(c->init_file, "density", 1, d1, rho, NULL, err);
+    if (st != TESS_OK)
+        return st;
+    st = tess_vti_read(c->init_file, "velocity", 3, d2, u, NULL, err);
+    if (st != TESS_OK) {
+        free(*rho);
+        return st;
+    }
+    const tess_geometry_t *g = &c->geometry;
+    if (d1[0] != g->nx || d1[1] != g->ny || d1[2] != g->nz) {
+        free(*rho);
+        free(*u);
+        return tess_fail(err, TESS_ERR_INPUT, "%s: [init] file %s has %dx%dx%d nodes, expected the domain's %dx%dx%d",
+                         c->path, c->init_file, d1[0], d1[1], d1[2], g->nx, g->ny, g->nz);
+    }
+    return TESS_OK;
+}
+
+tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops, const tess_backend_config_t *cfg,
+                            tess_sim_t **out, tess_error_t *err)
+{
+    *out = NULL;
+    tess_sim_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return nomem(err, "the simulation");
+    s->ops = ops;
+    s->cfg = *cfg;
+    s->params = c->params;
+    tess_status st = tess_tiling_build(&s->tiling, &c->geometry, &c->params, err);
+    if (st != TESS_OK) {
+        free(s);
+        return st;
+    }
+    const size_t n = tess_state_count(&s->tiling), nodes = 64 * (size_t)(s->tiling.ntiles ? s->tiling.ntiles : 1);
+    s->pops = malloc((n ? n : 1) * tess_precision_size(cfg->precision));
+    s->rho_t = malloc(nodes * sizeof *s->rho_t);
+    s->u_t = malloc(3 * nodes * sizeof *s->u_t);
+    if (!s->pops || !s->rho_t || !s->u_t) {
+        tess_sim_free(s);
+        return nomem(err, "the host copy of the populations");
+    }
+    double *rho = NULL, *u = NULL;
+    if (c->init_file[0] && (st = read_init_file(c, &rho, &u, err)) != TESS_OK) {
+        tess_sim_free(s);
+        return st;
+    }
+    tess_state_equilibrium(&s->tiling, &s->params, cfg->precision, s->pops, c->init_density, c->init_velocity, rho, u);
+    free(rho);
+    free(u);
+    if ((st = ops->create(cfg, &s->be, err)) != TESS_OK || (st = ops->upload_geometry(s->be, &s->tiling, err)) != TESS_OK ||
+        (st = ops->initialise(s->be, &s->params, s->pops, err)) != TESS_OK) {
+        tess_sim_free(s);
+        return st;
+    }
+    *out = s;
+    return TESS_OK;
+}
+
+tess_status tess_sim_step(tess_sim_t *s, int n, tess_error_t *err)
+{
+    const tess_status st = s->ops->step(s->be, n, err);
+    if (st == TESS_OK)
+        s->step += n;
+    return st;
+}
+
+tess_status tess_sim_fields(tess_sim_t *s, double *rho_dense, double *u_dense, tess_error_t *err)
+{
+    tess_status st;
+    if (s->ops->download_fields) {
+        st = s->ops->download_fields(s->be, s->rho_t, s->u_t, err);
+    } else {
+        st = s->ops->download_populations(s->be, s->pops, err);
+        if (st == TESS_OK)
+            tess_state_fields(&s->tiling, &s->params, s->cfg.precision, s->pops, s->rho_t, s->u_t);
+    }
+    if (st != TESS_OK)
+        return st;
+    tess_state_to_dense(&s->tiling, s->rho_t, 1, 0.0, rho_dense);
+    tess_state_to_dense(&s->tiling, s->u_t, 3, 0.0, u_dense);
+    return TESS_OK;
+}
+
+void tess_sim_free(tess_sim_t *s)
+{
+    if (!s)
+        return;
+    if (s->be)
+        s->ops->destroy(s->be);
+    tess_tiling_free(&s->tiling);
+    free(s->pops);
+    free(s->rho_t);
+    free(s->u_t);
+    free(s);
+}
+
+long tess_sim_step_count(const tess_sim_t *s)
+{
+    return s->step;
+}
+
+const tess_tiling_t *tess_sim_tiling(const tess_sim_t *s)
+{
+    return &s->tiling;
+}
+
+const tess_backend_ops_t *tess_sim_backend(const tess_sim_t *s)
+{
+    return s->ops;
+}
+
+size_t tess_sim_bytes_allocated(const tess_sim_t *s)
+{
+    return s->ops->bytes_allocated ? s->ops->bytes_allocated(s->be) : 0;
+}
+
+void tess_sim_describe(const tess_sim_t *s, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (s->ops->describe)
+        s->ops->describe(s->be, buf, len);
+}
+
+static tess_restart_header_t header(const tess_sim_t *s)
+{
+    tess_restart_header_t h = {TESS_RESTART_VERSION,
+                               (uint32_t)s->cfg.precision,
+                               s->step,
+                               s->tiling.nx,
+                               s->tiling.ny,
+                               s->tiling.nz,
+                               s->tiling.ntiles,
+                               tess_restart_hash(&s->tiling, &s->params),
+                               (uint64_t)tess_state_count(&s->tiling)};
+    return h;
+}
+
+tess_status tess_sim_save_restart(tess_sim_t *s, const char *path, tess_error_t *err)
+{
+    const tess_status st = s->ops->download_populations(s->be, s->pops, err);
+    if (st != TESS_OK)
+        return st;
+    const tess_restart_header_t h = header(s);
+    return tess_restart_write(path, &h, s->pops, err);
+}
+
+tess_status tess_sim_load_restart(tess_sim_t *s, const char *path, tess_error_t *err)
+{
+    const tess_restart_header_t want = header(s);
+    tess_restart_header_t got;
+    tess_status st = tess_restart_read(path, &want, &got, s->pops, err);
+    if (st != TESS_OK)
+        return st;
+    st = s->ops->initialise(s->be, &s->params, s->pops, err);
+    if (st == TESS_OK)
+        s->step = got.step;
+    return st;
+}

@@ -1,0 +1,33 @@
+/* A running simulation of a case on one backend: tiling, upload, initial state, stepping, fields and
+ * restart files. The command-line program, the benchmark and the GPU tests all drive runs through this. */
+#ifndef TESS_SIM_H
+#define TESS_SIM_H
+
+#include "tess_backend.h"
+#include "tess_case.h"
+#include "tess_tiling.h"
+
+typedef struct tess_sim tess_sim_t;
+
+/* Tiles the case's geometry, creates the backend with cfg, uploads and initialises it: equilibrium at
+ * [init] density and velocity, or at the fields of the [init] file. */
+tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops, const tess_backend_config_t *cfg,
+                            tess_sim_t **out, tess_error_t *err);
+tess_status tess_sim_step(tess_sim_t *s, int n, tess_error_t *err);
+/* Dense density (nx*ny*nz) and velocity (3*nx*ny*nz, interleaved), x fastest; solid nodes read 0. */
+tess_status tess_sim_fields(tess_sim_t *s, double *rho_dense, double *u_dense, tess_error_t *err);
+void tess_sim_free(tess_sim_t *s);
+
+long tess_sim_step_count(const tess_sim_t *s);
+const tess_tiling_t *tess_sim_tiling(const tess_sim_t *s);
+const tess_backend_ops_t *tess_sim_backend(const tess_sim_t *s);
+size_t tess_sim_bytes_allocated(const tess_sim_t *s);
+/* One line about the backend's device ("" when the backend has no describe). */
+void tess_sim_describe(const tess_sim_t *s, char *buf, size_t len);
+
+/* Writes the current state as a restart file (atomically); reads one back into the backend, checking that
+ * it belongs to this case, and sets the step count from it. */
+tess_status tess_sim_save_restart(tess_sim_t *s, const char *path, tess_error_t *err);
+tess_status tess_sim_load_restart(tess_sim_t *s, const char *path, tess_error_t *err);
+
+#endif

@@ -1,0 +1,29 @@
+/* monitor.csv: one row per monitor step (docs/outputs.md). The file is rewritten whole (atomically) at
+ * every row, so that it is complete whenever the run stops. */
+#ifndef TESS_MONITOR_H
+#define TESS_MONITOR_H
+
+#include "tess_error.h"
+
+typedef struct {
+    long step;
+    double wall_s;   /* since the start of the run */
+    double mlups;    /* fluid-node updates per second since the previous row, in millions */
+    double max_u;    /* largest |u| over wet nodes */
+    double mean_rho; /* mean density over wet nodes */
+    double du_rel;   /* |u - u_prev|_2 / |u|_2 against the previous row (NaN in the first row) */
+} tess_monitor_row_t;
+
+typedef struct {
+    char path[1100];
+    tess_monitor_row_t *rows;
+    int n, cap;
+} tess_monitor_t;
+
+#define TESS_MONITOR_HEADER "step,wall_s,mlups,max_u,mean_rho,du_rel"
+
+void tess_monitor_init(tess_monitor_t *m, const char *path);
+tess_status tess_monitor_add(tess_monitor_t *m, const tess_monitor_row_t *row, tess_error_t *err);
+void tess_monitor_free(tess_monitor_t *m);
+
+#endif

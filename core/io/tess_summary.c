@@ -1,0 +1,50 @@
+#include "tess_summary.h"
+#include "tess_file.h"
+
+/* JSON string with the characters JSON requires escaped. */
+static void put_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        const unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+tess_status tess_summary_write(const char *path, const tess_summary_t *s, tess_error_t *err)
+{
+    tess_file_t w;
+    tess_status st = tess_file_begin(&w, path, err);
+    if (st != TESS_OK)
+        return st;
+    FILE *f = w.f;
+    fprintf(f, "{\n  \"tessera_version\": ");
+    put_string(f, s->version);
+    fprintf(f, ",\n  \"case\": ");
+    put_string(f, s->case_name);
+    fprintf(f, ",\n  \"case_file\": ");
+    put_string(f, s->case_path);
+    fprintf(f, ",\n  \"backend\": ");
+    put_string(f, s->backend);
+    fprintf(f, ",\n  \"device\": ");
+    put_string(f, s->device);
+    fprintf(f, ",\n  \"precision\": ");
+    put_string(f, s->precision);
+    fprintf(f, ",\n  \"pattern\": ");
+    put_string(f, s->pattern);
+    const double bpf = s->fluid_nodes > 0 ? (double)s->bytes_allocated / (double)s->fluid_nodes : 0.0;
+    fprintf(f,
+            ",\n  \"threads\": %d,\n  \"dims\": [%d, %d, %d],\n  \"nodes\": %lld,\n  \"fluid_nodes\": %lld,\n"
+            "  \"tiles\": %lld,\n  \"eta_t\": %.6f,\n  \"first_step\": %ld,\n  \"last_step\": %ld,\n  \"steps\": %ld,\n"
+            "  \"mlups\": %.4f,\n  \"wall_seconds\": %.6f,\n  \"bytes_allocated\": %zu,\n"
+            "  \"bytes_per_fluid_node\": %.3f\n}\n",
+            s->threads, s->nx, s->ny, s->nz, s->nodes, s->fluid_nodes, s->tiles, s->eta_t, s->first_step, s->last_step,
+            s->steps_run, s->mlups, s->wall_s, s->bytes_allocated, bpf);
+    return tess_file_commit(&w, err);
+}

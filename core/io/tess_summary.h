@@ -1,0 +1,20 @@
+/* summary.json: what ran and how fast (docs/outputs.md). */
+#ifndef TESS_SUMMARY_H
+#define TESS_SUMMARY_H
+
+#include "tess_error.h"
+#include <stddef.h>
+
+typedef struct {
+    const char *version, *case_name, *case_path, *backend, *precision, *pattern, *device;
+    int nx, ny, nz, threads;
+    long long nodes, fluid_nodes, tiles;
+    double eta_t;
+    long steps_run, first_step, last_step;
+    double mlups, wall_s;
+    size_t bytes_allocated;
+} tess_summary_t;
+
+tess_status tess_summary_write(const char *path, const tess_summary_t *s, tess_error_t *err);
+
+#endif
