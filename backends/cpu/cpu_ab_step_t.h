@@ -44,9 +44,52 @@ static void TESS_FN(cpu_collide_tile)(const tess_params_t *p, TESS_FN(cpu_tile_b
     case 4: TESS_CPU_MODEL(TESS_COLLISION_MRT, 0, 0); break;
     case 5: TESS_CPU_MODEL(TESS_COLLISION_MRT, 0, 1); break;
     case 6: TESS_CPU_MODEL(TESS_COLLISION_MRT, 1, 0); break;
-    default: TESS_CPU_MODEL(TESS_COLLISION_MRT, 1, 1); break;
+    case 7: TESS_CPU_MODEL(TESS_COLLISION_MRT, 1, 1); break;
+    case 8: TESS_CPU_MODEL(TESS_COLLISION_REGULARIZED, 0, 0); break;
+    case 9: TESS_CPU_MODEL(TESS_COLLISION_REGULARIZED, 0, 1); break;
+    case 10: TESS_CPU_MODEL(TESS_COLLISION_REGULARIZED, 1, 0); break;
+    default: TESS_CPU_MODEL(TESS_COLLISION_REGULARIZED, 1, 1); break;
     }
 #undef TESS_CPU_MODEL
+}
+
+/* Pull of all 19 x 64 links of a tile. The loops unroll completely, so the core's layout functions and the
+ * neighbour slots fold into constant offsets: each link is one load and one store, vectorised where runs are
+ * contiguous. Links from solid nodes are corrected afterwards from the fix-up list. */
+static void TESS_FN(cpu_gather_tile)(const R *TESS_RESTRICT src, const int32_t *TESS_RESTRICT nb,
+                                     TESS_FN(cpu_tile_buffer) *TESS_RESTRICT buf)
+{
+    const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
+    const R *TESS_RESTRICT base[27];
+    for (int s = 0; s < 27; s++)
+        base[s] = src + (size_t)nb[s] * 19 * 64;
+    TESS_UNROLL
+    for (int i = 0; i < 19; i++)
+        TESS_UNROLL
+        for (int z = 0; z < 4; z++)
+            TESS_UNROLL
+            for (int y = 0; y < 4; y++)
+                TESS_UNROLL
+                for (int x = 0; x < 4; x++) {
+                    const int sx = x - cx[i], sy = y - cy[i], sz = z - cz[i];
+                    const int slot = tess_tiling_slot(sx < 0 ? -1 : sx >> 2, sy < 0 ? -1 : sy >> 2, sz < 0 ? -1 : sz >> 2);
+                    buf->f[i][tess_layout_xyz(x, y, z)] =
+                        base[slot][i * 64 + tess_layout_offset(i, (unsigned)sx & 3u, (unsigned)sy & 3u, (unsigned)sz & 3u, 0)];
+                }
+}
+
+/* Writes the tile's post-collision populations in the per-direction layouts (constant offsets, as above). */
+static void TESS_FN(cpu_store_tile)(const TESS_FN(cpu_tile_buffer) *TESS_RESTRICT buf, R *TESS_RESTRICT out)
+{
+    TESS_UNROLL
+    for (int i = 0; i < 19; i++)
+        TESS_UNROLL
+        for (int z = 0; z < 4; z++)
+            TESS_UNROLL
+            for (int y = 0; y < 4; y++)
+                TESS_UNROLL
+                for (int x = 0; x < 4; x++)
+                    out[i * 64 + tess_layout_offset(i, x, y, z, 0)] = buf->f[i][tess_layout_xyz(x, y, z)];
 }
 
 static void TESS_FN(cpu_ab_tile)(const tess_backend_t *be, int32_t k, const R *TESS_RESTRICT src,
@@ -58,54 +101,37 @@ static void TESS_FN(cpu_ab_tile)(const tess_backend_t *be, int32_t k, const R *T
     const tess_params_t *p = &be->params;
     const R *self = src + (size_t)k * 19 * 64;
 
-    if (be->tile_plain[k]) {
-        /* Every node of the tile and of its neighbourhood is plain fluid: no type checks. */
-        for (int i = 0; i < 19; i++) {
-            const uint8_t *slot = g->src_slot[i];
-            const uint16_t *off = g->src_off[i];
-            for (int n = 0; n < 64; n++)
-                buf->f[i][n] = src[((size_t)nb[slot[n]] * 19 + i) * 64 + off[n]];
+    /* Pull every link unconditionally (empty neighbours point at the rest-state dummy tile), then correct
+     * the few links that come from solid nodes: cheaper than testing all 1216 links of the tile. */
+    TESS_FN(cpu_gather_tile)(src, nb, buf);
+    for (int64_t e = be->fix_start[k]; e < be->fix_start[k + 1]; e++) {
+        const tess_cpu_fixup_t fx = be->fix[e];
+        if (fx.i == 0xff) {
+            for (int i = 0; i < 19; i++)
+                buf->f[i][fx.n] = (R)be->rest_w[i];
+        } else {
+            const int opp = TESS_D3Q19_OPP(fx.i);
+            buf->f[fx.i][fx.n] = TESS_FN(tess_bounce_back)(fx.i, self[(size_t)opp * 64 + g->self_opp[fx.i][fx.n]],
+                                                           &p->mat[fx.mat]);
         }
-    } else {
-        for (int i = 0; i < 19; i++) {
-            const int opp = TESS_D3Q19_OPP(i);
-            for (int n = 0; n < 64; n++) {
-                if (!be->wet[types[n]]) {
-                    buf->f[i][n] = (R)be->rest_w[i]; /* solid nodes in the tile: harmless rest state */
-                    continue;
-                }
-                const int32_t t2 = nb[g->src_slot[i][n]];
-                const uint8_t st = t2 < 0 ? 0 : be->node_type[64 * (size_t)t2 + g->src_xyz[i][n]];
-                if (be->wet[st])
-                    buf->f[i][n] = src[((size_t)t2 * 19 + i) * 64 + g->src_off[i][n]];
-                else
-                    buf->f[i][n] = TESS_FN(tess_bounce_back)(i, self[(size_t)opp * 64 + g->self_opp[i][n]], &p->mat[st]);
-            }
-        }
-        if (be->tile_has_open[k]) {
-            for (int n = 0; n < 64; n++) {
-                const tess_material_t *m = &p->mat[types[n]];
-                if (m->kind == TESS_NODE_VELOCITY || m->kind == TESS_NODE_PRESSURE) {
-                    R f[19];
-                    for (int i = 0; i < 19; i++)
-                        f[i] = buf->f[i][n];
-                    TESS_FN(tess_zou_he)(p, m, f);
-                    for (int i = 0; i < 19; i++)
-                        buf->f[i][n] = f[i];
-                }
+    }
+    if (be->tile_has_open[k]) {
+        for (int n = 0; n < 64; n++) {
+            const tess_material_t *m = &p->mat[types[n]];
+            if (m->kind == TESS_NODE_VELOCITY || m->kind == TESS_NODE_PRESSURE) {
+                R f[19];
+                for (int i = 0; i < 19; i++)
+                    f[i] = buf->f[i][n];
+                TESS_FN(tess_zou_he)(p, m, f);
+                for (int i = 0; i < 19; i++)
+                    buf->f[i][n] = f[i];
             }
         }
     }
 
     TESS_FN(cpu_collide_tile)(p, buf);
 
-    R *out = dst + (size_t)k * 19 * 64;
-    for (int i = 0; i < 19; i++) {
-        const uint16_t *off = g->dst_off[i];
-        R *blk = out + (size_t)i * 64;
-        for (int n = 0; n < 64; n++)
-            blk[off[n]] = buf->f[i][n];
-    }
+    TESS_FN(cpu_store_tile)(buf, dst + (size_t)k * 19 * 64);
 }
 
 static void TESS_FN(cpu_ab_step)(tess_backend_t *be)
@@ -117,8 +143,18 @@ static void TESS_FN(cpu_ab_step)(tess_backend_t *be)
     {
         TESS_FN(cpu_tile_buffer) buf;
 #pragma omp for schedule(static)
-        for (int32_t k = 0; k < ntiles; k++)
-            TESS_FN(cpu_ab_tile)(be, k, src, dst, &buf);
+        for (int32_t j = 0; j < ntiles; j++) {
+            /* The hardware prefetchers lose the tile's 19 blocks among the neighbour reads: fetch the next
+             * tile's own data (read) and its output (write) while this one is computed. */
+            if (j + 1 < ntiles) {
+                const size_t next = (size_t)be->order[j + 1] * 19 * 64;
+                for (size_t b = 0; b < 19 * 64 * sizeof(R); b += 64) {
+                    __builtin_prefetch((const char *)(src + next) + b, 0, 3);
+                    __builtin_prefetch((const char *)(dst + next) + b, 1, 3);
+                }
+            }
+            TESS_FN(cpu_ab_tile)(be, be->order[j], src, dst, &buf);
+        }
     }
     be->cur = 1 - be->cur;
 }

@@ -20,5 +20,11 @@ void tess_cpu_gather_table_build(tess_cpu_gather_table_t *g, int plain_xyz)
                     g->src_off[i][n] = (uint16_t)tess_layout_offset(i, lx, ly, lz, plain_xyz);
                     g->self_opp[i][n] = (uint16_t)tess_layout_offset(TESS_D3Q19_OPP(i), x, y, z, plain_xyz);
                     g->dst_off[i][n] = (uint16_t)tess_layout_offset(i, x, y, z, plain_xyz);
+                    g->src_idx[i][n] = (uint16_t)(i * 64 + g->src_off[i][n]);
                 }
+    for (int i = 0; i < 19; i++) {
+        g->dst_plain[i] = 1;
+        for (int n = 0; n < 64; n++)
+            g->dst_plain[i] &= g->dst_off[i][n] == n;
+    }
 }

@@ -12,6 +12,8 @@ typedef struct {
     uint16_t src_off[19][64];  /* upstream f_i inside its tile's data block of direction i */
     uint16_t self_opp[19][64]; /* this node's f_opp(i) inside the data block of opp(i) */
     uint16_t dst_off[19][64];  /* this node's f_i inside the data block of direction i */
+    uint16_t src_idx[19][64];  /* i * 64 + src_off: the upstream f_i relative to its tile's first value */
+    uint8_t dst_plain[19];     /* 1: dst_off is the identity (L_XYZ), the store is a straight copy */
 } tess_cpu_gather_table_t;
 
 void tess_cpu_gather_table_build(tess_cpu_gather_table_t *g, int plain_xyz);

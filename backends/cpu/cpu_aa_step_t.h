@@ -1,0 +1,198 @@
+/* AA time steps over the non-empty tiles, in one precision. Included by cpu_aa.c once per precision with TESS_R
+ * and TESS_FN defined (see core/tess_physics.h).
+ *
+ * Location (i, n) of a node below means the slot that the AB pull would read for its f_i: direction i of the
+ * upstream node x - c_i (gather table src_slot/src_off). Streaming is a bijection, so every slot belongs to
+ * exactly one node and the pattern needs no second copy and no ordering between tiles:
+ *   odd step  (1st, 3rd, ...): read f_i from location (i, n), collide, write f*_opp(i) back to location (i, n);
+ *                              a link from a solid node uses the node's own slot opp(i) for both (bounce-back).
+ *   even step:                 read f_i from the node's own slot opp(i), collide, write f*_i to its own slot i.
+ * After an even step the copy is the canonical AB state; after an odd step slot j of node x holds the
+ * post-collision population that has streamed into x along direction opp(j). */
+
+#define R TESS_R
+
+typedef struct {
+    R f[19][64];
+} TESS_FN(cpu_aa_buffer);
+
+/* The bulk collision of the 64 nodes of a buffer, with the model as constants so each loop is branch-free:
+ * the same calls, in the same order, as the AB pattern's collision, hence the same bits. */
+__attribute__((always_inline)) static inline void TESS_FN(cpu_aa_collide_model)(const tess_params_t *p,
+                                                                             TESS_FN(cpu_aa_buffer) *buf,
+                                                                             int collision, int fluid, int force)
+{
+    for (int n = 0; n < 64; n++) {
+        R f[19];
+        TESS_UNROLL
+        for (int i = 0; i < 19; i++)
+            f[i] = buf->f[i][n];
+        TESS_FN(tess_collide_model)(p, collision, fluid, force, f);
+        TESS_UNROLL
+        for (int i = 0; i < 19; i++)
+            buf->f[i][n] = f[i];
+    }
+}
+
+static void TESS_FN(cpu_aa_collide)(const tess_params_t *p, TESS_FN(cpu_aa_buffer) *buf)
+{
+    const int quasi = p->fluid == TESS_FLUID_QUASI_COMPRESSIBLE, force = p->use_force != 0;
+#define TESS_AA_MODEL(c, q, fo)                                                                               \
+    TESS_FN(cpu_aa_collide_model)(p, buf, c, q ? TESS_FLUID_QUASI_COMPRESSIBLE : TESS_FLUID_INCOMPRESSIBLE, fo)
+    switch (p->collision * 4 + quasi * 2 + force) {
+    case 0: TESS_AA_MODEL(TESS_COLLISION_LBGK, 0, 0); break;
+    case 1: TESS_AA_MODEL(TESS_COLLISION_LBGK, 0, 1); break;
+    case 2: TESS_AA_MODEL(TESS_COLLISION_LBGK, 1, 0); break;
+    case 3: TESS_AA_MODEL(TESS_COLLISION_LBGK, 1, 1); break;
+    case 4: TESS_AA_MODEL(TESS_COLLISION_MRT, 0, 0); break;
+    case 5: TESS_AA_MODEL(TESS_COLLISION_MRT, 0, 1); break;
+    case 6: TESS_AA_MODEL(TESS_COLLISION_MRT, 1, 0); break;
+    case 7: TESS_AA_MODEL(TESS_COLLISION_MRT, 1, 1); break;
+    case 8: TESS_AA_MODEL(TESS_COLLISION_REGULARIZED, 0, 0); break;
+    case 9: TESS_AA_MODEL(TESS_COLLISION_REGULARIZED, 0, 1); break;
+    case 10: TESS_AA_MODEL(TESS_COLLISION_REGULARIZED, 1, 0); break;
+    default: TESS_AA_MODEL(TESS_COLLISION_REGULARIZED, 1, 1); break;
+    }
+#undef TESS_AA_MODEL
+}
+
+/* Inlet and outlet reconstruction of the tile's open nodes, on the gathered populations. */
+static void TESS_FN(cpu_aa_open)(const tess_cpu_pattern_t *be, int32_t k, TESS_FN(cpu_aa_buffer) *buf)
+{
+    const tess_params_t *p = &be->params;
+    const uint8_t *types = be->node_type + 64 * (size_t)k;
+    for (int n = 0; n < 64; n++) {
+        const tess_material_t *m = &p->mat[types[n]];
+        if (m->kind != TESS_NODE_VELOCITY && m->kind != TESS_NODE_PRESSURE)
+            continue;
+        R f[19], S[6] = {0, 0, 0, 0, 0, 0};
+        for (int i = 0; i < 19; i++)
+            f[i] = buf->f[i][n];
+        if (m->method == TESS_BC_FINITE_DIFFERENCE) {
+            const tess_cpu_fd_node_t *fd = &be->fd[be->fd_of_node[64 * (size_t)k + n]];
+            for (int c = 0; c < 6; c++)
+                S[c] = (R)fd->S[c];
+            TESS_FN(tess_fd_boundary)(p, m, p->fluid, S, f);
+        } else {
+            TESS_FN(tess_zou_he)(p, m, f);
+        }
+        for (int i = 0; i < 19; i++)
+            buf->f[i][n] = f[i];
+    }
+}
+
+/* Odd step of tile k: gather from and scatter back to the locations (i, n). */
+static void TESS_FN(cpu_aa_odd_tile)(const tess_cpu_pattern_t *be, int32_t k, R *TESS_RESTRICT a,
+                                     TESS_FN(cpu_aa_buffer) *buf)
+{
+    const tess_cpu_gather_table_t *g = &be->table;
+    const int32_t *nb = be->neighbors + 27 * (size_t)k;
+    const uint8_t *types = be->node_type + 64 * (size_t)k;
+    const tess_params_t *p = &be->params;
+    R *self = a + (size_t)k * 19 * 64;
+
+    if (be->tile_plain[k]) {
+        for (int i = 0; i < 19; i++) {
+            const uint8_t *slot = g->src_slot[i];
+            const uint16_t *off = g->src_off[i];
+            for (int n = 0; n < 64; n++)
+                buf->f[i][n] = a[((size_t)nb[slot[n]] * 19 + i) * 64 + off[n]];
+        }
+        TESS_FN(cpu_aa_collide)(p, buf);
+        for (int i = 0; i < 19; i++) {
+            const int o = TESS_D3Q19_OPP(i);
+            const uint8_t *slot = g->src_slot[i];
+            const uint16_t *off = g->src_off[i];
+            for (int n = 0; n < 64; n++)
+                a[((size_t)nb[slot[n]] * 19 + i) * 64 + off[n]] = buf->f[o][n];
+        }
+        return;
+    }
+
+    for (int i = 0; i < 19; i++) {
+        const int opp = TESS_D3Q19_OPP(i);
+        for (int n = 0; n < 64; n++) {
+            if (!be->wet[types[n]]) {
+                buf->f[i][n] = (R)be->rest_w[i];
+                continue;
+            }
+            const int32_t t2 = nb[g->src_slot[i][n]];
+            const uint8_t st = t2 < 0 ? 0 : be->node_type[64 * (size_t)t2 + g->src_xyz[i][n]];
+            if (be->wet[st])
+                buf->f[i][n] = a[((size_t)t2 * 19 + i) * 64 + g->src_off[i][n]];
+            else
+                buf->f[i][n] = TESS_FN(tess_bounce_back)(i, self[(size_t)opp * 64 + g->self_opp[i][n]], &p->mat[st]);
+        }
+    }
+    if (be->tile_has_open[k])
+        TESS_FN(cpu_aa_open)(be, k, buf);
+    TESS_FN(cpu_aa_collide)(p, buf);
+    for (int i = 0; i < 19; i++) {
+        const int opp = TESS_D3Q19_OPP(i);
+        for (int n = 0; n < 64; n++) {
+            if (!be->wet[types[n]])
+                continue; /* a solid node owns no location that a wet node reads */
+            const int32_t t2 = nb[g->src_slot[i][n]];
+            const uint8_t st = t2 < 0 ? 0 : be->node_type[64 * (size_t)t2 + g->src_xyz[i][n]];
+            if (be->wet[st])
+                a[((size_t)t2 * 19 + i) * 64 + g->src_off[i][n]] = buf->f[opp][n];
+            else /* stored already bounced: the even step reads it as the node's incoming f_i */
+                self[(size_t)opp * 64 + g->self_opp[i][n]] = TESS_FN(tess_bounce_back)(i, buf->f[opp][n], &p->mat[st]);
+        }
+    }
+}
+
+/* Even step of tile k: everything stays inside the tile. */
+static void TESS_FN(cpu_aa_even_tile)(const tess_cpu_pattern_t *be, int32_t k, R *TESS_RESTRICT a,
+                                      TESS_FN(cpu_aa_buffer) *buf)
+{
+    const tess_cpu_gather_table_t *g = &be->table;
+    const uint8_t *types = be->node_type + 64 * (size_t)k;
+    R *self = a + (size_t)k * 19 * 64;
+    if (be->tile_plain[k]) {
+        for (int i = 0; i < 19; i++) {
+            const R *blk = self + (size_t)TESS_D3Q19_OPP(i) * 64;
+            const uint16_t *off = g->self_opp[i];
+            for (int n = 0; n < 64; n++)
+                buf->f[i][n] = blk[off[n]];
+        }
+    } else {
+        for (int i = 0; i < 19; i++) {
+            const R *blk = self + (size_t)TESS_D3Q19_OPP(i) * 64;
+            const uint16_t *off = g->self_opp[i];
+            for (int n = 0; n < 64; n++)
+                buf->f[i][n] = be->wet[types[n]] ? blk[off[n]] : (R)be->rest_w[i];
+        }
+        if (be->tile_has_open[k])
+            TESS_FN(cpu_aa_open)(be, k, buf);
+    }
+    TESS_FN(cpu_aa_collide)(&be->params, buf);
+    for (int i = 0; i < 19; i++) {
+        R *blk = self + (size_t)i * 64;
+        const uint16_t *off = g->dst_off[i];
+        for (int n = 0; n < 64; n++)
+            blk[off[n]] = buf->f[i][n];
+    }
+}
+
+static void TESS_FN(cpu_aa_step)(tess_cpu_pattern_t *be)
+{
+    R *a = (R *)be->f;
+    const int32_t ntiles = be->ntiles;
+    const int odd = (be->nsteps_done & 1) == 0; /* the step about to run is the 1st, 3rd, ... */
+#pragma omp parallel num_threads(be->nthreads)
+    {
+        TESS_FN(cpu_aa_buffer) buf;
+        if (odd) {
+#pragma omp for schedule(static)
+            for (int32_t k = 0; k < ntiles; k++)
+                TESS_FN(cpu_aa_odd_tile)(be, k, a, &buf);
+        } else {
+#pragma omp for schedule(static)
+            for (int32_t k = 0; k < ntiles; k++)
+                TESS_FN(cpu_aa_even_tile)(be, k, a, &buf);
+        }
+    }
+}
+
+#undef R

@@ -1,0 +1,261 @@
+/* The MR pattern on the CPU: the moment representation of regularized LBM with the sliding-window propagation
+ * of the moment-representation paper (section 3.1), adapted to tiles (cpu_mr_step_t.h). This file sets up the
+ * blocks, the interface buffer and the per-thread windows. */
+#include "cpu_pattern.h"
+#include "cpu_topology.h"
+#include "tess_layout.h"
+#include "tess_physics.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define TESS_R double
+#define TESS_FN(name) name##_f64
+#include "cpu_mr_step_t.h"
+#undef TESS_R
+#undef TESS_FN
+
+#define TESS_R float
+#define TESS_FN(name) name##_f32
+#include "cpu_mr_step_t.h"
+#undef TESS_R
+#undef TESS_FN
+
+/* Bit of lateral neighbour column (dx, dy) != (0, 0) in a tile's mask. */
+static int lateral_bit(int dx, int dy)
+{
+    const int s = (dx + 1) + 3 * (dy + 1);
+    return s < 4 ? s : s - 1;
+}
+
+/* Layer size (nodes of one z-layer of a block) from the cache: the window of three tile layers (3 x 4 node
+ * layers x 19 populations) should fill about half of the cache share of one thread, the rest being left to
+ * the interface buffer and the moments streaming through. */
+static int auto_layer_nodes(const tess_cpu_pattern_t *be)
+{
+    int shared = 1;
+    size_t cache = tess_cpu_topology_cache(2, &shared);
+    if (cache == 0)
+        cache = (size_t)1 << 20;
+    const size_t per_thread = cache / (size_t)(shared > 0 ? shared : 1);
+    const size_t per_layer_node = 3 * 4 * 19 * tess_precision_size(be->cfg.precision);
+    size_t nodes = per_thread / 2 / per_layer_node;
+    return nodes < 16 ? 16 : (int)nodes;
+}
+
+/* Splits n tile columns of an axis into nb nearly equal blocks; a periodic axis needs an even count (or one
+ * block) so that the two colours alternate across the wrap. */
+static int fix_count(int n, int nb, int periodic)
+{
+    if (nb < 1)
+        nb = 1;
+    if (nb > n)
+        nb = n;
+    if (periodic && nb > 1 && (nb & 1))
+        nb = nb + 1 <= n ? nb + 1 : nb - 1;
+    return nb;
+}
+
+tess_status tess_cpu_mr_upload(tess_cpu_pattern_t *be, tess_error_t *err)
+{
+    const size_t rs = tess_precision_size(be->cfg.precision);
+    const size_t nt = be->ntiles > 0 ? (size_t)be->ntiles : 1;
+    be->m = tess_cpu_alloc(nt * 10 * 64 * rs);
+    if (!be->m)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory: the MR pattern needs %zu bytes of moments", nt * 640 * rs);
+    be->bytes += nt * 10 * 64 * rs;
+
+    /* Block shape: about layer/16 tile columns, as square as the box allows. */
+    be->layer_nodes = be->cfg.mr_layer > 0 ? be->cfg.mr_layer : auto_layer_nodes(be);
+    int ncol = be->layer_nodes / 16;
+    if (ncol < 1)
+        ncol = 1;
+    int bx = (int)floor(sqrt((double)ncol));
+    if (bx < 1)
+        bx = 1;
+    if (bx > be->tx)
+        bx = be->tx;
+    int by = ncol / bx;
+    if (by < 1)
+        by = 1;
+    if (by > be->ty)
+        by = be->ty;
+    const int nbx = fix_count(be->tx, (be->tx + bx - 1) / bx, be->periodic[0]);
+    const int nby = fix_count(be->ty, (be->ty + by - 1) / by, be->periodic[1]);
+
+    /* Tile-column -> block. */
+    int32_t *col_block = malloc((size_t)be->tx * be->ty * sizeof *col_block);
+    be->tile_block = malloc(nt * sizeof *be->tile_block);
+    be->tile_col = malloc(nt * sizeof *be->tile_col);
+    be->tile_mask = calloc(nt, 1);
+    be->tile_ibuf = malloc(nt * sizeof *be->tile_ibuf);
+    be->blocks = calloc((size_t)nbx * nby, sizeof *be->blocks);
+    be->xmap = malloc(256 * sizeof *be->xmap);
+    if (!col_block || !be->tile_block || !be->tile_col || !be->tile_mask || !be->tile_ibuf || !be->blocks || !be->xmap) {
+        free(col_block);
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory setting up the MR blocks");
+    }
+    /* Blocks are numbered colour by colour, so that each colour's blocks are contiguous. */
+    int32_t nblocks = 0;
+    int32_t *block_of = malloc((size_t)nbx * nby * sizeof *block_of);
+    if (!block_of) {
+        free(col_block);
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory setting up the MR blocks");
+    }
+    for (int color = 0; color < 4; color++)
+        for (int iy = 0; iy < nby; iy++)
+            for (int ix = 0; ix < nbx; ix++)
+                if ((ix & 1) + 2 * (iy & 1) == color) {
+                    block_of[ix + nbx * iy] = nblocks;
+                    be->blocks[nblocks].color = color;
+                    nblocks++;
+                }
+    be->nblocks = nblocks;
+    for (int ty = 0; ty < be->ty; ty++)
+        for (int tx = 0; tx < be->tx; tx++) {
+            const int ix = (int)((int64_t)tx * nbx / be->tx), iy = (int)((int64_t)ty * nby / be->ty);
+            col_block[tx + be->tx * ty] = block_of[ix + nbx * iy];
+        }
+    free(block_of);
+
+    /* Columns of each block that hold at least one tile. */
+    int32_t *col_index = malloc((size_t)be->tx * be->ty * sizeof *col_index);
+    uint8_t *col_used = calloc((size_t)be->tx * be->ty, 1);
+    if (!col_index || !col_used) {
+        free(col_block);
+        free(col_index);
+        free(col_used);
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory setting up the MR blocks");
+    }
+    for (int32_t k = 0; k < be->ntiles; k++)
+        col_used[be->tile_corner[3 * k] / 4 + be->tx * (be->tile_corner[3 * k + 1] / 4)] = 1;
+    for (int c = 0; c < be->tx * be->ty; c++)
+        col_index[c] = col_used[c] ? be->blocks[col_block[c]].ncol++ : -1;
+    be->max_ncol = 1;
+    for (int32_t b = 0; b < nblocks; b++) {
+        if (be->blocks[b].ncol > be->max_ncol)
+            be->max_ncol = be->blocks[b].ncol;
+        be->blocks[b].tiles = malloc(((size_t)be->blocks[b].ncol * be->tz + 1) * sizeof(int32_t));
+        if (!be->blocks[b].tiles) {
+            free(col_block);
+            free(col_index);
+            free(col_used);
+            return tess_fail(err, TESS_ERR_NOMEM, "out of memory setting up the MR blocks");
+        }
+        for (size_t i = 0; i < (size_t)be->blocks[b].ncol * be->tz; i++)
+            be->blocks[b].tiles[i] = -1;
+    }
+    for (int32_t k = 0; k < be->ntiles; k++) {
+        const int tx = be->tile_corner[3 * k] / 4, ty = be->tile_corner[3 * k + 1] / 4, tz = be->tile_corner[3 * k + 2] / 4;
+        const int c = tx + be->tx * ty;
+        be->tile_block[k] = col_block[c];
+        be->tile_col[k] = col_index[c];
+        be->blocks[col_block[c]].tiles[(size_t)col_index[c] * be->tz + tz] = k;
+        /* lateral neighbour columns in other blocks */
+        int mask = 0;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                if (!dx && !dy)
+                    continue;
+                int nx = tx + dx, ny = ty + dy;
+                if (nx < 0 || nx >= be->tx) {
+                    if (!be->periodic[0])
+                        continue;
+                    nx = (nx + be->tx) % be->tx;
+                }
+                if (ny < 0 || ny >= be->ty) {
+                    if (!be->periodic[1])
+                        continue;
+                    ny = (ny + be->ty) % be->ty;
+                }
+                if (col_block[nx + be->tx * ny] != col_block[c])
+                    mask |= 1 << lateral_bit(dx, dy);
+            }
+        be->tile_mask[k] = (uint8_t)mask;
+    }
+    free(col_block);
+    free(col_index);
+    free(col_used);
+
+    /* Per mask: which (direction, node) pairs leave the tile towards a column of another block. */
+    static const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY;
+    for (int mask = 0; mask < 256; mask++) {
+        int count = 0;
+        for (int i = 0; i < 19; i++)
+            for (int n = 0; n < 64; n++) {
+                const int x = n & 3, y = (n >> 2) & 3;
+                const int dx = x + cx[i] < 0 ? -1 : (x + cx[i]) >> 2, dy = y + cy[i] < 0 ? -1 : (y + cy[i]) >> 2;
+                be->xmap[mask][i][n] = -1;
+                if ((dx || dy) && (mask >> lateral_bit(dx, dy) & 1))
+                    be->xmap[mask][i][n] = (int16_t)count++;
+            }
+        be->xcount[mask] = count;
+    }
+    int64_t len = 0;
+    for (int32_t k = 0; k < be->ntiles; k++) {
+        const int c = be->xcount[be->tile_mask[k]];
+        be->tile_ibuf[k] = c ? len : -1;
+        len += c;
+    }
+    be->ibuf_len = len;
+    be->ibuf = tess_cpu_alloc((size_t)(len + 1) * rs);
+    be->window = calloc((size_t)be->nthreads, sizeof *be->window);
+    if (!be->ibuf || !be->window)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the MR interface buffer");
+    const size_t wbytes = 5 * (size_t)be->max_ncol * 19 * 64 * rs;
+    for (int t = 0; t < be->nthreads; t++) {
+        be->window[t] = tess_cpu_alloc(wbytes);
+        if (!be->window[t])
+            return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the MR windows");
+    }
+    be->bytes += (size_t)(len + 1) * rs + (size_t)be->nthreads * wbytes + 256 * sizeof *be->xmap +
+                 nt * (2 * sizeof(int32_t) + 1 + sizeof(int64_t)) + (size_t)nblocks * sizeof *be->blocks +
+                 (size_t)nblocks * be->max_ncol * be->tz * sizeof(int32_t);
+    return TESS_OK;
+}
+
+void tess_cpu_mr_initialise(tess_cpu_pattern_t *be, const void *pops)
+{
+    if (be->cfg.precision == TESS_PRECISION_SINGLE)
+        cpu_mr_initialise_f32(be, pops);
+    else
+        cpu_mr_initialise_f64(be, pops);
+}
+
+void tess_cpu_mr_step(tess_cpu_pattern_t *be)
+{
+    if (be->cfg.precision == TESS_PRECISION_SINGLE)
+        cpu_mr_step_f32(be);
+    else
+        cpu_mr_step_f64(be);
+}
+
+void tess_cpu_mr_download(tess_cpu_pattern_t *be, void *pops)
+{
+    if (be->cfg.precision == TESS_PRECISION_SINGLE)
+        cpu_mr_download_f32(be, pops);
+    else
+        cpu_mr_download_f64(be, pops);
+}
+
+void tess_cpu_mr_free(tess_cpu_pattern_t *be)
+{
+    free(be->m);
+    if (be->blocks)
+        for (int32_t b = 0; b < be->nblocks; b++)
+            free(be->blocks[b].tiles);
+    free(be->blocks);
+    free(be->tile_block);
+    free(be->tile_col);
+    free(be->tile_mask);
+    free(be->tile_ibuf);
+    free(be->xmap);
+    free(be->ibuf);
+    if (be->window)
+        for (int t = 0; t < be->nthreads; t++)
+            free(be->window[t]);
+    free(be->window);
+}

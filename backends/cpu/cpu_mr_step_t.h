@@ -1,0 +1,298 @@
+/* MR time step (moment representation, sliding window over tile columns), in one precision. Included by
+ * cpu_mr.c once per precision with TESS_R and TESS_FN defined.
+ *
+ * State: the post-collision moments of every node (one copy). A block is a set of tile columns; its layers
+ * (tile layers along z) pass through a window of post-collision populations rebuilt from the moments
+ * (paper eq. 16): layer z+1 is rebuilt, then layer z is completed: pulled from the window (three layers),
+ * boundary-reconstructed, collided in moment space and written back as moments. Links from other blocks:
+ * a block of an earlier colour has already overwritten its moments, so the populations that stream forward
+ * out of a block are saved in the interface buffer when the block rebuilds them; a block of a later colour
+ * still holds the old moments, from which the needed population is recomputed (backward streaming). */
+
+#define R TESS_R
+
+typedef struct {
+    R f[19][64];
+} TESS_FN(cpu_mr_buffer);
+
+/* Window slot of tile layer zn while layer L is completed: layers cycle through slots 0-2; with a periodic z
+ * axis layer 0 stays in slot 3 (the last layer needs it) and the last layer is rebuilt early into slot 4
+ * (the first layer needs it). */
+static inline int TESS_FN(cpu_mr_slot)(const tess_cpu_pattern_t *be, int L, int zn)
+{
+    if (be->periodic[2]) {
+        if (zn == 0)
+            return 3;
+        if (L == 0 && zn == be->tz - 1)
+            return 4;
+    }
+    return zn % 3;
+}
+
+static inline R *TESS_FN(cpu_mr_wtile)(const tess_cpu_pattern_t *be, R *w, int slot, int col)
+{
+    return w + ((size_t)slot * be->max_ncol + col) * 19 * 64;
+}
+
+/* Rebuilds the post-collision populations of layer z of block b into a window slot and saves the values that
+ * stream into other blocks. */
+static void TESS_FN(cpu_mr_rebuild)(const tess_cpu_pattern_t *be, const tess_cpu_mr_block_t *b, int z, int slot,
+                                    R *w)
+{
+    const tess_cpu_gather_table_t *g = &be->table;
+    const R *m = (const R *)be->m;
+    R *ibuf = (R *)be->ibuf;
+    for (int c = 0; c < b->ncol; c++) {
+        const int32_t k = b->tiles[(size_t)c * be->tz + z];
+        if (k < 0)
+            continue;
+        R *dst = TESS_FN(cpu_mr_wtile)(be, w, slot, c);
+        const R *mk = m + (size_t)k * 10 * 64;
+        for (int n = 0; n < 64; n++) {
+            R mm[10], h[10];
+            for (int q = 0; q < 10; q++)
+                mm[q] = mk[q * 64 + n];
+            TESS_FN(tess_mr_coeffs)(mm, h);
+            TESS_UNROLL
+            for (int i = 0; i < 19; i++)
+                dst[i * 64 + g->dst_off[i][n]] = TESS_FN(tess_mr_population)(i, h);
+        }
+        const int64_t base = be->tile_ibuf[k];
+        if (base >= 0) {
+            const int mask = be->tile_mask[k];
+            const int16_t (*xm)[64] = be->xmap[mask];
+            for (int i = 1; i < 19; i++)
+                for (int n = 0; n < 64; n++)
+                    if (xm[i][n] >= 0)
+                        ibuf[base + xm[i][n]] = dst[i * 64 + g->dst_off[i][n]];
+        }
+    }
+}
+
+/* Collides the gathered populations of a tile in moment space and stores the moments. */
+__attribute__((always_inline)) static inline void TESS_FN(cpu_mr_collide_model)(const tess_params_t *p,
+                                                                             const TESS_FN(cpu_mr_buffer) *buf,
+                                                                             R *mk, int fluid, int force)
+{
+    for (int n = 0; n < 64; n++) {
+        R f[19], mm[10];
+        TESS_UNROLL
+        for (int i = 0; i < 19; i++)
+            f[i] = buf->f[i][n];
+        TESS_FN(tess_mr_moments)(f, mm);
+        TESS_FN(tess_mr_collide)(p, fluid, force, mm);
+        TESS_UNROLL
+        for (int q = 0; q < 10; q++)
+            mk[q * 64 + n] = mm[q];
+    }
+}
+
+static void TESS_FN(cpu_mr_collide)(const tess_params_t *p, const TESS_FN(cpu_mr_buffer) *buf, R *mk)
+{
+    const int quasi = p->fluid == TESS_FLUID_QUASI_COMPRESSIBLE;
+    if (quasi && p->use_force)
+        TESS_FN(cpu_mr_collide_model)(p, buf, mk, TESS_FLUID_QUASI_COMPRESSIBLE, 1);
+    else if (quasi)
+        TESS_FN(cpu_mr_collide_model)(p, buf, mk, TESS_FLUID_QUASI_COMPRESSIBLE, 0);
+    else if (p->use_force)
+        TESS_FN(cpu_mr_collide_model)(p, buf, mk, TESS_FLUID_INCOMPRESSIBLE, 1);
+    else
+        TESS_FN(cpu_mr_collide_model)(p, buf, mk, TESS_FLUID_INCOMPRESSIBLE, 0);
+}
+
+/* Inlets and outlets of a completed tile. Zou-He works on the populations in the window before the moments
+ * are taken; the finite-difference boundary works on moments (paper eqs. 22-24): the partial density and
+ * momentum of the known populations give rho_0 + 2 rho_1, and the moments of the node follow from eq. 22. */
+static void TESS_FN(cpu_mr_open_zou_he)(const tess_cpu_pattern_t *be, int32_t k, TESS_FN(cpu_mr_buffer) *buf)
+{
+    const tess_params_t *p = &be->params;
+    const uint8_t *types = be->node_type + 64 * (size_t)k;
+    for (int n = 0; n < 64; n++) {
+        const tess_material_t *mat = &p->mat[types[n]];
+        if ((mat->kind != TESS_NODE_VELOCITY && mat->kind != TESS_NODE_PRESSURE) ||
+            mat->method == TESS_BC_FINITE_DIFFERENCE)
+            continue;
+        R f[19];
+        for (int i = 0; i < 19; i++)
+            f[i] = buf->f[i][n];
+        TESS_FN(tess_zou_he)(p, mat, f);
+        for (int i = 0; i < 19; i++)
+            buf->f[i][n] = f[i];
+    }
+}
+
+static void TESS_FN(cpu_mr_open_fd)(const tess_cpu_pattern_t *be, int32_t k, const TESS_FN(cpu_mr_buffer) *buf,
+                                    R *mk)
+{
+    const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
+    const tess_params_t *p = &be->params;
+    const uint8_t *types = be->node_type + 64 * (size_t)k;
+    for (int n = 0; n < 64; n++) {
+        const tess_material_t *mat = &p->mat[types[n]];
+        if ((mat->kind != TESS_NODE_VELOCITY && mat->kind != TESS_NODE_PRESSURE) ||
+            mat->method != TESS_BC_FINITE_DIFFERENCE)
+            continue;
+        R f[19], part[10], mm[10], S[6];
+        for (int i = 0; i < 19; i++) {
+            const int c[3] = {cx[i], cy[i], cz[i]};
+            /* what streamed in from inside the domain; the unknown populations (c.n < 0) are left out */
+            f[i] = c[mat->axis] * mat->sign < 0 ? (R)0 : buf->f[i][n];
+        }
+        TESS_FN(tess_mr_moments)(f, part);
+        const R known = TESS_FN(tess_fd_known_sum_moments)(mat->axis, mat->sign, part[TESS_MR_RHO], &part[TESS_MR_JX]);
+        const tess_cpu_fd_node_t *fd = &be->fd[be->fd_of_node[64 * (size_t)k + n]];
+        for (int c = 0; c < 6; c++)
+            S[c] = (R)fd->S[c];
+        TESS_FN(tess_fd_moments)(p, mat, p->fluid, known, S, mm);
+        TESS_FN(tess_mr_collide)(p, p->fluid, p->use_force, mm);
+        for (int q = 0; q < 10; q++)
+            mk[q * 64 + n] = mm[q];
+    }
+}
+
+/* Completes layer L of block b: pull from the window (and across block interfaces), boundaries, collision. */
+static void TESS_FN(cpu_mr_complete)(const tess_cpu_pattern_t *be, const tess_cpu_mr_block_t *b, int L, R *w,
+                                     TESS_FN(cpu_mr_buffer) *buf)
+{
+    const tess_cpu_gather_table_t *g = &be->table;
+    const tess_params_t *p = &be->params;
+    R *m = (R *)be->m;
+    const R *ibuf = (const R *)be->ibuf;
+    for (int c = 0; c < b->ncol; c++) {
+        const int32_t k = b->tiles[(size_t)c * be->tz + L];
+        if (k < 0)
+            continue;
+        const int32_t *nb = be->neighbors + 27 * (size_t)k;
+        const uint8_t *types = be->node_type + 64 * (size_t)k;
+        const int myblock = be->tile_block[k];
+        const R *src[27];
+        int kind[27]; /* 0 empty, 1 window, 2 interface buffer, 3 recompute */
+        int all_window = 1;
+        for (int s = 0; s < 27; s++) {
+            const int32_t t2 = nb[s];
+            src[s] = NULL;
+            if (t2 < 0) {
+                kind[s] = 0;
+                all_window = 0;
+            } else if (be->tile_block[t2] == myblock) {
+                kind[s] = 1;
+                src[s] = TESS_FN(cpu_mr_wtile)(be, w, TESS_FN(cpu_mr_slot)(be, L, be->tile_corner[3 * t2 + 2] / 4),
+                                               be->tile_col[t2]);
+            } else {
+                kind[s] = be->blocks[be->tile_block[t2]].color < b->color ? 2 : 3;
+                all_window = 0;
+            }
+        }
+        const R *self = src[13];
+        if (be->tile_plain[k] && all_window) {
+            for (int i = 0; i < 19; i++) {
+                const uint8_t *slot = g->src_slot[i];
+                const uint16_t *off = g->src_off[i];
+                for (int n = 0; n < 64; n++)
+                    buf->f[i][n] = src[slot[n]][i * 64 + off[n]];
+            }
+        } else {
+            for (int i = 0; i < 19; i++) {
+                const int opp = TESS_D3Q19_OPP(i);
+                for (int n = 0; n < 64; n++) {
+                    if (!be->wet[types[n]]) {
+                        buf->f[i][n] = (R)be->rest_w[i];
+                        continue;
+                    }
+                    const int s = g->src_slot[i][n];
+                    const int32_t t2 = nb[s];
+                    const int un = g->src_xyz[i][n];
+                    const uint8_t st = t2 < 0 ? 0 : be->node_type[64 * (size_t)t2 + un];
+                    if (!be->wet[st]) {
+                        buf->f[i][n] = TESS_FN(tess_bounce_back)(i, self[(size_t)opp * 64 + g->self_opp[i][n]], &p->mat[st]);
+                    } else if (kind[s] == 1) {
+                        buf->f[i][n] = src[s][i * 64 + g->src_off[i][n]];
+                    } else if (kind[s] == 2) {
+                        buf->f[i][n] = ibuf[be->tile_ibuf[t2] + be->xmap[be->tile_mask[t2]][i][un]];
+                    } else {
+                        const R *m2 = m + (size_t)t2 * 10 * 64;
+                        R mm[10], h[10];
+                        for (int q = 0; q < 10; q++)
+                            mm[q] = m2[q * 64 + un];
+                        TESS_FN(tess_mr_coeffs)(mm, h);
+                        buf->f[i][n] = TESS_FN(tess_mr_population)(i, h);
+                    }
+                }
+            }
+            if (be->tile_has_open[k])
+                TESS_FN(cpu_mr_open_zou_he)(be, k, buf);
+        }
+        R *mk = m + (size_t)k * 10 * 64;
+        TESS_FN(cpu_mr_collide)(p, buf, mk);
+        if (be->tile_has_open[k] && be->n_fd)
+            TESS_FN(cpu_mr_open_fd)(be, k, buf, mk);
+    }
+}
+
+static void TESS_FN(cpu_mr_block)(const tess_cpu_pattern_t *be, const tess_cpu_mr_block_t *b, R *w,
+                                  TESS_FN(cpu_mr_buffer) *buf)
+{
+    const int T = be->tz;
+    TESS_FN(cpu_mr_rebuild)(be, b, 0, TESS_FN(cpu_mr_slot)(be, 1, 0), w);
+    if (be->periodic[2] && T > 1)
+        TESS_FN(cpu_mr_rebuild)(be, b, T - 1, TESS_FN(cpu_mr_slot)(be, 0, T - 1), w);
+    for (int L = 0; L < T; L++) {
+        if (L + 1 < T)
+            TESS_FN(cpu_mr_rebuild)(be, b, L + 1, TESS_FN(cpu_mr_slot)(be, L + 1, L + 1), w);
+        TESS_FN(cpu_mr_complete)(be, b, L, w, buf);
+    }
+}
+
+static void TESS_FN(cpu_mr_step)(tess_cpu_pattern_t *be)
+{
+#pragma omp parallel num_threads(be->nthreads)
+    {
+#ifdef _OPENMP
+        R *w = (R *)be->window[omp_get_thread_num()];
+#else
+        R *w = (R *)be->window[0];
+#endif
+        TESS_FN(cpu_mr_buffer) buf;
+        for (int color = 0; color < 4; color++) {
+            /* blocks are sorted by colour; those of one colour never touch, so they run in any order */
+#pragma omp for schedule(dynamic, 1)
+            for (int32_t bi = 0; bi < be->nblocks; bi++)
+                if (be->blocks[bi].color == color)
+                    TESS_FN(cpu_mr_block)(be, &be->blocks[bi], w, &buf);
+        }
+    }
+}
+
+static void TESS_FN(cpu_mr_initialise)(tess_cpu_pattern_t *be, const void *pops)
+{
+    const R *f = (const R *)pops;
+    R *m = (R *)be->m;
+#pragma omp parallel for schedule(static) num_threads(be->nthreads)
+    for (int32_t k = 0; k < be->ntiles; k++)
+        for (int n = 0; n < 64; n++) {
+            R fn[19], mm[10];
+            for (int i = 0; i < 19; i++)
+                fn[i] = f[((size_t)k * 19 + i) * 64 + be->table.dst_off[i][n]];
+            TESS_FN(tess_mr_moments)(fn, mm);
+            for (int q = 0; q < 10; q++)
+                m[((size_t)k * 10 + q) * 64 + n] = mm[q];
+        }
+}
+
+static void TESS_FN(cpu_mr_download)(const tess_cpu_pattern_t *be, void *pops)
+{
+    R *f = (R *)pops;
+    const R *m = (const R *)be->m;
+#pragma omp parallel for schedule(static) num_threads(be->nthreads)
+    for (int32_t k = 0; k < be->ntiles; k++)
+        for (int n = 0; n < 64; n++) {
+            R mm[10], fn[19];
+            for (int q = 0; q < 10; q++)
+                mm[q] = m[((size_t)k * 10 + q) * 64 + n];
+            TESS_FN(tess_mr_populations)(mm, fn);
+            for (int i = 0; i < 19; i++)
+                f[((size_t)k * 19 + i) * 64 + be->table.dst_off[i][n]] = fn[i];
+        }
+}
+
+#undef R

@@ -1,0 +1,91 @@
+/* The CPU backend's one-copy propagation patterns, AA and MR (docs/patterns.md), beside the AB pattern of
+ * cpu_ab.c. The public table tess_backend_cpu (cpu_pattern.c) dispatches on the pattern in the config, which
+ * both backend structures hold as their first member. */
+#ifndef TESS_CPU_PATTERN_H
+#define TESS_CPU_PATTERN_H
+
+#include "cpu_gather_table.h"
+#include "tess_backend.h"
+#include <stdint.h>
+
+extern const tess_backend_ops_t tess_cpu_ab_ops; /* cpu_ab.c */
+
+/* One finite-difference boundary node: its tile node index (tile * 64 + L_XYZ), its stencil (tile node
+ * indices or -1, see tess_fd_strain) and its strain rate, refreshed by a pre-pass at the start of every step. */
+typedef struct {
+    int64_t node;
+    int64_t stencil[8];
+    double S[6];
+} tess_cpu_fd_node_t;
+
+/* MR blocks: columns of tiles along z; the tile columns of a block and their tiles per layer. */
+typedef struct {
+    int32_t ncol;
+    int32_t color;      /* blocks of one colour never touch; colours run one after the other */
+    int32_t *tiles;     /* ncol * tz: tile index of column c at layer z, or -1 */
+} tess_cpu_mr_block_t;
+
+typedef struct tess_cpu_pattern {
+    tess_backend_config_t cfg; /* first member: the dispatch reads cfg.pattern through it */
+    tess_params_t params;
+    int nthreads;
+    int32_t ntiles;
+    int tx, ty, tz, periodic[3];
+    int32_t *neighbors;      /* 27 per tile; -1: empty or outside */
+    uint8_t *node_type;      /* 64 per tile, L_XYZ */
+    int32_t *tile_corner;    /* 3 per tile */
+    uint8_t *tile_plain;     /* tile and its whole neighbourhood plain fluid (material 1) */
+    uint8_t *tile_has_open;  /* tile holds inlets or outlets */
+    uint8_t wet[256];
+    double rest_w[19];
+    size_t bytes;
+    tess_cpu_gather_table_t table;
+
+    /* finite-difference boundary nodes (both patterns) */
+    int64_t n_fd;
+    tess_cpu_fd_node_t *fd;
+    int32_t *fd_of_node;     /* per tile node: index into fd or -1 (NULL when n_fd == 0) */
+
+    /* AA */
+    void *f;                 /* the one population copy */
+    int64_t nsteps_done;     /* odd: the copy holds the odd-step (streamed) state */
+
+    /* MR */
+    void *m;                 /* 10 moments per node: (tile * 10 + q) * 64 + L_XYZ */
+    int32_t nblocks;
+    tess_cpu_mr_block_t *blocks;
+    int32_t *tile_block;     /* per tile: its block */
+    int32_t *tile_col;       /* per tile: its column inside the block */
+    uint8_t *tile_mask;      /* per tile: bit s (of the 8 lateral neighbour columns) set when in another block */
+    int64_t *tile_ibuf;      /* per tile: start of its outgoing values in the interface buffer, or -1 */
+    int16_t (*xmap)[19][64]; /* per mask: slot of (i, n) among the tile's outgoing values, or -1 */
+    int32_t xcount[256];     /* per mask: outgoing values of a tile */
+    void *ibuf;              /* interface buffer: populations that stream forward across block interfaces */
+    int64_t ibuf_len;
+    int32_t max_ncol;
+    int32_t layer_nodes;     /* nodes per layer of a block (cross-section), as chosen */
+    void **window;           /* per thread: 5 slots x max_ncol tiles x 19 x 64 */
+} tess_cpu_pattern_t;
+
+/* Shared set-up (cpu_pattern.c). */
+tess_status tess_cpu_pattern_upload(tess_cpu_pattern_t *be, const tess_tiling_t *t, tess_error_t *err);
+void tess_cpu_pattern_classify(tess_cpu_pattern_t *be);
+tess_status tess_cpu_pattern_fd_setup(tess_cpu_pattern_t *be, tess_error_t *err);
+/* Refreshes the strain rate of every finite-difference node from the current state (cpu_pattern_fd.c). */
+void tess_cpu_pattern_fd_prepass(tess_cpu_pattern_t *be);
+void *tess_cpu_alloc(size_t bytes);
+
+/* AA (cpu_aa.c). */
+tess_status tess_cpu_aa_upload(tess_cpu_pattern_t *be, tess_error_t *err);
+void tess_cpu_aa_initialise(tess_cpu_pattern_t *be, const void *pops);
+void tess_cpu_aa_step(tess_cpu_pattern_t *be);
+void tess_cpu_aa_download(tess_cpu_pattern_t *be, void *pops);
+
+/* MR (cpu_mr.c). */
+tess_status tess_cpu_mr_upload(tess_cpu_pattern_t *be, tess_error_t *err);
+void tess_cpu_mr_initialise(tess_cpu_pattern_t *be, const void *pops);
+void tess_cpu_mr_step(tess_cpu_pattern_t *be);
+void tess_cpu_mr_download(tess_cpu_pattern_t *be, void *pops);
+void tess_cpu_mr_free(tess_cpu_pattern_t *be);
+
+#endif

@@ -1,0 +1,118 @@
+#include "cpu_topology.h"
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#ifdef TESS_HAVE_HWLOC
+#include <hwloc.h>
+#endif
+
+#ifdef TESS_HAVE_HWLOC
+/* One topology per process, loaded on first use (loading reads sysfs: a few milliseconds). */
+static hwloc_topology_t topology_get(void)
+{
+    static hwloc_topology_t topo;
+    static int state; /* 0 not tried, 1 loaded, -1 failed */
+#pragma omp critical(tess_topology)
+    {
+        if (state == 0) {
+            state = -1;
+            if (hwloc_topology_init(&topo) == 0) {
+                if (hwloc_topology_load(topo) == 0)
+                    state = 1;
+                else
+                    hwloc_topology_destroy(topo);
+            }
+        }
+    }
+    return state == 1 ? topo : NULL;
+}
+#endif
+
+void tess_cpu_topology_bind(int nthreads)
+{
+#ifdef TESS_HAVE_HWLOC
+    static int bound_team;
+    hwloc_topology_t topo = topology_get();
+    if (!topo || nthreads <= 0 || bound_team == nthreads)
+        return;
+    const int ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+    if (ncores <= 0)
+        return;
+    /* Compact: thread t on core t mod ncores; the first-touch of the tile arrays then puts each thread's
+     * tiles in its own NUMA node. */
+#pragma omp parallel num_threads(nthreads)
+    {
+#ifdef _OPENMP
+        const int t = omp_get_thread_num();
+#else
+        const int t = 0;
+#endif
+        hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)(t % ncores));
+        if (core && core->cpuset) {
+            hwloc_bitmap_t set = hwloc_bitmap_dup(core->cpuset);
+            hwloc_bitmap_singlify(set);
+            hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD);
+            hwloc_bitmap_free(set);
+        }
+    }
+    bound_team = nthreads;
+#else
+    (void)nthreads;
+#endif
+}
+
+size_t tess_cpu_topology_cache(int level, int *shared_by)
+{
+    if (shared_by)
+        *shared_by = 1;
+#ifdef TESS_HAVE_HWLOC
+    hwloc_topology_t topo = topology_get();
+    if (topo) {
+        static const hwloc_obj_type_t types[4] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE,
+                                                  HWLOC_OBJ_L3CACHE};
+        if (level < 1 || level > 3)
+            return 0;
+        hwloc_obj_t c = hwloc_get_obj_by_type(topo, types[level], 0);
+        if (c && c->attr) {
+            if (shared_by) {
+                const int n = hwloc_get_nbobjs_inside_cpuset_by_type(topo, c->cpuset, HWLOC_OBJ_CORE);
+                *shared_by = n > 0 ? n : 1;
+            }
+            return (size_t)c->attr->cache.size;
+        }
+        return 0;
+    }
+#endif
+#if defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
+    long v = level == 1 ? sysconf(_SC_LEVEL1_DCACHE_SIZE) : level == 2 ? sysconf(_SC_LEVEL2_CACHE_SIZE)
+                                                                        : sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (level == 3 && shared_by && v > 0) {
+        const long n = sysconf(_SC_NPROCESSORS_ONLN);
+        *shared_by = n > 0 ? (int)n : 1;
+    }
+    return v > 0 ? (size_t)v : 0;
+#else
+    (void)level;
+    return 0;
+#endif
+}
+
+void tess_cpu_topology_summary(char *buf, size_t len)
+{
+    int s2 = 1, s3 = 1;
+    const size_t l2 = tess_cpu_topology_cache(2, &s2), l3 = tess_cpu_topology_cache(3, &s3);
+#ifdef TESS_HAVE_HWLOC
+    hwloc_topology_t topo = topology_get();
+    if (topo) {
+        snprintf(buf, len, "%d package(s), %d cores, %d PUs, L2 %zu KiB shared by %d, L3 %zu KiB shared by %d (hwloc)",
+                 hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE), hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE),
+                 hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU), l2 >> 10, s2, l3 >> 10, s3);
+        return;
+    }
+#endif
+    snprintf(buf, len, "%ld processors, L2 %zu KiB, L3 %zu KiB shared by %d (sysconf; no hwloc)",
+             sysconf(_SC_NPROCESSORS_ONLN), l2 >> 10, l3 >> 10, s3);
+}
