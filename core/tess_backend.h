@@ -14,7 +14,9 @@
 #include <stdint.h>
 
 typedef enum { TESS_PRECISION_DOUBLE = 0, TESS_PRECISION_SINGLE = 1 } tess_precision;
-typedef enum { TESS_PATTERN_AB = 0 } tess_pattern;
+/* Propagation patterns: AB two copies; AA one copy, alternating even and odd steps; MR the moment
+ * representation of regularized LBM (ten moments per node, sliding window; docs/patterns.md). */
+typedef enum { TESS_PATTERN_AB = 0, TESS_PATTERN_AA = 1, TESS_PATTERN_MR = 2 } tess_pattern;
 /* Kernel variants of the tile paper's section 4.1, for performance analysis only. */
 typedef enum { TESS_KERNEL_FULL = 0, TESS_KERNEL_PROPAGATION_ONLY = 1, TESS_KERNEL_READ_WRITE_ONLY = 2 } tess_kernel_variant;
 
@@ -26,6 +28,7 @@ typedef struct {
     int device;        /* GPU ordinal */
     int plain_xyz;     /* 1: L_XYZ for every direction (layout study) */
     int tiles_per_block; /* GPU: 1 or 2 tiles per thread block; 0 = backend's choice */
+    int mr_layer;      /* MR pattern: nodes per layer of a block (cross-section); 0 = from the cache size */
 } tess_backend_config_t;
 
 typedef struct tess_backend tess_backend_t; /* defined by each backend */
@@ -48,6 +51,8 @@ typedef struct tess_backend_ops {
     /* Optional: measured copy bandwidth of the backend's memory in GB/s (bytes read + written), from a
      * copy of about `bytes` bytes; the benchmark's reference for bandwidth utilisation. */
     double (*copy_bandwidth)(tess_backend_t *be, size_t bytes, tess_error_t *err);
+    /* Optional: theoretical peak memory bandwidth in GB/s (0 when unknown). */
+    double (*peak_bandwidth)(const tess_backend_t *be);
     /* Optional: one line describing the device (GPU name, memory; CPU threads). */
     void (*describe)(const tess_backend_t *be, char *buf, size_t len);
     void (*destroy)(tess_backend_t *be);
