@@ -10,8 +10,11 @@ tess_status tess_voxels_read_vti(const char *path, const char *origin, tess_geom
     int dims[3];
     double *v = NULL;
     tess_status st = tess_vti_read(path, "type", 1, dims, &v, NULL, err);
-    if (st != TESS_OK)
-        return st;
+    if (st != TESS_OK) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        return tess_fail(err, st, "%s: voxel file %s", origin, msg);
+    }
     if (dims[0] != g->nx || dims[1] != g->ny || dims[2] != g->nz) {
         free(v);
         return tess_fail(err, TESS_ERR_INPUT, "%s: voxel file %s has %dx%dx%d nodes, expected the domain's %dx%dx%d",

@@ -211,8 +211,8 @@ static tess_status events(run_t *r, long step, int at_start, int final, tess_err
             if (!r->o.quiet) {
                 tess_progress_clear(&r->prog);
                 printf("check step %ld: max abs diff %.3e (%s at (%d,%d,%d)), max rel diff %.3e (%s at (%d,%d,%d))\n", step,
-                       d.abs, d.abs_field ? d.abs_field : "-", d.abs_at[0], d.abs_at[1], d.abs_at[2], d.rel,
-                       d.rel_field ? d.rel_field : "-", d.rel_at[0], d.rel_at[1], d.rel_at[2]);
+                       d.abs, d.abs_field ? d.abs_field : "identical", d.abs_at[0], d.abs_at[1], d.abs_at[2], d.rel,
+                       d.rel_field ? d.rel_field : "identical", d.rel_at[0], d.rel_at[1], d.rel_at[2]);
                 fflush(stdout);
             }
             if (d.abs > r->worst.abs) {
@@ -255,8 +255,15 @@ static tess_status setup(run_t *r, tess_error_t *err)
     if (!ops)
         return TESS_ERR_INPUT;
     snprintf(r->auto_note, sizeof r->auto_note, "%s", strcmp(r->c.backend, "auto") == 0 ? " (auto)" : "");
-    if ((st = tess_sim_create(&r->c, ops, &cfg, &r->sim, err)) != TESS_OK)
+    if ((st = tess_sim_create(&r->c, ops, &cfg, &r->sim, err)) != TESS_OK) {
+        /* Input errors found while tiling (periodic sizes) are the case file's: say which one. */
+        if (st == TESS_ERR_INPUT && strncmp(err->msg, path, strlen(path)) != 0) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            tess_fail(err, st, "%s: %s", path, msg);
+        }
         return st;
+    }
     if (r->o.check) {
         const tess_backend_ops_t *ops2 = tess_backend_choose(r->o.check, &cfg, err);
         if (!ops2) {
@@ -385,10 +392,10 @@ int tess_cmd_run(int argc, char **argv)
     const tess_tiling_t *t = tess_sim_tiling(r->sim);
     char dev[256];
     tess_sim_describe(r->sim, dev, sizeof dev);
-    printf("tessera run: case %s (%s): %dx%dx%d nodes, %lld fluid, %d tiles (eta_t %.3f), tau %.6g; backend %s%s%s%s, "
+    printf("tessera run: case %s (%s): %dx%dx%d nodes, %lld fluid, %d tiles (eta_t %.3f), tau %.6g; backend %s%s%s%s%s, "
            "%s, pattern %s%s%s; steps %ld..%ld; output in %s\n",
            r->c.name, r->c.path, t->nx, t->ny, t->nz, (long long)t->n_wet, t->ntiles, t->eta_t, r->c.params.tau,
-           tess_sim_backend(r->sim)->name, r->auto_note, dev[0] ? " " : "", dev, tess_precision_name(r->c.precision),
+           tess_sim_backend(r->sim)->name, r->auto_note, dev[0] ? " [" : "", dev, dev[0] ? "]" : "", tess_precision_name(r->c.precision),
            r->c.pattern, r->ref ? ", cross-check against " : "", r->ref ? tess_sim_backend(r->ref)->name : "",
            tess_sim_step_count(r->sim), r->c.steps, r->out);
     fflush(stdout);
@@ -426,8 +433,8 @@ int tess_cmd_run(int argc, char **argv)
         printf("cross-check %s vs %s: max abs diff %.3e (%s at (%d,%d,%d)), max rel diff %.3e (%s at (%d,%d,%d)), "
                "tolerance %.1e relative\n",
                tess_sim_backend(r->sim)->name, tess_sim_backend(r->ref)->name, w->abs,
-               w->abs_field ? w->abs_field : "-", w->abs_at[0], w->abs_at[1], w->abs_at[2], w->rel,
-               w->rel_field ? w->rel_field : "-", w->rel_at[0], w->rel_at[1], w->rel_at[2], r->tol);
+               w->abs_field ? w->abs_field : "identical", w->abs_at[0], w->abs_at[1], w->abs_at[2], w->rel,
+               w->rel_field ? w->rel_field : "identical", w->rel_at[0], w->rel_at[1], w->rel_at[2], r->tol);
         if (!(w->rel <= r->tol)) {
             fprintf(stderr, "tessera: %s: relative difference %.3e exceeds %.1e\n", tess_status_text(TESS_ERR_CHECK),
                     w->rel, r->tol);

@@ -31,6 +31,6 @@ tess_status tess_case_find(const char *name, char *path, size_t len, tess_error_
         if (is_file(path))
             return TESS_OK;
     }
-    return tess_fail(err, TESS_ERR_INPUT, "%s: no such case file (also looked for %s.ini in $TESSERA_CASES%s%s)", name,
-                     name, TESS_SOURCE_CASES_DIR[0] ? " and " : "", TESS_SOURCE_CASES_DIR);
+    return tess_fail(err, TESS_ERR_INPUT, "%s: no such case file (also looked for %.*s.ini in $TESSERA_CASES%s%s)", name,
+                     (int)(has_ext ? nl - 4 : nl), name, TESS_SOURCE_CASES_DIR[0] ? " and " : "", TESS_SOURCE_CASES_DIR);
 }

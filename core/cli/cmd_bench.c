@@ -1,0 +1,405 @@
+/* `tessera bench`: measures the backend's copy bandwidth, then MLUPS for a matrix of cases and settings, and
+ * relates them through the bytes-per-update model (tile paper eq. 10: every population read once and written
+ * once, 2 * q * size bytes per fluid node update; 2 * 10 * size for the moment representation). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "tess_case.h"
+#include "tess_cli.h"
+#include "tess_file.h"
+#include "tess_sim.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BENCH_MAX_LIST 16
+
+typedef struct {
+    int n;
+    char item[BENCH_MAX_LIST][48];
+} bench_list;
+
+typedef struct {
+    const char *backend, *case_name, *csv, *plot_dir;
+    bench_list patterns, precisions, sizes, porosities, variants, collisions, layouts;
+    const char *fluid;
+    int steps, reps, threads, quiet;
+    const char *sets[32];
+    int nsets;
+} bench_opts;
+
+typedef struct {
+    char case_name[TESS_CASE_NAME_MAX];
+    int size;
+    double porosity; /* requested porosity (spheres), -1 otherwise */
+    double porosity_real, eta_t;
+    long nodes, wet, tiles;
+    char pattern[8], precision[8], variant[16], collision[16], layout[16];
+    double mlups, mlups_min, mlups_max, bytes_per_update, gbs, frac_copy, frac_peak;
+} bench_row;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Splits "a,b,c" into the list; returns 0, or -1 when there are too many items or an item is too long. */
+static int list_parse(bench_list *l, const char *s)
+{
+    l->n = 0;
+    while (*s) {
+        const char *comma = strchr(s, ',');
+        const size_t len = comma ? (size_t)(comma - s) : strlen(s);
+        if (l->n == BENCH_MAX_LIST || len == 0 || len >= sizeof l->item[0])
+            return -1;
+        memcpy(l->item[l->n], s, len);
+        l->item[l->n][len] = 0;
+        l->n++;
+        s += len + (comma ? 1 : 0);
+    }
+    return l->n ? 0 : -1;
+}
+
+static int usage_error(const char *what)
+{
+    fprintf(stderr, "tessera bench: %s\n", what);
+    fprintf(stderr, "usage: tessera bench [--backend B] [--pattern ab,aa,mr] [--precision double,single] "
+                    "[--case cavity3d|spheres] [--size N,...] [--porosity P,...] [--variant full,propagation,readwrite] "
+                    "[--collision lbgk,mrt,regularized] [--fluid incompressible|quasi] [--layout optimised,xyz] "
+                    "[--steps N] [--reps N] [--threads N] [--set section.key=value] [--csv FILE] [--plot DIR] [--quiet]\n");
+    return 2;
+}
+
+static int parse_opts(int argc, char **argv, bench_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->backend = "auto";
+    o->case_name = "cavity3d";
+    o->fluid = "incompressible";
+    o->reps = 5;
+    list_parse(&o->patterns, "ab");
+    list_parse(&o->precisions, "double");
+    list_parse(&o->variants, "full");
+    list_parse(&o->collisions, "lbgk");
+    list_parse(&o->layouts, "optimised");
+    for (int a = 1; a < argc; a++) {
+        const char *k = argv[a];
+        if (strcmp(k, "--quiet") == 0) {
+            o->quiet = 1;
+            continue;
+        }
+        if (a + 1 >= argc) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "option %s needs a value", k);
+            return usage_error(msg);
+        }
+        const char *v = argv[++a];
+        int bad = 0;
+        if (strcmp(k, "--backend") == 0)
+            o->backend = v;
+        else if (strcmp(k, "--case") == 0)
+            o->case_name = v;
+        else if (strcmp(k, "--csv") == 0)
+            o->csv = v;
+        else if (strcmp(k, "--plot") == 0)
+            o->plot_dir = v;
+        else if (strcmp(k, "--fluid") == 0)
+            o->fluid = v;
+        else if (strcmp(k, "--pattern") == 0)
+            bad = list_parse(&o->patterns, v);
+        else if (strcmp(k, "--precision") == 0)
+            bad = list_parse(&o->precisions, v);
+        else if (strcmp(k, "--size") == 0)
+            bad = list_parse(&o->sizes, v);
+        else if (strcmp(k, "--porosity") == 0)
+            bad = list_parse(&o->porosities, v);
+        else if (strcmp(k, "--variant") == 0)
+            bad = list_parse(&o->variants, strcmp(v, "all") == 0 ? "full,propagation,readwrite" : v);
+        else if (strcmp(k, "--collision") == 0)
+            bad = list_parse(&o->collisions, v);
+        else if (strcmp(k, "--layout") == 0)
+            bad = list_parse(&o->layouts, strcmp(v, "both") == 0 ? "optimised,xyz" : v);
+        else if (strcmp(k, "--steps") == 0)
+            bad = (o->steps = atoi(v)) <= 0 ? -1 : 0;
+        else if (strcmp(k, "--reps") == 0)
+            bad = (o->reps = atoi(v)) <= 0 ? -1 : 0;
+        else if (strcmp(k, "--threads") == 0)
+            bad = (o->threads = atoi(v)) < 0 ? -1 : 0;
+        else if (strcmp(k, "--set") == 0) {
+            if (o->nsets == 32)
+                return usage_error("too many --set options (32 at most)");
+            o->sets[o->nsets++] = v;
+        } else {
+            char msg[160];
+            snprintf(msg, sizeof msg, "unknown option '%s'", k);
+            return usage_error(msg);
+        }
+        if (bad) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "option %s: invalid value '%s'", k, v);
+            return usage_error(msg);
+        }
+    }
+    return 0;
+}
+
+static int variant_from_name(const char *s, tess_kernel_variant *v)
+{
+    if (strcmp(s, "full") == 0)
+        *v = TESS_KERNEL_FULL;
+    else if (strcmp(s, "propagation") == 0)
+        *v = TESS_KERNEL_PROPAGATION_ONLY;
+    else if (strcmp(s, "readwrite") == 0)
+        *v = TESS_KERNEL_READ_WRITE_ONLY;
+    else
+        return -1;
+    return 0;
+}
+
+/* Overrides that resize the shipped benchmark cases; other cases are taken as they are. */
+static int case_overrides(const bench_opts *o, int size, const char *porosity, char store[][96], const char **ov)
+{
+    int n = 0;
+    if (size > 0) {
+        snprintf(store[n++], 96, "domain.nx=%d", size);
+        snprintf(store[n++], 96, "domain.ny=%d", size);
+        snprintf(store[n++], 96, "domain.nz=%d", size);
+        if (strcmp(o->case_name, "cavity3d") == 0) {
+            snprintf(store[n++], 96, "wall.lid.min=0 0 %d", size - 1);
+            snprintf(store[n++], 96, "wall.lid.max=%d %d %d", size - 1, size - 1, size - 1);
+            snprintf(store[n++], 96, "physics.length=%d", size - 1);
+        }
+    }
+    if (porosity)
+        snprintf(store[n++], 96, "spheres.porosity=%s", porosity);
+    for (int i = 0; i < n; i++)
+        ov[i] = store[i];
+    for (int i = 0; i < o->nsets; i++)
+        ov[n + i] = o->sets[i];
+    return n + o->nsets;
+}
+
+static int run_one(const bench_opts *o, const char *case_path, int size, const char *porosity, const char *pattern,
+                   const char *precision, const char *variant, const char *collision, const char *layout,
+                   double copy_gbs, double peak_gbs, bench_row *row)
+{
+    tess_error_t err = {0};
+    char store[16][96];
+    const char *ov[48];
+    int nov = case_overrides(o, size, porosity, store, ov);
+    char extra[3][96];
+    snprintf(extra[0], sizeof extra[0], "physics.collision=%s", collision);
+    snprintf(extra[1], sizeof extra[1], "physics.fluid=%s", o->fluid);
+    ov[nov++] = extra[0];
+    ov[nov++] = extra[1];
+    tess_case_t c;
+    tess_status st = tess_case_load(case_path, ov, nov, &c, &err);
+    if (st != TESS_OK) {
+        fprintf(stderr, "tessera bench: %s\n", err.msg);
+        return tess_status_exit_code(st);
+    }
+    tess_backend_config_t cfg = {0};
+    cfg.precision = strcmp(precision, "single") == 0 ? TESS_PRECISION_SINGLE : TESS_PRECISION_DOUBLE;
+    cfg.threads = o->threads;
+    cfg.plain_xyz = strcmp(layout, "xyz") == 0;
+    if (variant_from_name(variant, &cfg.variant) != 0 || tess_pattern_from_name(pattern, &cfg.pattern, &err) != TESS_OK ||
+        (strcmp(precision, "single") != 0 && strcmp(precision, "double") != 0) ||
+        (strcmp(layout, "xyz") != 0 && strcmp(layout, "optimised") != 0)) {
+        fprintf(stderr, "tessera bench: invalid pattern '%s', precision '%s', variant '%s' or layout '%s'\n", pattern,
+                precision, variant, layout);
+        tess_case_free(&c);
+        return 2;
+    }
+    const tess_backend_ops_t *ops = tess_backend_choose(o->backend, &cfg, &err);
+    tess_sim_t *sim = NULL;
+    if (!ops || (st = tess_sim_create(&c, ops, &cfg, &sim, &err)) != TESS_OK) {
+        fprintf(stderr, "tessera bench: %s\n", err.msg);
+        tess_case_free(&c);
+        return tess_status_exit_code(ops ? st : err.code);
+    }
+    const tess_tiling_t *t = tess_sim_tiling(sim);
+    /* Warm-up, then size each repetition to about half a second unless --steps says otherwise. */
+    double t0 = now_seconds();
+    st = tess_sim_step(sim, 2, &err);
+    const double per_step = (now_seconds() - t0) / 2.0;
+    int steps = o->steps > 0 ? o->steps : (int)fmin(2000.0, fmax(2.0, 0.5 / fmax(per_step, 1e-9)));
+    steps += steps & 1; /* whole AA step pairs */
+    double mlups[64];
+    const int reps = o->reps < 64 ? o->reps : 64;
+    for (int r = 0; r < reps && st == TESS_OK; r++) {
+        t0 = now_seconds();
+        st = tess_sim_step(sim, steps, &err);
+        mlups[r] = (double)t->n_wet * steps / (now_seconds() - t0) / 1e6;
+    }
+    if (st != TESS_OK) {
+        fprintf(stderr, "tessera bench: %s\n", err.msg);
+        tess_sim_free(sim);
+        tess_case_free(&c);
+        return tess_status_exit_code(st);
+    }
+    qsort(mlups, (size_t)reps, sizeof mlups[0], cmp_double);
+    memset(row, 0, sizeof *row);
+    snprintf(row->case_name, sizeof row->case_name, "%s", c.name);
+    row->size = size > 0 ? size : c.geometry.nx;
+    row->porosity = porosity ? atof(porosity) : -1.0;
+    row->nodes = (long)c.geometry.nx * c.geometry.ny * c.geometry.nz;
+    row->wet = (long)t->n_wet;
+    row->tiles = t->ntiles;
+    row->porosity_real = (double)t->n_wet / (double)row->nodes;
+    row->eta_t = t->eta_t;
+    snprintf(row->pattern, sizeof row->pattern, "%s", pattern);
+    snprintf(row->precision, sizeof row->precision, "%s", precision);
+    snprintf(row->variant, sizeof row->variant, "%s", variant);
+    snprintf(row->collision, sizeof row->collision, "%s", collision);
+    snprintf(row->layout, sizeof row->layout, "%s", layout);
+    row->mlups = reps % 2 ? mlups[reps / 2] : 0.5 * (mlups[reps / 2 - 1] + mlups[reps / 2]);
+    row->mlups_min = mlups[0];
+    row->mlups_max = mlups[reps - 1];
+    const double values = cfg.pattern == TESS_PATTERN_MR ? 10.0 : 19.0;
+    row->bytes_per_update = 2.0 * values * (double)tess_precision_size(cfg.precision);
+    row->gbs = row->mlups * 1e6 * row->bytes_per_update / 1e9;
+    row->frac_copy = copy_gbs > 0 ? row->gbs / copy_gbs : 0.0;
+    row->frac_peak = peak_gbs > 0 ? row->gbs / peak_gbs : 0.0;
+    tess_sim_free(sim);
+    tess_case_free(&c);
+    return 0;
+}
+
+static void print_row(const bench_row *r)
+{
+    char por[16] = "-";
+    if (r->porosity >= 0)
+        snprintf(por, sizeof por, "%.2f", r->porosity_real);
+    printf("%-9s %5d %6s %5.3f %-3s %-6s %-11s %-11s %-9s %9.1f %6.0f %8.1f %6.1f%%", r->case_name, r->size, por, r->eta_t,
+           r->pattern, r->precision, r->variant, r->collision, r->layout, r->mlups, r->bytes_per_update, r->gbs,
+           100.0 * r->frac_copy);
+    if (r->frac_peak > 0)
+        printf(" %6.1f%%", 100.0 * r->frac_peak);
+    printf("\n");
+    fflush(stdout);
+}
+
+static tess_status write_csv(const char *path, const bench_row *rows, int n, const char *device, double copy_gbs,
+                             double peak_gbs, tess_error_t *err)
+{
+    tess_file_t w;
+    tess_status st = tess_file_begin(&w, path, err);
+    if (st != TESS_OK)
+        return st;
+    fprintf(w.f, "# device: %s; copy bandwidth %.1f GB/s; theoretical %.1f GB/s\n", device, copy_gbs, peak_gbs);
+    fprintf(w.f, "case,size,porosity,eta_t,nodes,fluid_nodes,tiles,pattern,precision,variant,collision,layout,"
+                 "mlups_median,mlups_min,mlups_max,bytes_per_update,gb_per_s,fraction_of_copy,fraction_of_theoretical\n");
+    for (int i = 0; i < n; i++) {
+        const bench_row *r = &rows[i];
+        fprintf(w.f, "%s,%d,%.4f,%.4f,%ld,%ld,%ld,%s,%s,%s,%s,%s,%.2f,%.2f,%.2f,%.0f,%.2f,%.4f,%.4f\n", r->case_name,
+                r->size, r->porosity_real, r->eta_t, r->nodes, r->wet, r->tiles, r->pattern, r->precision, r->variant,
+                r->collision, r->layout, r->mlups, r->mlups_min, r->mlups_max, r->bytes_per_update, r->gbs,
+                r->frac_copy, r->frac_peak);
+    }
+    return tess_file_commit(&w, err);
+}
+
+/* PNG plots through gnuplot (Debian's gnuplot-nox): MLUPS against size or porosity, one line per setting. */
+static int write_plot(const char *dir, const char *csv_path, int by_porosity)
+{
+    char script[2048];
+    snprintf(script, sizeof script,
+             "gnuplot -e \"set datafile separator ','; set terminal pngcairo size 900,600 noenhanced; "
+             "set output '%s/mlups_vs_%s.png'; set key outside; set grid; set xlabel '%s'; set ylabel 'MLUPS (median)'; "
+             "plot for [v in 'full propagation readwrite'] '%s' using ($10 eq v ? $%d : 1/0):13 with linespoints title v\" 2>&1",
+             dir, by_porosity ? "porosity" : "size", by_porosity ? "porosity" : "edge length (nodes)", csv_path,
+             by_porosity ? 3 : 2);
+    return system(script);
+}
+
+int tess_cmd_bench(int argc, char **argv)
+{
+    bench_opts o;
+    int rc = parse_opts(argc, argv, &o);
+    if (rc)
+        return rc;
+    tess_error_t err = {0};
+    char case_path[TESS_CASE_PATH_MAX];
+    if (tess_case_find(o.case_name, case_path, sizeof case_path, &err) != TESS_OK) {
+        fprintf(stderr, "tessera bench: %s\n", err.msg);
+        return 2;
+    }
+    const int spheres = strstr(o.case_name, "spheres") != NULL;
+    if (o.sizes.n == 0)
+        list_parse(&o.sizes, spheres ? "0" : "128");
+    if (o.porosities.n == 0)
+        list_parse(&o.porosities, spheres ? "" : "");
+
+    /* The reference: the device's copy bandwidth, measured once with the backend's own threads/streams. */
+    tess_backend_config_t cfg = {0};
+    cfg.threads = o.threads;
+    const tess_backend_ops_t *ops = tess_backend_choose(o.backend, &cfg, &err);
+    if (!ops) {
+        fprintf(stderr, "tessera bench: %s\n", err.msg);
+        return tess_status_exit_code(err.code);
+    }
+    tess_backend_t *be = NULL;
+    if (ops->create(&cfg, &be, &err) != TESS_OK) {
+        fprintf(stderr, "tessera bench: %s\n", err.msg);
+        return tess_status_exit_code(err.code);
+    }
+    char device[256] = "";
+    if (ops->describe)
+        ops->describe(be, device, sizeof device);
+    const size_t copy_bytes = strcmp(ops->name, "cpu") == 0 ? (size_t)1 << 30 : (size_t)4 << 30;
+    double copy_gbs = ops->copy_bandwidth ? ops->copy_bandwidth(be, copy_bytes, &err) : 0.0;
+    const double peak_gbs = ops->peak_bandwidth ? ops->peak_bandwidth(be) : 0.0;
+    ops->destroy(be);
+    printf("tessera bench: backend %s (%s)\n", ops->name, device[0] ? device : "no description");
+    printf("copy bandwidth (read + write, median of 7): %.1f GB/s", copy_gbs);
+    if (peak_gbs > 0)
+        printf("; theoretical %.1f GB/s", peak_gbs);
+    printf("\nbytes per update model: 2 x 19 x value size (AB, AA), 2 x 10 x value size (MR); eta_t = tile utilisation\n");
+    printf("%-9s %5s %6s %5s %-3s %-6s %-11s %-11s %-9s %9s %6s %8s %7s%s\n", "case", "size", "poros", "eta_t", "pat",
+           "prec", "variant", "collision", "layout", "MLUPS", "B/upd", "GB/s", "%copy", peak_gbs > 0 ? " %theor" : "");
+
+    const int nrows_max = o.sizes.n * (o.porosities.n ? o.porosities.n : 1) * o.patterns.n * o.precisions.n *
+                          o.variants.n * o.collisions.n * o.layouts.n;
+    bench_row *rows = calloc((size_t)(nrows_max > 0 ? nrows_max : 1), sizeof *rows);
+    if (!rows) {
+        fprintf(stderr, "tessera bench: out of memory\n");
+        return 4;
+    }
+    int nrows = 0, status = 0;
+    const int npor = o.porosities.n && o.porosities.item[0][0] ? o.porosities.n : 1;
+    for (int si = 0; si < o.sizes.n && !status; si++)
+        for (int pi = 0; pi < npor && !status; pi++)
+            for (int a = 0; a < o.patterns.n && !status; a++)
+                for (int b = 0; b < o.precisions.n && !status; b++)
+                    for (int v = 0; v < o.variants.n && !status; v++)
+                        for (int cl = 0; cl < o.collisions.n && !status; cl++)
+                            for (int l = 0; l < o.layouts.n && !status; l++) {
+                                const char *por = o.porosities.n && o.porosities.item[0][0] ? o.porosities.item[pi] : NULL;
+                                status = run_one(&o, case_path, atoi(o.sizes.item[si]), por, o.patterns.item[a],
+                                                 o.precisions.item[b], o.variants.item[v], o.collisions.item[cl],
+                                                 o.layouts.item[l], copy_gbs, peak_gbs, &rows[nrows]);
+                                if (!status)
+                                    print_row(&rows[nrows++]);
+                            }
+    if (o.csv && nrows > 0) {
+        if (write_csv(o.csv, rows, nrows, device, copy_gbs, peak_gbs, &err) != TESS_OK) {
+            fprintf(stderr, "tessera bench: %s\n", err.msg);
+            status = status ? status : 3;
+        } else if (o.plot_dir) {
+            if (write_plot(o.plot_dir, o.csv, o.porosities.n > 0 && o.porosities.item[0][0]) != 0)
+                fprintf(stderr, "tessera bench: gnuplot failed: is gnuplot-nox installed (ci/install-deps.sh)?\n");
+        }
+    } else if (o.plot_dir) {
+        fprintf(stderr, "tessera bench: --plot needs --csv FILE (the plots are drawn from it)\n");
+    }
+    free(rows);
+    return status;
+}

@@ -1,0 +1,102 @@
+"""Every bad-input path of `tessera run`: exit status 2, one line on stderr naming the file and line (or the
+--set option) and what was expected, and nothing written (no output folder, no temporary file)."""
+import os
+from tess_cli_test import SMALL_CASE, check, cleanup, files_under, finish, run, scratch, write
+
+
+def replace(old, new):
+    assert old in SMALL_CASE
+    return SMALL_CASE.replace(old, new)
+
+
+def line_of(text, needle):
+    return [i + 1 for i, l in enumerate(text.splitlines()) if needle in l][0]
+
+
+# (description, case text or None for SMALL_CASE, extra args, expected substrings of the message)
+T = []
+bad_tau = replace("tau = 0.8", "tau = 0.4")
+T.append(("tau <= 0.5", bad_tau, [], ["case.ini:%d:" % line_of(bad_tau, "tau ="), "key 'tau' in [physics]",
+                                      "expected a number > 0.5, got '0.4'"]))
+T.append(("tau not a number", replace("tau = 0.8", "tau = fast"), [], ["key 'tau' in [physics]", "got 'fast'"]))
+T.append(("negative size", replace("nx = 16", "nx = -16"), [], ["case.ini:4:", "key 'nx' in [domain]",
+                                                                 "expected an integer in [1, 4096]"]))
+T.append(("missing size", replace("nz = 16\n", ""), [], ["[domain]: missing key 'nz'"]))
+uk = replace("tau = 0.8", "tau = 0.8\ntua = 0.9")
+T.append(("unknown key", uk, [], ["case.ini:%d:" % line_of(uk, "tua"), "unknown key 'tua' in [physics]"]))
+T.append(("unknown section", SMALL_CASE + "[phyiscs]\ntau = 0.7\n", [], ["unknown section [phyiscs]"]))
+T.append(("duplicate key", replace("tau = 0.8", "tau = 0.8\ntau = 0.9"), [], ["key 'tau' in [physics] given twice"]))
+T.append(("syntax error", replace("[physics]", "[physics"), [], ["case.ini:", "expected '[section]'"]))
+T.append(("wrong vector", replace("velocity = 0.05 0 0", "velocity = 0.05 0"), [],
+          ["key 'velocity' in [wall.lid]", "expected three numbers"]))
+T.append(("unknown shape", replace("shape = box", "shape = cube"), [],
+          ["key 'shape' in [wall.lid]", "expected box, sphere or cylinder, got 'cube'"]))
+T.append(("box outside", replace("min = 0 0 15", "min = 20 20 20").replace("max = 15 15 15", "max = 30 30 30"), [],
+          ["[wall.lid]: the shape covers no node"]))
+T.append(("bad collision", replace("tau = 0.8", "tau = 0.8\ncollision = bgk"), [], ["key 'collision' in [physics]"]))
+T.append(("re without length", replace("tau = 0.8", "re = 100\nvelocity = 0.05"), [], ["re needs length"]))
+T.append(("tau and re", replace("tau = 0.8", "tau = 0.8\nre = 100\nvelocity = 0.05\nlength = 10"), [],
+          ["either tau or re"]))
+T.append(("density bounds", replace("threads = 1", "threads = 1\ndensity_min = 2\ndensity_max = 1"), [],
+          ["density_max (1) must exceed density_min (2)"]))
+T.append(("unknown backend in case", replace("threads = 1", "threads = 1\nbackend = quantum"), [],
+          ["key 'backend' in [run]", "expected auto or a built backend", "got 'quantum'"]))
+T.append(("unknown pattern", replace("threads = 1", "threads = 1\npattern = zz"), [], ["key 'pattern' in [run]", "got 'zz'"]))
+T.append(("periodic not multiple of 4", replace("nx = 16", "nx = 15\nperiodic = x y"), [],
+          ["case.ini: periodic axis x has 15 nodes"]))
+T.append(("inlet without normal", SMALL_CASE + "[inlet.in]\nshape = sphere\ncenter = 8 8 8\nradius = 2\n"
+          "velocity = 0.01 0 0\n", [], ["[inlet.in]: cannot infer the outward normal"]))
+T.append(("outlet density missing", SMALL_CASE + "[outlet.out]\nshape = box\nmin = 15 0 0\nmax = 15 15 14\n", [],
+          ["[outlet.out]: missing key 'density'"]))
+T.append(("voxel raw wrong size", SMALL_CASE + "[voxels.v]\nfile = geo.raw\ndims = 16 16 16\n", [],
+          ["voxel file", "geo.raw has 4000 bytes, expected 4096 (16x16x16 uint8)"]))
+T.append(("voxel dims mismatch", SMALL_CASE + "[voxels.v]\nfile = geo.raw\ndims = 10 10 40\n", [],
+          ["key 'dims' in [voxels.v]", "expected the domain size 16 16 16"]))
+T.append(("voxel file missing", SMALL_CASE + "[voxels.v]\nfile = nothere.vti\n", [], ["case.ini:20: voxel file nothere.vti: cannot open"]))
+T.append(("voxel value beyond materials", SMALL_CASE + "[voxels.v]\nfile = geo7.raw\ndims = 16 16 16\n", [],
+          ["node type 7", "materials 0..2"]))
+T.append(("init file not vti", replace("[run]", "[init]\nfile = geo.raw\n[run]"), [],
+          ["geo.raw", "expected a VTK XML ImageData file"]))
+T.append(("--set bad value", None, ["--set", "physics.tau=0.5"], ["--set physics.tau: expected a number > 0.5, got '0.5'"]))
+T.append(("--set unknown key", None, ["--set", "physics.viscosity=0.1"], ["--set physics.viscosity", "unknown key"]))
+T.append(("--set malformed", None, ["--set", "tau"], ["--set tau: expected section.key=value"]))
+T.append(("--backend unknown", None, ["--backend", "quantum"], ["run.backend", "got 'quantum'"]))
+T.append(("--steps negative", None, ["--steps", "-5"], ["run.steps", "got '-5'"]))
+T.append(("--precision wrong", None, ["--precision", "quad"], ["expected double or single, got 'quad'"]))
+T.append(("unknown option", None, ["--fast"], ["unknown option '--fast'"]))
+T.append(("--check unknown backend", None, ["--check", "quantum"], ["--check: unknown backend 'quantum'"]))
+T.append(("missing case file", None, ["__nofile__"], ["no such case file"]))
+T.append(("restart not a restart file", None, ["--restart", "geo.raw"], ["geo.raw: not a tessera restart file"]))
+
+d = scratch()
+write(os.path.join(d, "geo.raw"), b"\x01" * 4000, "wb")
+write(os.path.join(d, "geo7.raw"), b"\x07" * 4096, "wb")
+before = files_under(d)
+for what, text, args, expect in T:
+    case = os.path.join(d, "case.ini")
+    write(case, text if text is not None else SMALL_CASE)
+    argv = ["run"] + (["case.ini"] if "__nofile__" not in args else ["nosuch.ini"]) + \
+        [a for a in args if a != "__nofile__"] + ["--out", "out"]
+    rc, out, err = run(argv, d)
+    lines = [l for l in err.splitlines() if l.strip()]
+    msg = lines[-1] if lines else ""
+    check(rc == 2, "%s: exit status %d (expected 2)" % (what, rc))
+    check(len(lines) == 1, "%s: one line on stderr (got %d: %r)" % (what, len(lines), err.strip()))
+    for e in expect:
+        check(e in msg, "%s: message contains %r (got %r)" % (what, e, msg))
+    left = [f for f in files_under(d) if f not in before and f != "case.ini"]
+    check(not left and not os.path.exists(os.path.join(d, "out")), "%s: nothing written (found %s)" % (what, left))
+
+# A lattice Mach number above 0.3 is a warning, not an error: the run goes ahead (0 steps here).
+write(os.path.join(d, "case.ini"), replace("velocity = 0.05 0 0", "velocity = 0.2 0 0"))
+rc, out, err = run(["run", "case.ini", "--steps", "0", "--out", "machout"], d)
+check(rc == 0 and "warning" in err and "Mach number 0.346" in err,
+      "lid speed 0.2 (Ma = 0.2 sqrt(3) = 0.346): warning and exit 0 (rc %d, %r)" % (rc, err.strip()))
+
+# validate is a placeholder with status 2.
+rc, out, err = run(["validate"], d)
+check(rc == 2 and "not implemented yet" in err, "tessera validate: 'not implemented yet', status 2")
+rc, out, err = run(["frobnicate"], d)
+check(rc == 2 and "unknown command" in err, "unknown command: status 2")
+cleanup(d)
+finish()
