@@ -3,6 +3,7 @@
  * does not depend on the number of threads or the schedule. */
 #define _DEFAULT_SOURCE /* madvise */
 #include "cpu_backend.h"
+#include "cpu_stream.h"
 #include "tess_layout.h"
 #include "tess_physics.h"
 #include <stdio.h>

@@ -78,9 +78,12 @@ static void TESS_FN(cpu_gather_tile)(const R *TESS_RESTRICT src, const int32_t *
                 }
 }
 
-/* Writes the tile's post-collision populations in the per-direction layouts (constant offsets, as above). */
+/* Writes the tile's post-collision populations in the per-direction layouts: permuted into a local block
+ * (constant offsets, as above), then streamed to memory with non-temporal stores, which skip reading the
+ * destination lines first (456 -> 304 bytes of memory traffic per FP64 update). */
 static void TESS_FN(cpu_store_tile)(const TESS_FN(cpu_tile_buffer) *TESS_RESTRICT buf, R *TESS_RESTRICT out)
 {
+    _Alignas(64) R blk[19 * 64];
     TESS_UNROLL
     for (int i = 0; i < 19; i++)
         TESS_UNROLL
@@ -89,7 +92,8 @@ static void TESS_FN(cpu_store_tile)(const TESS_FN(cpu_tile_buffer) *TESS_RESTRIC
             for (int y = 0; y < 4; y++)
                 TESS_UNROLL
                 for (int x = 0; x < 4; x++)
-                    out[i * 64 + tess_layout_offset(i, x, y, z, 0)] = buf->f[i][tess_layout_xyz(x, y, z)];
+                    blk[i * 64 + tess_layout_offset(i, x, y, z, 0)] = buf->f[i][tess_layout_xyz(x, y, z)];
+    tess_cpu_stream_copy(out, blk, sizeof blk);
 }
 
 static void TESS_FN(cpu_ab_tile)(const tess_backend_t *be, int32_t k, const R *TESS_RESTRICT src,
@@ -145,16 +149,15 @@ static void TESS_FN(cpu_ab_step)(tess_backend_t *be)
 #pragma omp for schedule(static)
         for (int32_t j = 0; j < ntiles; j++) {
             /* The hardware prefetchers lose the tile's 19 blocks among the neighbour reads: fetch the next
-             * tile's own data (read) and its output (write) while this one is computed. */
+             * tile's own data while this one is computed. */
             if (j + 1 < ntiles) {
                 const size_t next = (size_t)be->order[j + 1] * 19 * 64;
-                for (size_t b = 0; b < 19 * 64 * sizeof(R); b += 64) {
+                for (size_t b = 0; b < 19 * 64 * sizeof(R); b += 64)
                     __builtin_prefetch((const char *)(src + next) + b, 0, 3);
-                    __builtin_prefetch((const char *)(dst + next) + b, 1, 3);
-                }
             }
             TESS_FN(cpu_ab_tile)(be, be->order[j], src, dst, &buf);
         }
+        tess_cpu_stream_fence(); /* streamed stores visible before the next step reads them */
     }
     be->cur = 1 - be->cur;
 }
