@@ -1,0 +1,402 @@
+/* The GPU backend's operations, written once for CUDA and HIP. A backend source defines TESS_GPU_CUDA or
+ * TESS_GPU_HIP, includes this file and exports its table with TESS_GPU_DEFINE_BACKEND. Every runtime call
+ * goes through the aliases of tess_gpu_runtime.h and is checked; errors come back as one line. */
+#ifndef TESS_GPU_BACKEND_H
+#define TESS_GPU_BACKEND_H
+
+#include "tess_gpu_kernels.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tess_backend {
+    tess_backend_config_t cfg;
+    tess_gpu_constants_t consts;
+    int32_t ntiles;
+    int tiles_per_block;
+    void *f[2];          /* the two population copies (AB), device layout */
+    int cur;             /* which copy holds the current state */
+    int32_t *neighbors;  /* 27 per tile */
+    uint8_t *node_type;  /* 64 per tile */
+    size_t bytes;
+    char device_name[256];
+};
+
+/* The operations are referenced only from the host table, which the compilers' device passes do not see. */
+#define TESS_GPU_OP static __attribute__((unused))
+
+/* The backend whose constants are in tess_gpu_c (one constant bank per process, several backends may exist). */
+static const tess_backend_t *tess_gpu_constants_owner = NULL;
+
+#define TESS_GPU_TRY(call, err, what)                                                                            \
+    do {                                                                                                       \
+        const gpuError_t tess_gpu_rc_ = (call);                                                                \
+        if (tess_gpu_rc_ != gpuSuccess)                                                                        \
+            return tess_gpu_fail(err, tess_gpu_rc_, what);                                                     \
+    } while (0)
+
+static tess_status tess_gpu_fail(tess_error_t *err, gpuError_t rc, const char *what)
+{
+    if (rc == gpuErrorNoBinaryForGpu || rc == gpuErrorInvalidDeviceFunction)
+        return tess_fail(err, TESS_ERR_DEVICE,
+                         "%s: %s: this build has no kernel image for the device; rebuild with its architecture in "
+                         "TESSERA_%s_ARCHITECTURES",
+                         what, gpuGetErrorString(rc), TESS_GPU_RUNTIME_NAME);
+    if (rc == gpuErrorMemoryAllocation)
+        return tess_fail(err, TESS_ERR_NOMEM, "%s: out of device memory (%s)", what, gpuGetErrorString(rc));
+    return tess_fail(err, TESS_ERR_DEVICE, "%s: %s runtime error %s: %s", what, TESS_GPU_RUNTIME_NAME,
+                     gpuGetErrorName(rc), gpuGetErrorString(rc));
+}
+
+/* The step kernel for the configuration: the full update of the optimised layout is specialised per model. */
+template <typename R> using tess_gpu_step_kernel_t = void (*)(const R *, R *, const int32_t *, const uint8_t *, int32_t);
+
+template <typename R, int PLAIN>
+static tess_gpu_step_kernel_t<R> tess_gpu_pick_kernel(tess_kernel_variant v, const tess_params_t *p)
+{
+    if (v == TESS_KERNEL_READ_WRITE_ONLY)
+        return tess_gpu_ab_step<R, TESS_KERNEL_READ_WRITE_ONLY, PLAIN, TESS_GPU_MODEL_ANY>;
+    if (v == TESS_KERNEL_PROPAGATION_ONLY)
+        return tess_gpu_ab_step<R, TESS_KERNEL_PROPAGATION_ONLY, PLAIN, TESS_GPU_MODEL_ANY>;
+    if (PLAIN || (p->collision != TESS_COLLISION_LBGK && p->collision != TESS_COLLISION_MRT))
+        return tess_gpu_ab_step<R, TESS_KERNEL_FULL, PLAIN, TESS_GPU_MODEL_ANY>;
+    static const tess_gpu_step_kernel_t<R> table[8] = {
+#define TESS_GPU_K(m) tess_gpu_ab_step<R, TESS_KERNEL_FULL, 0, m>
+        TESS_GPU_K(0), TESS_GPU_K(1), TESS_GPU_K(2), TESS_GPU_K(3),
+        TESS_GPU_K(4), TESS_GPU_K(5), TESS_GPU_K(6), TESS_GPU_K(7),
+#undef TESS_GPU_K
+    };
+    return table[TESS_GPU_MODEL(p->collision, p->fluid != 0, p->use_force != 0)];
+}
+
+TESS_GPU_OP tess_status tess_gpu_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
+{
+    *out = NULL;
+    if (cfg->pattern != TESS_PATTERN_AB)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED, "the GPU backends run the AB pattern only in this build");
+    if (cfg->tiles_per_block < 0 || cfg->tiles_per_block > TESS_GPU_MAX_TILES_PER_BLOCK)
+        return tess_fail(err, TESS_ERR_INPUT, "tiles_per_block is %d; expected 0 (automatic), 1 or 2",
+                         cfg->tiles_per_block);
+    int count = 0;
+    const gpuError_t rc = gpuGetDeviceCount(&count);
+    if (rc != gpuSuccess || count == 0)
+        return tess_fail(err, TESS_ERR_DEVICE, "no %s device available (%s)", TESS_GPU_RUNTIME_NAME,
+                         rc != gpuSuccess ? gpuGetErrorString(rc) : "the runtime lists none");
+    if (cfg->device < 0 || cfg->device >= count)
+        return tess_fail(err, TESS_ERR_INPUT, "device %d requested but %d %s device%s present", cfg->device, count,
+                         TESS_GPU_RUNTIME_NAME, count == 1 ? " is" : "s are");
+    TESS_GPU_TRY(gpuSetDevice(cfg->device), err, "selecting the device");
+    gpuDeviceProp_t prop;
+    TESS_GPU_TRY(gpuGetDeviceProperties(&prop, cfg->device), err, "reading the device properties");
+    /* A missing kernel image shows here, before any allocation, rather than at the first step. */
+    gpuFuncAttributes attr;
+    const gpuError_t rk = gpuFuncGetAttributes(
+        &attr, (const void *)tess_gpu_ab_step<double, TESS_KERNEL_FULL, 0, 0>);
+    if (rk != gpuSuccess) {
+        char what[384];
+        snprintf(what, sizeof what, "preparing kernels for %s (compute capability %d.%d)", prop.name, prop.major,
+                 prop.minor);
+        return tess_gpu_fail(err, rk, what);
+    }
+    tess_backend_t *be = (tess_backend_t *)calloc(1, sizeof *be);
+    if (!be)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of host memory creating the %s backend", TESS_GPU_RUNTIME_NAME);
+    be->cfg = *cfg;
+    /* Two tiles per block double the resident threads per scheduling unit; the paper found it pays for FP32. */
+    be->tiles_per_block = cfg->tiles_per_block ? cfg->tiles_per_block
+                          : cfg->precision == TESS_PRECISION_SINGLE ? 2 : 1;
+    snprintf(be->device_name, sizeof be->device_name, "%s", prop.name);
+    *out = be;
+    return TESS_OK;
+}
+
+static void tess_gpu_free_device(tess_backend_t *be)
+{
+    (void)gpuFree(be->f[0]);
+    (void)gpuFree(be->f[1]);
+    (void)gpuFree(be->neighbors);
+    (void)gpuFree(be->node_type);
+    be->f[0] = be->f[1] = NULL;
+    be->neighbors = NULL;
+    be->node_type = NULL;
+    be->bytes = 0;
+}
+
+TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_tiling_t *t, tess_error_t *err)
+{
+    tess_gpu_free_device(be);
+    const size_t nt = t->ntiles > 0 ? (size_t)t->ntiles : 1;
+    const size_t fbytes = nt * 19 * 64 * tess_precision_size(be->cfg.precision);
+    const size_t need = 2 * fbytes + nt * (27 * sizeof(int32_t) + 64);
+    size_t free_b = 0, total_b = 0;
+    TESS_GPU_TRY(gpuMemGetInfo(&free_b, &total_b), err, "querying device memory");
+    if (need > free_b)
+        return tess_fail(err, TESS_ERR_NOMEM,
+                         "out of device memory: %d tiles need %zu bytes (%.2f GiB) on %s, which has %zu bytes "
+                         "(%.2f GiB) free of %zu",
+                         t->ntiles, need, need / 1073741824.0, be->device_name, free_b, free_b / 1073741824.0,
+                         total_b);
+    gpuError_t rc = gpuMalloc(&be->f[0], fbytes);
+    if (rc == gpuSuccess)
+        rc = gpuMalloc(&be->f[1], fbytes);
+    if (rc == gpuSuccess)
+        rc = gpuMalloc((void **)&be->neighbors, nt * 27 * sizeof(int32_t));
+    if (rc == gpuSuccess)
+        rc = gpuMalloc((void **)&be->node_type, nt * 64);
+    if (rc != gpuSuccess) {
+        tess_gpu_free_device(be);
+        (void)gpuGetLastError(); /* clear the sticky allocation error */
+        return tess_fail(err, rc == gpuErrorMemoryAllocation ? TESS_ERR_NOMEM : TESS_ERR_DEVICE,
+                         "allocating %zu bytes for %d tiles on %s failed (%s); %zu bytes were free", need, t->ntiles,
+                         be->device_name, gpuGetErrorString(rc), free_b);
+    }
+    be->bytes = need;
+    be->ntiles = t->ntiles;
+    if (t->ntiles > 0) {
+        TESS_GPU_TRY(gpuMemcpy(be->neighbors, t->neighbors, (size_t)t->ntiles * 27 * sizeof(int32_t),
+                               gpuMemcpyHostToDevice),
+                     err, "uploading the tile neighbourhoods");
+        TESS_GPU_TRY(gpuMemcpy(be->node_type, t->node_type, (size_t)t->ntiles * 64, gpuMemcpyHostToDevice), err,
+                     "uploading the node types");
+    }
+    return TESS_OK;
+}
+
+/* Canonical storage <-> the device's: identical unless plain_xyz asks for L_XYZ in every direction. */
+template <typename R>
+static void tess_gpu_convert(const R *in, R *out, int32_t ntiles, int to_device)
+{
+    for (int32_t k = 0; k < ntiles; k++)
+        for (int i = 0; i < 19; i++) {
+            const size_t blk = ((size_t)k * 19 + i) * 64;
+            for (unsigned n = 0; n < 64; n++) {
+                const unsigned canon = tess_layout_offset(i, n & 3u, (n >> 2) & 3u, n >> 4, 0);
+                if (to_device)
+                    out[blk + n] = in[blk + canon];
+                else
+                    out[blk + canon] = in[blk + n];
+            }
+        }
+}
+
+static tess_status tess_gpu_transfer(tess_backend_t *be, void *host, int to_device, tess_error_t *err)
+{
+    const size_t bytes = (size_t)be->ntiles * 19 * 64 * tess_precision_size(be->cfg.precision);
+    if (bytes == 0)
+        return TESS_OK;
+    void *staging = host;
+    if (be->cfg.plain_xyz) {
+        staging = malloc(bytes);
+        if (!staging)
+            return tess_fail(err, TESS_ERR_NOMEM, "out of host memory: %zu bytes for the layout conversion", bytes);
+        if (to_device) {
+            if (be->cfg.precision == TESS_PRECISION_SINGLE)
+                tess_gpu_convert((const float *)host, (float *)staging, be->ntiles, 1);
+            else
+                tess_gpu_convert((const double *)host, (double *)staging, be->ntiles, 1);
+        }
+    }
+    gpuError_t rc = gpuSuccess;
+    if (to_device) {
+        rc = gpuMemcpy(be->f[0], staging, bytes, gpuMemcpyHostToDevice);
+        if (rc == gpuSuccess)
+            rc = gpuMemcpy(be->f[1], staging, bytes, gpuMemcpyHostToDevice);
+    } else {
+        rc = gpuMemcpy(staging, be->f[be->cur], bytes, gpuMemcpyDeviceToHost);
+        if (rc == gpuSuccess && be->cfg.plain_xyz) {
+            if (be->cfg.precision == TESS_PRECISION_SINGLE)
+                tess_gpu_convert((const float *)staging, (float *)host, be->ntiles, 0);
+            else
+                tess_gpu_convert((const double *)staging, (double *)host, be->ntiles, 0);
+        }
+    }
+    if (staging != host)
+        free(staging);
+    TESS_GPU_TRY(rc, err, to_device ? "uploading the populations" : "downloading the populations");
+    return TESS_OK;
+}
+
+TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_params_t *p, const void *pops,
+                                       tess_error_t *err)
+{
+    if (!be->f[0])
+        return tess_fail(err, TESS_ERR_INPUT, "initialise called before upload_geometry");
+    be->consts.p = *p;
+    for (int m = 0; m < 256; m++)
+        be->consts.wet[m] = (uint8_t)(m < p->nmat && tess_kind_is_wet(p->mat[m].kind));
+    tess_gpu_constants_owner = NULL;
+    be->cur = 0;
+    /* Both copies start from the state: dry nodes inside tiles are never written, so they keep it. */
+    return tess_gpu_transfer(be, (void *)pops, 1, err);
+}
+
+template <typename R>
+static tess_status tess_gpu_launch(tess_backend_t *be, tess_error_t *err)
+{
+    const tess_gpu_step_kernel_t<R> kernel = be->cfg.plain_xyz ? tess_gpu_pick_kernel<R, 1>(be->cfg.variant, &be->consts.p)
+                                                               : tess_gpu_pick_kernel<R, 0>(be->cfg.variant, &be->consts.p);
+    const unsigned tpb = (unsigned)be->tiles_per_block;
+    const unsigned blocks = (unsigned)(((size_t)be->ntiles + tpb - 1) / tpb);
+    kernel<<<blocks, 64 * tpb>>>((const R *)be->f[be->cur], (R *)be->f[1 - be->cur], be->neighbors, be->node_type,
+                                 be->ntiles);
+    TESS_GPU_TRY(gpuGetLastError(), err, "launching the step kernel");
+    be->cur = 1 - be->cur;
+    return TESS_OK;
+}
+
+TESS_GPU_OP tess_status tess_gpu_step(tess_backend_t *be, int nsteps, tess_error_t *err)
+{
+    if (!be->f[0])
+        return tess_fail(err, TESS_ERR_INPUT, "step called before upload_geometry and initialise");
+    if (be->ntiles == 0 || nsteps <= 0)
+        return TESS_OK;
+    if (tess_gpu_constants_owner != be) {
+        TESS_GPU_TRY(gpuMemcpyToSymbol((const void *)&tess_gpu_c, &be->consts, sizeof be->consts, 0,
+                                       gpuMemcpyHostToDevice),
+                     err, "uploading the physics parameters");
+        tess_gpu_constants_owner = be;
+    }
+    for (int s = 0; s < nsteps; s++) {
+        const tess_status st = be->cfg.precision == TESS_PRECISION_SINGLE ? tess_gpu_launch<float>(be, err)
+                                                                            : tess_gpu_launch<double>(be, err);
+        if (st != TESS_OK)
+            return st;
+    }
+    TESS_GPU_TRY(gpuDeviceSynchronize(), err, "running the step kernel");
+    return TESS_OK;
+}
+
+TESS_GPU_OP tess_status tess_gpu_download_populations(tess_backend_t *be, void *pops, tess_error_t *err)
+{
+    return tess_gpu_transfer(be, pops, 0, err);
+}
+
+TESS_GPU_OP size_t tess_gpu_bytes_allocated(const tess_backend_t *be)
+{
+    return be->bytes;
+}
+
+static int tess_gpu_compare_float(const void *a, const void *b)
+{
+    const float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median over several timed copies of about `bytes` bytes (read + written counted), after one warm-up. */
+TESS_GPU_OP double tess_gpu_copy_bandwidth(tess_backend_t *be, size_t bytes, tess_error_t *err)
+{
+    (void)be;
+    enum { REPS = 7 };
+    const size_t n = bytes / 2 / sizeof(double2);
+    if (n == 0) {
+        tess_fail(err, TESS_ERR_INPUT, "copy bandwidth needs at least %zu bytes", 2 * sizeof(double2));
+        return 0.0;
+    }
+    double2 *a = NULL, *b = NULL;
+    gpuEvent_t e0 = NULL, e1 = NULL;
+    float ms[REPS];
+    double result = 0.0;
+    gpuError_t rc = gpuMalloc((void **)&a, n * sizeof(double2));
+    if (rc == gpuSuccess)
+        rc = gpuMalloc((void **)&b, n * sizeof(double2));
+    if (rc == gpuSuccess)
+        rc = gpuMemset(a, 0x3f, n * sizeof(double2)); /* not zeros: nothing may run faster on them */
+    if (rc == gpuSuccess)
+        rc = gpuEventCreate(&e0);
+    if (rc == gpuSuccess)
+        rc = gpuEventCreate(&e1);
+    for (int r = -1; r < REPS && rc == gpuSuccess; r++) {
+        rc = gpuEventRecord(e0, 0);
+        tess_gpu_copy<<<1024, 512>>>(a, b, n);
+        if (rc == gpuSuccess)
+            rc = gpuGetLastError();
+        if (rc == gpuSuccess)
+            rc = gpuEventRecord(e1, 0);
+        if (rc == gpuSuccess)
+            rc = gpuEventSynchronize(e1);
+        if (rc == gpuSuccess && r >= 0)
+            rc = gpuEventElapsedTime(&ms[r], e0, e1);
+    }
+    if (rc == gpuSuccess) {
+        qsort(ms, REPS, sizeof ms[0], tess_gpu_compare_float);
+        result = 2.0 * (double)(n * sizeof(double2)) / (ms[REPS / 2] * 1e-3) / 1e9;
+    } else {
+        (void)gpuGetLastError();
+        tess_gpu_fail(err, rc, "measuring the copy bandwidth");
+    }
+    if (e0)
+        (void)gpuEventDestroy(e0);
+    if (e1)
+        (void)gpuEventDestroy(e1);
+    (void)gpuFree(a);
+    (void)gpuFree(b);
+    return result;
+}
+
+TESS_GPU_OP void tess_gpu_describe(const tess_backend_t *be, char *buf, size_t len)
+{
+    gpuDeviceProp_t prop;
+    int clock_khz = 0, mem_khz = 0;
+    if (gpuGetDeviceProperties(&prop, be->cfg.device) != gpuSuccess) {
+        snprintf(buf, len, "%s device %d (properties unavailable)", TESS_GPU_RUNTIME_NAME, be->cfg.device);
+        return;
+    }
+    (void)gpuDeviceGetAttribute(&clock_khz, gpuDevAttrClockRate, be->cfg.device);
+    (void)gpuDeviceGetAttribute(&mem_khz, gpuDevAttrMemoryClockRate, be->cfg.device);
+    snprintf(buf, len,
+             "%s %s (compute capability %d.%d), %d multiprocessors, %.1f GiB, %d MHz, memory %d MHz x %d bit, "
+             "L2 %d MiB, %d tile%s per block",
+             TESS_GPU_RUNTIME_NAME, prop.name, prop.major, prop.minor, prop.multiProcessorCount,
+             prop.totalGlobalMem / 1073741824.0, clock_khz / 1000, mem_khz / 1000, prop.memoryBusWidth,
+             prop.l2CacheSize >> 20, be->tiles_per_block, be->tiles_per_block == 1 ? "" : "s");
+}
+
+TESS_GPU_OP void tess_gpu_destroy(tess_backend_t *be)
+{
+    if (!be)
+        return;
+    tess_gpu_free_device(be);
+    if (tess_gpu_constants_owner == be)
+        tess_gpu_constants_owner = NULL;
+    free(be);
+}
+
+/* Theoretical peak: memory clock x 2 (double data rate) x bus width. */
+TESS_GPU_OP double tess_gpu_peak_bandwidth(const tess_backend_t *be)
+{
+    gpuDeviceProp_t prop;
+    int mem_khz = 0;
+    if (gpuGetDeviceProperties(&prop, be->cfg.device) != gpuSuccess ||
+        gpuDeviceGetAttribute(&mem_khz, gpuDevAttrMemoryClockRate, be->cfg.device) != gpuSuccess)
+        return 0.0;
+    return 2.0 * mem_khz * 1e3 * (prop.memoryBusWidth / 8.0) / 1e9;
+}
+
+/* The table is filled by member name, so operations added to tess_backend.h later start as NULL (optional). */
+static inline tess_backend_ops_t tess_gpu_make_ops(const char *label)
+{
+    tess_backend_ops_t ops;
+    memset(&ops, 0, sizeof ops);
+    ops.name = label;
+    ops.create = tess_gpu_create;
+    ops.upload_geometry = tess_gpu_upload_geometry;
+    ops.initialise = tess_gpu_initialise;
+    ops.step = tess_gpu_step;
+    ops.download_populations = tess_gpu_download_populations;
+    ops.bytes_allocated = tess_gpu_bytes_allocated;
+    ops.copy_bandwidth = tess_gpu_copy_bandwidth;
+    ops.peak_bandwidth = tess_gpu_peak_bandwidth;
+    ops.describe = tess_gpu_describe;
+    ops.destroy = tess_gpu_destroy;
+    return ops;
+}
+
+/* Exports the operations under a fixed name (core/tess_backend_registry.c refers to it). The table is host
+ * data: the device passes of the compilers must not see it (they have no host functions to point to). */
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define TESS_GPU_DEFINE_BACKEND(symbol, label) static_assert(true, "host-only table")
+#else
+#define TESS_GPU_DEFINE_BACKEND(symbol, label) extern "C" const tess_backend_ops_t symbol = tess_gpu_make_ops(label)
+#endif
+
+#endif
