@@ -17,7 +17,13 @@ typedef enum {
     TESS_NODE_PRESSURE = 4  /* Zou-He pressure (density) outlet on an axis-aligned plane */
 } tess_node_kind;
 
-typedef enum { TESS_COLLISION_LBGK = 0, TESS_COLLISION_MRT = 1 } tess_collision_model;
+typedef enum {
+    TESS_COLLISION_LBGK = 0,
+    TESS_COLLISION_MRT = 1,
+    TESS_COLLISION_REGULARIZED = 2 /* Latt & Chopard projection; the only model the MR pattern can run */
+} tess_collision_model;
+/* How an inlet or outlet (TESS_NODE_VELOCITY / TESS_NODE_PRESSURE) rebuilds its unknown populations. */
+typedef enum { TESS_BC_ZOU_HE = 0, TESS_BC_FINITE_DIFFERENCE = 1 } tess_bc_method;
 typedef enum { TESS_FLUID_INCOMPRESSIBLE = 0, TESS_FLUID_QUASI_COMPRESSIBLE = 1 } tess_fluid_model;
 
 typedef struct {
@@ -27,6 +33,8 @@ typedef struct {
     int32_t pad;
     double u[3];     /* wall or inlet velocity */
     double rho;      /* outlet density */
+    int32_t method;  /* inlets and outlets: tess_bc_method (0 Zou-He, 1 finite-difference velocity gradient) */
+    int32_t pad2;
 } tess_material_t;
 
 typedef struct {

@@ -268,12 +268,18 @@ TESS_HD TESS_INLINE R TESS_FN(tess_bounce_back)(int i, R f_self_opp, const tess_
     return f_self_opp + w6 * TESS_FN(tess_cdot)(cx[i], cy[i], cz[i], (R)wall->u[0], (R)wall->u[1], (R)wall->u[2]);
 }
 
+#include "tess_moments_t.h" /* regularized collision, moment representation, finite-difference boundary */
+
 /* Moments and collision of a node whose populations are complete. The model choices are arguments (normally
  * p->collision, p->fluid, p->use_force) so that a backend may pass constants and let the compiler specialise
  * a loop for one model: the CPU's SIMD loops need branch-free bodies. */
 TESS_HD TESS_INLINE void TESS_FN(tess_collide_model)(const tess_params_t *p, int collision, int fluid, int use_force,
                                                      R *f)
 {
+    if (collision == TESS_COLLISION_REGULARIZED) {
+        TESS_FN(tess_collide_regularized)(p, fluid, use_force, f);
+        return;
+    }
     R rho, jx, jy, jz, u[3];
     TESS_FN(tess_raw_moments)(f, &rho, &jx, &jy, &jz);
     TESS_FN(tess_velocity)(p, fluid, use_force, rho, jx, jy, jz, (R)1, u);
@@ -289,6 +295,20 @@ TESS_HD TESS_INLINE void TESS_FN(tess_node_collide)(const tess_params_t *p, cons
 {
     if (m->kind == TESS_NODE_VELOCITY || m->kind == TESS_NODE_PRESSURE)
         TESS_FN(tess_zou_he)(p, m, f);
+    TESS_FN(tess_collide_model)(p, p->collision, p->fluid, p->use_force, f);
+}
+
+/* tess_node_collide with the finite-difference boundary available: S is the strain rate of the node
+ * (tess_fd_strain, from a pre-pass over the velocities of the state at the start of the step); it is read
+ * only when the node's material selects method TESS_BC_FINITE_DIFFERENCE. */
+TESS_HD TESS_INLINE void TESS_FN(tess_node_update)(const tess_params_t *p, const tess_material_t *m, const R *S, R *f)
+{
+    if (m->kind == TESS_NODE_VELOCITY || m->kind == TESS_NODE_PRESSURE) {
+        if (m->method == TESS_BC_FINITE_DIFFERENCE)
+            TESS_FN(tess_fd_boundary)(p, m, p->fluid, S, f);
+        else
+            TESS_FN(tess_zou_he)(p, m, f);
+    }
     TESS_FN(tess_collide_model)(p, p->collision, p->fluid, p->use_force, f);
 }
 

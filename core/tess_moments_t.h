@@ -1,0 +1,258 @@
+/* The moment representation of regularized LBM (Vardhan et al., moment-representation paper, sections 2.2-3.2)
+ * and the finite-difference velocity-gradient boundary of Latt et al. (2008), for one node.
+ * Do not include directly: tess_physics_t.h includes it once per precision, with R and TESS_FN defined.
+ *
+ * The ten moments of a node, in the order of the TESS_MR_* indices:
+ *   rho, j = sum c f (3), Pi = sum c c f (6: xx, yy, zz, xy, xz, yz).
+ * Regularized populations are a second-order Hermite expansion and are rebuilt from these ten values
+ * (paper eq. 16), so a backend may store moments instead of populations. Every backend that rebuilds or
+ * collides moments calls the functions here: the distribution (AB, AA) and moment (MR) patterns then
+ * share each operation bit for bit. */
+
+#ifndef TESS_MR_INDICES
+#define TESS_MR_INDICES
+#define TESS_MR_NM 10
+enum { TESS_MR_RHO = 0, TESS_MR_JX, TESS_MR_JY, TESS_MR_JZ, TESS_MR_PXX, TESS_MR_PYY, TESS_MR_PZZ, TESS_MR_PXY,
+       TESS_MR_PXZ, TESS_MR_PYZ };
+#endif
+
+/* c_a c_b for direction i and the pair (a, b) of a second-moment slot: the products are 0 or +-1. */
+TESS_HD TESS_INLINE int TESS_FN(tess_mr_cc)(int i, int slot)
+{
+    const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
+    const int c[3] = {cx[i], cy[i], cz[i]};
+    const int a[6] = {0, 1, 2, 0, 0, 1}, b[6] = {0, 1, 2, 1, 2, 2};
+    return c[a[slot]] * c[b[slot]];
+}
+
+/* Paper eqs. 8-10: density, momentum and the raw second moment of a population set. */
+TESS_HD TESS_INLINE void TESS_FN(tess_mr_moments)(const R *f, R *m)
+{
+    const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
+    R rho = f[0];
+    TESS_UNROLL
+    for (int i = 1; i < 19; i++)
+        rho += f[i];
+    m[TESS_MR_RHO] = rho;
+    m[TESS_MR_JX] = TESS_FN(tess_int_row_dot)(cx, f, 19);
+    m[TESS_MR_JY] = TESS_FN(tess_int_row_dot)(cy, f, 19);
+    m[TESS_MR_JZ] = TESS_FN(tess_int_row_dot)(cz, f, 19);
+    TESS_UNROLL
+    for (int s = 0; s < 6; s++) {
+        int row[19];
+        TESS_UNROLL
+        for (int i = 0; i < 19; i++)
+            row[i] = TESS_FN(tess_mr_cc)(i, s);
+        m[TESS_MR_PXX + s] = TESS_FN(tess_int_row_dot)(row, f, 19);
+    }
+}
+
+/* Coefficients of the Hermite expansion (eq. 16) written as
+ *   f_i = w_i [ h0 + c.h_j + sum_a c_a^2 h_aa + sum_{a<b} c_a c_b h_ab ]
+ * with h0 = rho - (3/2) tr P, h_j = 3 j, h_aa = (9/2) P_aa, h_ab = 9 P_ab and P = Pi - rho/3 I. Computing
+ * them once per node leaves a few additions per population. */
+TESS_HD TESS_INLINE void TESS_FN(tess_mr_coeffs)(const R *m, R *h)
+{
+    const R third = m[TESS_MR_RHO] / (R)3;
+    const R pxx = m[TESS_MR_PXX] - third, pyy = m[TESS_MR_PYY] - third, pzz = m[TESS_MR_PZZ] - third;
+    h[0] = m[TESS_MR_RHO] - (R)1.5 * (pxx + pyy + pzz);
+    h[1] = (R)3 * m[TESS_MR_JX];
+    h[2] = (R)3 * m[TESS_MR_JY];
+    h[3] = (R)3 * m[TESS_MR_JZ];
+    h[4] = (R)4.5 * pxx;
+    h[5] = (R)4.5 * pyy;
+    h[6] = (R)4.5 * pzz;
+    h[7] = (R)9 * m[TESS_MR_PXY];
+    h[8] = (R)9 * m[TESS_MR_PXZ];
+    h[9] = (R)9 * m[TESS_MR_PYZ];
+}
+
+/* One population from the coefficients above: the same operations whether a backend rebuilds all 19 or
+ * recomputes a single one (the MR pattern's backward streaming across block interfaces). */
+TESS_HD TESS_INLINE R TESS_FN(tess_mr_population)(int i, const R *h)
+{
+    const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
+    const int w36[19] = TESS_D3Q19_W36;
+    R s = h[0] + TESS_FN(tess_cdot)(cx[i], cy[i], cz[i], h[1], h[2], h[3]);
+    if (cx[i])
+        s += h[4];
+    if (cy[i])
+        s += h[5];
+    if (cz[i])
+        s += h[6];
+    if (cx[i] && cy[i])
+        s = cx[i] * cy[i] > 0 ? s + h[7] : s - h[7];
+    if (cx[i] && cz[i])
+        s = cx[i] * cz[i] > 0 ? s + h[8] : s - h[8];
+    if (cy[i] && cz[i])
+        s = cy[i] * cz[i] > 0 ? s + h[9] : s - h[9];
+    return (R)w36[i] / (R)36 * s;
+}
+
+/* Eq. 16 for all directions. */
+TESS_HD TESS_INLINE void TESS_FN(tess_mr_populations)(const R *m, R *f)
+{
+    R h[10];
+    TESS_FN(tess_mr_coeffs)(m, h);
+    TESS_UNROLL
+    for (int i = 0; i < 19; i++)
+        f[i] = TESS_FN(tess_mr_population)(i, h);
+}
+
+/* Regularized collision in moment space (paper eqs. 17-18): rho is conserved, Pi relaxes towards
+ * Pi_eq = rho0 u u + rho/3 I with rho0 = rho (quasi-compressible) or 1 (incompressible); the non-equilibrium
+ * part of the populations is thereby projected onto the second-order Hermite tensor (Latt & Chopard 2006).
+ * Guo forcing enters through the moments of the Guo source: +F on j and (1 - omega/2)(u F + F u) on Pi, the
+ * same second moment that LBGK and MRT produce. In place on the ten moments. */
+TESS_HD TESS_INLINE void TESS_FN(tess_mr_collide)(const tess_params_t *p, int fluid, int use_force, R *m)
+{
+    R u[3];
+    const R rho = m[TESS_MR_RHO];
+    TESS_FN(tess_velocity)(p, fluid, use_force, rho, m[TESS_MR_JX], m[TESS_MR_JY], m[TESS_MR_JZ], (R)1, u);
+    const R rho0 = fluid == TESS_FLUID_QUASI_COMPRESSIBLE ? rho : (R)1;
+    const R omega = (R)1 / (R)p->tau, keep = (R)1 - omega;
+    const R third = rho / (R)3;
+    const int a[6] = {0, 1, 2, 0, 0, 1}, b[6] = {0, 1, 2, 1, 2, 2};
+    R F[3] = {(R)0, (R)0, (R)0};
+    if (use_force) {
+        F[0] = (R)p->force[0];
+        F[1] = (R)p->force[1];
+        F[2] = (R)p->force[2];
+    }
+    TESS_UNROLL
+    for (int s = 0; s < 6; s++) {
+        R eq = rho0 * u[a[s]] * u[b[s]];
+        if (s < 3)
+            eq += third;
+        R v = eq + keep * (m[TESS_MR_PXX + s] - eq);
+        if (use_force)
+            v += ((R)1 - (R)0.5 * omega) * (u[a[s]] * F[b[s]] + F[a[s]] * u[b[s]]);
+        m[TESS_MR_PXX + s] = v;
+    }
+    if (use_force) {
+        m[TESS_MR_JX] += F[0];
+        m[TESS_MR_JY] += F[1];
+        m[TESS_MR_JZ] += F[2];
+    }
+}
+
+/* Regularized collision of a population set (TESS_COLLISION_REGULARIZED), in place: moments, moment-space
+ * collision, rebuild. */
+TESS_HD TESS_INLINE void TESS_FN(tess_collide_regularized)(const tess_params_t *p, int fluid, int use_force, R *f)
+{
+    R m[10];
+    TESS_FN(tess_mr_moments)(f, m);
+    TESS_FN(tess_mr_collide)(p, fluid, use_force, m);
+    TESS_FN(tess_mr_populations)(m, f);
+}
+
+/* ---- Finite-difference velocity-gradient boundary (Latt et al. 2008; paper section 3.2) ---------------- */
+
+/* Strain rate S (xx, yy, zz, xy, xz, yz) at a boundary node with outward normal (axis, sign), from the
+ * velocities of a stencil around it: u[0] the node, u[1 + 2d] / u[2 + 2d] the neighbours at -e_d / +e_d,
+ * u[7] the node two steps inwards (-2 sign e_axis); have[k] says whether stencil node k is wet. The normal
+ * derivative is the one-sided second-order difference into the fluid (first order when only one inner node
+ * exists); tangential ones are central where both neighbours are wet, one-sided otherwise, 0 when isolated. */
+TESS_HD TESS_INLINE void TESS_FN(tess_fd_strain)(int axis, int sign, const R (*u)[3], const int *have, R *S)
+{
+    R g[3][3]; /* g[d][c] = d u_c / d x_d */
+    for (int d = 0; d < 3; d++) {
+        for (int c = 0; c < 3; c++) {
+            R v = (R)0;
+            if (d == axis) {
+                const int in1 = sign > 0 ? 1 + 2 * d : 2 + 2 * d;
+                if (have[in1] && have[7])
+                    v = (R)0.5 * ((R)3 * u[0][c] - (R)4 * u[in1][c] + u[7][c]);
+                else if (have[in1])
+                    v = u[0][c] - u[in1][c];
+                if (sign < 0)
+                    v = -v;
+            } else {
+                const int mi = 1 + 2 * d, pl = 2 + 2 * d;
+                if (have[mi] && have[pl])
+                    v = (R)0.5 * (u[pl][c] - u[mi][c]);
+                else if (have[pl])
+                    v = u[pl][c] - u[0][c];
+                else if (have[mi])
+                    v = u[0][c] - u[mi][c];
+            }
+            g[d][c] = v;
+        }
+    }
+    S[0] = g[0][0];
+    S[1] = g[1][1];
+    S[2] = g[2][2];
+    S[3] = (R)0.5 * (g[0][1] + g[1][0]);
+    S[4] = (R)0.5 * (g[0][2] + g[2][0]);
+    S[5] = (R)0.5 * (g[1][2] + g[2][1]);
+}
+
+/* Eq. 22: the pre-collision moments of a boundary node from its density, its velocity and the strain rate:
+ * rho, j = rho0 u, Pi = Pi_eq - 2 rho0 cs^2 tau S (the Chapman-Enskog non-equilibrium part). known_sum is
+ * rho_0 + 2 rho_1 of eq. 20 (eq. 21 / eq. 24 give it from populations or from partial moments): a velocity
+ * node gets its density from it, a pressure node its normal velocity (tangential velocity 0). */
+TESS_HD TESS_INLINE void TESS_FN(tess_fd_moments)(const tess_params_t *p, const tess_material_t *mat, int fluid,
+                                                  R known_sum, const R *S, R *m)
+{
+    const int a = mat->axis, sg = mat->sign;
+    R rho, u[3];
+    if (mat->kind == TESS_NODE_VELOCITY) {
+        u[0] = (R)mat->u[0];
+        u[1] = (R)mat->u[1];
+        u[2] = (R)mat->u[2];
+        const R un = sg > 0 ? u[a] : -u[a];
+        rho = fluid == TESS_FLUID_QUASI_COMPRESSIBLE ? known_sum / ((R)1 + un) : known_sum - un;
+    } else {
+        rho = (R)mat->rho;
+        const R un = fluid == TESS_FLUID_QUASI_COMPRESSIBLE ? known_sum / rho - (R)1 : known_sum - rho;
+        u[0] = u[1] = u[2] = (R)0;
+        u[a] = sg > 0 ? un : -un;
+    }
+    const R rho0 = fluid == TESS_FLUID_QUASI_COMPRESSIBLE ? rho : (R)1;
+    const R visc = (R)2 / (R)3 * rho0 * (R)p->tau; /* 2 rho0 cs^2 tau */
+    const int ia[6] = {0, 1, 2, 0, 0, 1}, ib[6] = {0, 1, 2, 1, 2, 2};
+    m[TESS_MR_RHO] = rho;
+    m[TESS_MR_JX] = rho0 * u[0];
+    m[TESS_MR_JY] = rho0 * u[1];
+    m[TESS_MR_JZ] = rho0 * u[2];
+    for (int s = 0; s < 6; s++) {
+        R eq = rho0 * u[ia[s]] * u[ib[s]];
+        if (s < 3)
+            eq += rho / (R)3;
+        m[TESS_MR_PXX + s] = eq - visc * S[s];
+    }
+}
+
+/* Eq. 21 in the distribution representation: rho_0 + 2 rho_1 from the populations after streaming. */
+TESS_HD TESS_INLINE R TESS_FN(tess_fd_known_sum)(int axis, int sign, const R *f)
+{
+    const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
+    R r0 = (R)0, r1 = (R)0;
+    TESS_UNROLL
+    for (int i = 0; i < 19; i++) {
+        const int c[3] = {cx[i], cy[i], cz[i]};
+        const int cn = c[axis] * sign;
+        if (cn == 0)
+            r0 += f[i];
+        else if (cn > 0)
+            r1 += f[i];
+    }
+    return r0 + (R)2 * r1;
+}
+
+/* Eqs. 23-24 in the moment representation: rho_0 + 2 rho_1 = rho~ + n.j~ from the partial density and
+ * momentum of the known (streamed-in) populations. */
+TESS_HD TESS_INLINE R TESS_FN(tess_fd_known_sum_moments)(int axis, int sign, R rho_known, const R *j_known)
+{
+    return rho_known + (sign > 0 ? j_known[axis] : -j_known[axis]);
+}
+
+/* Eq. 19 in the distribution representation: replaces every population of the boundary node with the
+ * regularized state of (rho, u, S); the node then collides like any other. */
+TESS_HD TESS_INLINE void TESS_FN(tess_fd_boundary)(const tess_params_t *p, const tess_material_t *mat, int fluid,
+                                                   const R *S, R *f)
+{
+    R m[10];
+    TESS_FN(tess_fd_moments)(p, mat, fluid, TESS_FN(tess_fd_known_sum)(mat->axis, mat->sign, f), S, m);
+    TESS_FN(tess_mr_populations)(m, f);
+}
