@@ -173,8 +173,9 @@ static double rel_l2_change(const run_t *r)
 static tess_status events(run_t *r, long step, int at_start, int final, tess_error_t *err)
 {
     const tess_case_t *c = &r->c;
-    const int mon = (c->monitor_every > 0 && step % c->monitor_every == 0) || final;
-    const int out = (c->output_every > 0 && step % c->output_every == 0) || final;
+    /* The first and last steps always get a monitor row and fields; in between the case's intervals. */
+    const int mon = (c->monitor_every > 0 && step % c->monitor_every == 0) || final || at_start;
+    const int out = (c->output_every > 0 && step % c->output_every == 0) || final || at_start;
     const int ckpt = !at_start && c->checkpoint_every > 0 && (step % c->checkpoint_every == 0 || final);
     tess_status st;
     if (mon || out) {
