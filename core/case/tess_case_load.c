@@ -147,7 +147,7 @@ static tess_status read_physics(ctx_t *x)
 {
     tess_case_t *c = x->c;
     tess_params_t *p = &c->params;
-    static const char *const collisions[] = {"lbgk", "mrt", NULL};
+    static const char *const collisions[] = {"lbgk", "mrt", "regularized", NULL}; /* tess_collision_model order */
     static const char *const fluids[] = {"incompressible", "quasi", NULL};
     int v = 0;
     if (tess_get_choice(&x->es, "physics", "collision", collisions, &v, NULL, x->err) != TESS_OK)
@@ -353,8 +353,13 @@ static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
         } else {
             TRY(tess_get_double(&x->es, s, "density", 0.0, INFINITY, 1, 1, &m->rho, NULL, x->err));
         }
-        if (kind != GEO_WALL)
+        if (kind != GEO_WALL) {
             TRY(read_normal(x, s, &sh, m));
+            static const char *const methods[] = {"zou-he", "fd", NULL}; /* tess_bc_method order */
+            int method = TESS_BC_ZOU_HE;
+            TRY(tess_get_choice(&x->es, s, "method", methods, &method, NULL, x->err));
+            m->method = method;
+        }
     }
     if (tess_shape_paint(&sh, g, value) == 0)
         return tess_fail(x->err, TESS_ERR_INPUT, "%s: [%s]: the shape covers no node of the %dx%dx%d domain", x->es.file,

@@ -33,7 +33,7 @@ typedef struct {
     opts_t o;
     tess_case_t c;
     tess_sim_t *sim, *ref;
-    char out[1024], auto_note[16];
+    char out[1024], auto_note[16], check_pattern[16];
     size_t n;
     double *rho, *u, *u_prev, *rho_ref, *u_ref;
     uint8_t *solid;
@@ -266,14 +266,28 @@ static tess_status setup(run_t *r, tess_error_t *err)
         return st;
     }
     if (r->o.check) {
-        const tess_backend_ops_t *ops2 = tess_backend_choose(r->o.check, &cfg, err);
+        /* --check BACKEND[:PATTERN]: the reference may run another pattern (aa against ab, say). */
+        char name[64];
+        snprintf(name, sizeof name, "%s", r->o.check);
+        char *colon = strchr(name, ':');
+        tess_backend_config_t cfg2 = cfg;
+        if (colon) {
+            *colon = 0;
+            if ((st = tess_pattern_from_name(colon + 1, &cfg2.pattern, err)) != TESS_OK) {
+                char msg[sizeof err->msg];
+                snprintf(msg, sizeof msg, "%s", err->msg);
+                return tess_fail(err, TESS_ERR_INPUT, "--check: %s", msg);
+            }
+        }
+        const tess_backend_ops_t *ops2 = tess_backend_choose(name, &cfg2, err);
         if (!ops2) {
             char msg[sizeof err->msg];
             snprintf(msg, sizeof msg, "%s", err->msg);
             return tess_fail(err, TESS_ERR_INPUT, "--check: %s", msg);
         }
-        if ((st = tess_sim_create(&r->c, ops2, &cfg, &r->ref, err)) != TESS_OK)
+        if ((st = tess_sim_create(&r->c, ops2, &cfg2, &r->ref, err)) != TESS_OK)
             return st;
+        snprintf(r->check_pattern, sizeof r->check_pattern, "%s", colon ? colon + 1 : r->c.pattern);
     }
     if (r->o.restart) {
         if ((st = tess_sim_load_restart(r->sim, r->o.restart, err)) != TESS_OK)
@@ -394,10 +408,11 @@ int tess_cmd_run(int argc, char **argv)
     char dev[256];
     tess_sim_describe(r->sim, dev, sizeof dev);
     printf("tessera run: case %s (%s): %dx%dx%d nodes, %lld fluid, %d tiles (eta_t %.3f), tau %.6g; backend %s%s%s%s%s, "
-           "%s, pattern %s%s%s; steps %ld..%ld; output in %s\n",
+           "%s, pattern %s%s%s%s%s; steps %ld..%ld; output in %s\n",
            r->c.name, r->c.path, t->nx, t->ny, t->nz, (long long)t->n_wet, t->ntiles, t->eta_t, r->c.params.tau,
            tess_sim_backend(r->sim)->name, r->auto_note, dev[0] ? " [" : "", dev, dev[0] ? "]" : "", tess_precision_name(r->c.precision),
            r->c.pattern, r->ref ? ", cross-check against " : "", r->ref ? tess_sim_backend(r->ref)->name : "",
+           r->ref ? ":" : "", r->ref ? r->check_pattern : "",
            tess_sim_step_count(r->sim), r->c.steps, r->out);
     fflush(stdout);
     st = run_loop(r, &err);
@@ -431,9 +446,9 @@ int tess_cmd_run(int argc, char **argv)
     int code = 0;
     if (r->ref) {
         const tess_field_diff_t *w = &r->worst;
-        printf("cross-check %s vs %s: max abs diff %.3e (%s at (%d,%d,%d)), max rel diff %.3e (%s at (%d,%d,%d)), "
+        printf("cross-check %s:%s vs %s:%s: max abs diff %.3e (%s at (%d,%d,%d)), max rel diff %.3e (%s at (%d,%d,%d)), "
                "tolerance %.1e relative\n",
-               tess_sim_backend(r->sim)->name, tess_sim_backend(r->ref)->name, w->abs,
+               tess_sim_backend(r->sim)->name, r->c.pattern, tess_sim_backend(r->ref)->name, r->check_pattern, w->abs,
                w->abs_field ? w->abs_field : "identical", w->abs_at[0], w->abs_at[1], w->abs_at[2], w->rel,
                w->rel_field ? w->rel_field : "identical", w->rel_at[0], w->rel_at[1], w->rel_at[2], r->tol);
         if (!(w->rel <= r->tol)) {

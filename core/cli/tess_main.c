@@ -9,7 +9,7 @@ static void usage(FILE *f)
                "commands:\n"
                "  run CASE.ini [--backend auto|cpu|cuda|hip] [--precision double|single] [--pattern ab]\n"
                "               [--steps N] [--out DIR] [--set section.key=value]... [--threads N] [--quiet]\n"
-               "               [--checkpoint-every N] [--restart FILE] [--check BACKEND [--check-tol X]]\n"
+               "               [--checkpoint-every N] [--restart FILE] [--check BACKEND[:PATTERN] [--check-tol X]]\n"
                "  info         version, backends, CPU topology\n"
                "  bench ...    performance measurements\n"
                "  validate     physics validation (not implemented yet)\n");

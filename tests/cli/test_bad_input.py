@@ -65,12 +65,21 @@ T.append(("--steps negative", None, ["--steps", "-5"], ["run.steps", "got '-5'"]
 T.append(("--precision wrong", None, ["--precision", "quad"], ["expected double or single, got 'quad'"]))
 T.append(("unknown option", None, ["--fast"], ["unknown option '--fast'"]))
 T.append(("--check unknown backend", None, ["--check", "quantum"], ["--check: unknown backend 'quantum'"]))
+T.append(("--check unknown pattern", None, ["--check", "cpu:zz"], ["--check: unknown pattern 'zz'"]))
+T.append(("restart precision mismatch", None, ["--restart", "single.tsr"], ["single.tsr: restart file does not match the case (precision"]))
+T.append(("inlet method unknown", SMALL_CASE + "[inlet.in]\nshape = box\nmin = 0 0 0\nmax = 0 15 14\nvelocity = 0.01 0 0\n"
+          "method = magic\n", [], ["key 'method' in [inlet.in]", "expected zou-he or fd, got 'magic'"]))
 T.append(("missing case file", None, ["__nofile__"], ["no such case file"]))
 T.append(("restart not a restart file", None, ["--restart", "geo.raw"], ["geo.raw: not a tessera restart file"]))
 
 d = scratch()
 write(os.path.join(d, "geo.raw"), b"\x01" * 4000, "wb")
 write(os.path.join(d, "geo7.raw"), b"\x07" * 4096, "wb")
+write(os.path.join(d, "s.ini"), SMALL_CASE)
+rc, _, _ = run(["run", "s.ini", "--precision", "single", "--steps", "1", "--checkpoint-every", "1", "--out", "sgl", "--quiet"], d)
+os.rename(os.path.join(d, "sgl", "restart.tsr"), os.path.join(d, "single.tsr"))
+import shutil
+shutil.rmtree(os.path.join(d, "sgl"))
 before = files_under(d)
 for what, text, args, expect in T:
     case = os.path.join(d, "case.ini")

@@ -46,6 +46,14 @@ check(sorted(os.listdir(os.path.join(d, "A"))) == ["fields_000000.vti", "fields_
       "output folder holds exactly the documented files (no temporaries)")
 
 # --- restart: 40 steps straight vs 20 + restart + 20, byte for byte -----------------------------------
+rc, _, e = run(["run", "small.ini", "--out", "As", "--precision", "single", "--checkpoint-every", "20", "--quiet"], d)
+rc1, _, e1 = run(["run", "small.ini", "--out", "Bs", "--precision", "single", "--steps", "20", "--checkpoint-every", "20",
+                  "--quiet"], d)
+rc2, _, e2 = run(["run", "small.ini", "--out", "Cs", "--precision", "single", "--restart", "Bs/restart.tsr",
+                  "--checkpoint-every", "20", "--quiet"], d)
+a = open(os.path.join(d, "As", "restart.tsr"), "rb").read()
+check(rc == rc1 == rc2 == 0 and len(a) == 56 + 64 * 19 * 64 * 4 and a == open(os.path.join(d, "Cs", "restart.tsr"), "rb").read(),
+      "single precision: restarted run bitwise identical, file 56 + ntiles*19*64*4 bytes")
 rc1, _, e1 = run(["run", "small.ini", "--out", "B", "--steps", "20", "--checkpoint-every", "20", "--quiet"], d)
 rc2, o2, e2 = run(["run", "small.ini", "--out", "C", "--restart", "B/restart.tsr", "--checkpoint-every", "20"], d)
 check(rc1 == 0 and rc2 == 0 and "steps 20..40" in o2, "restart run continues from step 20 (%s)" % (e1 + e2).strip())
@@ -63,9 +71,21 @@ check(rc == 2 and "does not match the case (hash" in err and not os.path.exists(
 # --- cross-check cpu against cpu ------------------------------------------------------------------------
 for prec in ["double", "single"]:
     rc, out, err = run(["run", "small.ini", "--out", "E" + prec, "--check", "cpu", "--precision", prec], d)
-    check(rc == 0 and "cross-check cpu vs cpu: max abs diff 0.000e+00" in out and "max rel diff 0.000e+00" in out,
+    check(rc == 0 and "cross-check cpu:ab vs cpu:ab: max abs diff 0.000e+00" in out and "max rel diff 0.000e+00" in out,
           "cross-check cpu vs cpu (%s) reports 0 difference and exit 0" % prec)
     check(out.count("check step") == 3, "cross-check compares at every output step (0, 20, 40)")
+
+# The AA pattern computes the same arithmetic as AB in another order of memory accesses: bitwise equal.
+rc, out, err = run(["run", "small.ini", "--out", "Eaa", "--pattern", "aa", "--check", "cpu:ab"], d)
+check(rc == 0 and "cross-check cpu:aa vs cpu:ab: max abs diff 0.000e+00" in out, "cross-check aa against cpu:ab reports 0")
+# A tolerance of 0 with identical results still passes (<=), and the status for a failed check is tested by
+# the MR pattern (moment storage, differences ~1e-13) against AB with a tolerance below them.
+rc, out, err = run(["run", "small.ini", "--out", "Emr", "--pattern", "mr", "--set", "physics.collision=regularized",
+                    "--check", "cpu:ab", "--check-tol", "1e-17"], d)
+m = [l for l in out.splitlines() if l.startswith("cross-check")]
+rel = float(m[0].split("max rel diff ")[1].split()[0]) if m else -1
+check(rc == 8 and 0 < rel < 1e-10 and "cross-check tolerance exceeded" in err,
+      "mr vs ab with tolerance 1e-17: status 8, reported relative difference %.1e in (0, 1e-10)" % rel)
 
 # --- divergence: a density bound the cavity must cross stops the run with status 6 ----------------------
 # The lid compresses the fluid against the x = 15 wall: density there exceeds 1.0001 within 20 steps
