@@ -34,7 +34,7 @@ static tess_status read_init_file(const tess_case_t *c, double **rho, double **u
         return st;
     }
     const tess_geometry_t *g = &c->geometry;
-    if (d1[0] != g->nx || d1[1] != g->ny || d1[2] != g->nz) {
+    if (d1[0] != g->nx || d1[1] != g->ny || d1[2] != g->nz || memcmp(d1, d2, sizeof d1) != 0) {
         free(*rho);
         free(*u);
         return tess_fail(err, TESS_ERR_INPUT, "%s: [init] file %s has %dx%dx%d nodes, expected the domain's %dx%dx%d",

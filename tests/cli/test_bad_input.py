@@ -69,6 +69,8 @@ T.append(("--check unknown pattern", None, ["--check", "cpu:zz"], ["--check: unk
 T.append(("restart precision mismatch", None, ["--restart", "single.tsr"], ["single.tsr: restart file does not match the case (precision"]))
 T.append(("inlet method unknown", SMALL_CASE + "[inlet.in]\nshape = box\nmin = 0 0 0\nmax = 0 15 14\nvelocity = 0.01 0 0\n"
           "method = magic\n", [], ["key 'method' in [inlet.in]", "expected zou-he or fd, got 'magic'"]))
+T.append(("init file of the wrong size", replace("[run]", "[init]\nfile = f8.vti\n[run]"), [],
+          ["[init] file", "f8.vti has 8x8x8 nodes, expected the domain's 16x16x16"]))
 T.append(("missing case file", None, ["__nofile__"], ["no such case file"]))
 T.append(("restart not a restart file", None, ["--restart", "geo.raw"], ["geo.raw: not a tessera restart file"]))
 
@@ -80,6 +82,11 @@ rc, _, _ = run(["run", "s.ini", "--precision", "single", "--steps", "1", "--chec
 os.rename(os.path.join(d, "sgl", "restart.tsr"), os.path.join(d, "single.tsr"))
 import shutil
 shutil.rmtree(os.path.join(d, "sgl"))
+# An 8^3 field file for the wrong-size [init] file test.
+write(os.path.join(d, "s8.ini"), SMALL_CASE.replace("16", "8").replace(" 15", " 7"))
+rc, _, _ = run(["run", "s8.ini", "--steps", "0", "--out", "s8", "--quiet"], d)
+os.rename(os.path.join(d, "s8", "fields_000000.vti"), os.path.join(d, "f8.vti"))
+shutil.rmtree(os.path.join(d, "s8"))
 before = files_under(d)
 for what, text, args, expect in T:
     case = os.path.join(d, "case.ini")
