@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The test command, for CI and for developers: installs what is missing, builds everything this machine
+# can build with warnings as errors (CUDA for sm_80/sm_90 when nvcc is present, HIP for gfx90a/gfx940/gfx1030
+# when hipcc is present), runs the whole test suite, then rebuilds the CPU code with AddressSanitizer and
+# UndefinedBehaviorSanitizer and runs the fast tests. Exits non-zero on the first failure.
+#
+# Environment: TESSERA_BUILD_ROOT (default <repo>/build-ci) holds the two build directories;
+# TESSERA_JOBS (default 2) is the build and test parallelism.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_root=${TESSERA_BUILD_ROOT:-$root/build-ci}
+jobs=${TESSERA_JOBS:-2}
+start=$SECONDS
+
+step() { printf '\n== %s (%ds)\n' "$*" $((SECONDS - start)); }
+run() {
+    printf '+ %s\n' "$*"
+    "$@"
+}
+
+step "dependencies"
+run "$root/ci/install-deps.sh"
+
+gpu_opts=()
+if [ -x /usr/local/cuda/bin/nvcc ]; then
+    gpu_opts+=(-DTESSERA_WITH_CUDA=ON -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc "-DTESSERA_CUDA_ARCHITECTURES=80;90")
+    echo "CUDA: /usr/local/cuda/bin/nvcc, sm_80 and sm_90"
+else
+    gpu_opts+=(-DTESSERA_WITH_CUDA=OFF)
+    echo "CUDA: no nvcc at /usr/local/cuda/bin/nvcc, CUDA backend not built"
+fi
+if command -v hipcc >/dev/null; then
+    gpu_opts+=(-DTESSERA_WITH_HIP=ON "-DTESSERA_HIP_ARCHITECTURES=gfx90a;gfx940;gfx1030")
+    echo "HIP: $(command -v hipcc), gfx90a, gfx940 and gfx1030"
+else
+    gpu_opts+=(-DTESSERA_WITH_HIP=OFF)
+    echo "HIP: no hipcc, HIP backend not built"
+fi
+
+step "configure (all backends this machine can build, warnings are errors)"
+run cmake -S "$root" -B "$build_root/full" -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON "${gpu_opts[@]}"
+step "build"
+run cmake --build "$build_root/full" -j "$jobs"
+step "test: whole suite"
+run ctest --test-dir "$build_root/full" --output-on-failure -j "$jobs"
+
+step "configure (CPU only, AddressSanitizer + UndefinedBehaviorSanitizer)"
+run cmake -S "$root" -B "$build_root/sanitize" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_WERROR=ON -DTESSERA_SANITIZE=ON \
+    -DTESSERA_WITH_CUDA=OFF -DTESSERA_WITH_HIP=OFF
+step "build (sanitized)"
+run cmake --build "$build_root/sanitize" -j "$jobs"
+step "test: fast tests under the sanitizers"
+run ctest --test-dir "$build_root/sanitize" --output-on-failure -j "$jobs" -L fast
+
+step "all passed"
