@@ -58,15 +58,21 @@ static tess_gpu_step_kernel_t<R> tess_gpu_pick_kernel(tess_kernel_variant v, con
         return tess_gpu_ab_step<R, TESS_KERNEL_READ_WRITE_ONLY, PLAIN, TESS_GPU_MODEL_ANY>;
     if (v == TESS_KERNEL_PROPAGATION_ONLY)
         return tess_gpu_ab_step<R, TESS_KERNEL_PROPAGATION_ONLY, PLAIN, TESS_GPU_MODEL_ANY>;
-    if (PLAIN || (p->collision != TESS_COLLISION_LBGK && p->collision != TESS_COLLISION_MRT))
+    if (p->collision != TESS_COLLISION_LBGK && p->collision != TESS_COLLISION_MRT)
         return tess_gpu_ab_step<R, TESS_KERNEL_FULL, PLAIN, TESS_GPU_MODEL_ANY>;
+    /* The L_XYZ layout study (tile paper Table 5) compares like with like: its LBGK incompressible kernel is
+     * specialised as the optimised layout's is; its other models run the generic kernel. */
+    const int model = TESS_GPU_MODEL(p->collision, p->fluid != 0, p->use_force != 0);
+    if (PLAIN)
+        return model == TESS_GPU_MODEL(TESS_COLLISION_LBGK, 0, 0) ? tess_gpu_ab_step<R, TESS_KERNEL_FULL, PLAIN, 0>
+                                                                   : tess_gpu_ab_step<R, TESS_KERNEL_FULL, PLAIN, TESS_GPU_MODEL_ANY>;
     static const tess_gpu_step_kernel_t<R> table[8] = {
 #define TESS_GPU_K(m) tess_gpu_ab_step<R, TESS_KERNEL_FULL, 0, m>
         TESS_GPU_K(0), TESS_GPU_K(1), TESS_GPU_K(2), TESS_GPU_K(3),
         TESS_GPU_K(4), TESS_GPU_K(5), TESS_GPU_K(6), TESS_GPU_K(7),
 #undef TESS_GPU_K
     };
-    return table[TESS_GPU_MODEL(p->collision, p->fluid != 0, p->use_force != 0)];
+    return table[model];
 }
 
 TESS_GPU_OP tess_status tess_gpu_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
@@ -102,9 +108,9 @@ TESS_GPU_OP tess_status tess_gpu_create(const tess_backend_config_t *cfg, tess_b
     if (!be)
         return tess_fail(err, TESS_ERR_NOMEM, "out of host memory creating the %s backend", TESS_GPU_RUNTIME_NAME);
     be->cfg = *cfg;
-    /* Two tiles per block double the resident threads per scheduling unit; the paper found it pays for FP32. */
-    be->tiles_per_block = cfg->tiles_per_block ? cfg->tiles_per_block
-                          : cfg->precision == TESS_PRECISION_SINGLE ? 2 : 1;
+    /* The paper used two tiles per block for FP32 on Kepler (16 resident blocks per SM); on the H100 (32 blocks per
+     * SM) one tile per block was as fast or faster in both precisions (docs/performance.md). */
+    be->tiles_per_block = cfg->tiles_per_block ? cfg->tiles_per_block : 1;
     snprintf(be->device_name, sizeof be->device_name, "%s", prop.name);
     *out = be;
     return TESS_OK;

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# GPU check for a machine with an NVIDIA GPU: builds the fast and the reproducible configurations, runs the GPU
+# tests (bitwise against the CPU in the reproducible build, within docs/gpu.md's tolerances in the fast one),
+# a `tessera run --check cpu` cross-check, the compiler's resource report, the benchmark, and prints a short
+# table last. Logs and CSV files go to $OUT (default ./gpu-check-out).
+#
+# Environment: CUDA_ARCHS (default "80;90"); BENCH_SIZE (default 256); TESSERA_DEPS: a folder of Debian .debs
+# (libinih1, libinih-dev) to unpack when the machine has no libinih (the lent GPU machines have none);
+# GPU_CHECK_NCU=1 adds Nsight Compute DRAM/L2 sector counts of the propagation kernels (layout study).
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+out=${OUT:-$root/gpu-check-out}
+archs=${CUDA_ARCHS:-80;90}
+size=${BENCH_SIZE:-256}
+mkdir -p "$out"
+start=$SECONDS
+step() { printf '\n== %s (%ds)\n' "$*" $((SECONDS - start)); }
+status=0
+
+cmake_extra=()
+if [ -n "${TESSERA_DEPS:-}" ] && [ -d "$TESSERA_DEPS" ]; then
+    step "unpacking $TESSERA_DEPS"
+    for f in "$TESSERA_DEPS"/*.deb; do dpkg -x "$f" /tmp/tess-deps; done
+    # Their .pc files name prefix=/usr, which pkg-config would believe: find the files by path instead.
+    rm -rf /tmp/tess-deps/usr/lib/x86_64-linux-gnu/pkgconfig
+    cmake_extra+=(-DCMAKE_PREFIX_PATH=/tmp/tess-deps/usr)
+    export LD_LIBRARY_PATH=/tmp/tess-deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+fi
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv 2>&1 | tee "$out/device.txt"
+
+configure() { # dir, reproducible
+    cmake -S "$root" -B "$1" -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON -DTESSERA_WITH_HWLOC=OFF \
+        -DTESSERA_WITH_CUDA=ON -DTESSERA_WITH_HIP=OFF -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
+        "-DTESSERA_CUDA_ARCHITECTURES=$archs" -DTESSERA_GPU_RESOURCE_REPORT=ON -DTESSERA_REPRODUCIBLE="$2" \
+        "${cmake_extra[@]}" >"$1.configure.log" 2>&1 || return 1
+    # The GPU targets first and on their own: the check must not depend on unrelated work in progress.
+    cmake --build "$1" -j 8 --target test_gpu_vs_cpu_cuda test_gpu_variants_cuda tess_gpu_bench_cuda \
+        >"$1.build.log" 2>&1 || return 1
+    cmake --build "$1" -j 8 --target tessera >>"$1.build.log" 2>&1 || echo "tessera did not build (see $1.build.log)"
+}
+step "building fast and reproducible configurations (CUDA $archs) in parallel"
+configure /tmp/tess-fast OFF & p1=$!
+configure /tmp/tess-repro ON & p2=$!
+wait $p1 || { echo "fast build FAILED"; tail -30 /tmp/tess-fast.build.log /tmp/tess-fast.configure.log; status=1; }
+wait $p2 || { echo "reproducible build FAILED"; tail -30 /tmp/tess-repro.build.log; status=1; }
+cp /tmp/tess-fast.build.log "$out/build-fast.log" 2>/dev/null
+[ $status -eq 0 ] || cp /tmp/tess-repro.build.log "$out/build-repro.log" 2>/dev/null
+[ $status -eq 0 ] || exit $status
+
+step "resource report (ptxas, fast build)"
+grep -E "Compiling entry|registers|stack frame" "$out/build-fast.log" |
+    sed -E "s/.*entry function '([^']*)' for '(sm_[0-9]+)'.*/\1 \2/" | paste - - - |
+    sed -E 's/ptxas info +: //g; s/ +/ /g' | tee "$out/resources.txt"
+
+step "GPU tests, fast build"
+(cd /tmp/tess-fast && ctest -L gpu -V) >/tmp/tests-fast.log 2>&1 || status=1
+grep -E "^[0-9]+: (ok|FAIL|SKIP|mode)|tests passed|tests failed" /tmp/tests-fast.log | sed 's/^[0-9]*: //' >"$out/tests.log"
+grep -E "FAIL|tests passed|tests failed|SKIP" /tmp/tests-fast.log | tail -5
+step "GPU tests, reproducible build (bitwise)"
+(cd /tmp/tess-repro && ctest -L gpu -V) >/tmp/tests-repro.log 2>&1 || status=1
+grep -E "^[0-9]+: (ok|FAIL|SKIP|mode)|tests passed|tests failed" /tmp/tests-repro.log | sed 's/^[0-9]*: //' >>"$out/tests.log"
+grep -E "FAIL|tests passed|tests failed|SKIP" /tmp/tests-repro.log | tail -5
+
+step "tessera run --backend cuda --check cpu"
+for b in /tmp/tess-fast /tmp/tess-repro; do
+    for prec in double single; do
+        "$b/core/cli/tessera" run "$root/cases/cavity3d.ini" --backend cuda --precision $prec --steps 200 \
+            --out /tmp/tess-check-$prec --quiet --check cpu >>/tmp/check.log 2>&1 &&
+            echo "ok   $b $prec cross-check" || { echo "FAIL $b $prec cross-check"; status=1; }
+    done
+done
+tail -4 /tmp/check.log
+
+step "benchmark (cavity3d ${size}^3, fast build)"
+bench=/tmp/tess-fast/core/cli/tessera
+drv=/tmp/tess-fast/tests/gpu/tess_gpu_bench_cuda
+"$drv" --header --size 64 --steps 5 >"$out/bench-driver.csv"
+for prec in double single; do
+    for tpb in 1 2; do
+        for v in full propagation readwrite; do
+            "$drv" --size "$size" --precision $prec --variant $v --tiles-per-block $tpb --steps 50 >>"$out/bench-driver.csv" || status=1
+        done
+        "$drv" --size "$size" --precision $prec --collision mrt --tiles-per-block $tpb --steps 50 >>"$out/bench-driver.csv" || status=1
+    done
+    for v in full propagation; do
+        "$drv" --size "$size" --precision $prec --variant $v --layout xyz --steps 50 >>"$out/bench-driver.csv" || status=1
+    done
+    "$drv" --size 100 --precision $prec --variant propagation --steps 200 >>"$out/bench-driver.csv" || status=1
+    "$drv" --size 100 --precision $prec --variant propagation --layout xyz --steps 200 >>"$out/bench-driver.csv" || status=1
+    "$drv" --case spheres --size 192 --porosity 0.5 --precision $prec --steps 50 >>"$out/bench-driver.csv" || status=1
+done
+if [ -x "$bench" ]; then
+    "$bench" bench --backend cuda --case cavity3d --size "$size" --precision double,single --variant full \
+        --collision lbgk --layout optimised --steps 50 --csv /tmp/bench-tessera.csv >/tmp/bench-tessera.log 2>&1 || status=1
+    tail -5 /tmp/bench-tessera.log; cp /tmp/bench-tessera.csv "$out/bench-tessera.csv"
+fi
+
+if [ "${GPU_CHECK_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
+    step "ncu: DRAM and L2 sectors of one propagation step, 100^3 double, per layout"
+    for layout in optimised xyz; do
+        ncu --launch-skip 3 --launch-count 1 -k regex:tess_gpu_ab_step --metrics \
+            dram__sectors_read.sum,dram__sectors_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,gpu__time_duration.sum \
+            "$drv" --size 100 --variant propagation --layout $layout --steps 1 >/tmp/ncu-$layout.log 2>&1 || true
+        grep -E "dram__|lts__|gpu__time" /tmp/ncu-$layout.log | sed "s/^/$layout /" | tee -a "$out/ncu.txt"
+    done
+fi
+
+step "summary"
+awk -F, 'NR > 1 && $1 ~ /CUDA/ { printf "%-9s %4s %-6s %-11s %-4s %-9s tpb=%s %8.1f MLUPS %7.1f GB/s %5.3f of copy\n", $2, $3, $4, $5, $6, $7, $8, $12, $13, $15 }' "$out/bench-driver.csv"
+echo "status: $status"
+exit $status
