@@ -9,7 +9,8 @@ import tempfile
 TESSERA = sys.argv[1] if len(sys.argv) > 1 else "tessera"
 failures = []
 
-# A 16^3 lid-driven cavity: small enough that every run here takes well under a second.
+# A 16^3 lid-driven cavity: small enough that every run here takes well under a second. It runs on the
+# cpu backend, so that the results do not depend on the machine having a GPU (test_check_gpu covers those).
 SMALL_CASE = """[case]
 name = small
 [domain]
@@ -28,6 +29,7 @@ steps = 40
 output_every = 20
 monitor_every = 10
 threads = 1
+backend = cpu
 """
 
 

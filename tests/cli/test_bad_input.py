@@ -39,7 +39,7 @@ T.append(("tau and re", replace("tau = 0.8", "tau = 0.8\nre = 100\nvelocity = 0.
           ["either tau or re"]))
 T.append(("density bounds", replace("threads = 1", "threads = 1\ndensity_min = 2\ndensity_max = 1"), [],
           ["density_max (1) must exceed density_min (2)"]))
-T.append(("unknown backend in case", replace("threads = 1", "threads = 1\nbackend = quantum"), [],
+T.append(("unknown backend in case", replace("backend = cpu", "backend = quantum"), [],
           ["key 'backend' in [run]", "expected auto or a built backend", "got 'quantum'"]))
 T.append(("unknown pattern", replace("threads = 1", "threads = 1\npattern = zz"), [], ["key 'pattern' in [run]", "got 'zz'"]))
 T.append(("periodic not multiple of 4", replace("nx = 16", "nx = 15\nperiodic = x y"), [],
@@ -52,7 +52,8 @@ T.append(("voxel raw wrong size", SMALL_CASE + "[voxels.v]\nfile = geo.raw\ndims
           ["voxel file", "geo.raw has 4000 bytes, expected 4096 (16x16x16 uint8)"]))
 T.append(("voxel dims mismatch", SMALL_CASE + "[voxels.v]\nfile = geo.raw\ndims = 10 10 40\n", [],
           ["key 'dims' in [voxels.v]", "expected the domain size 16 16 16"]))
-T.append(("voxel file missing", SMALL_CASE + "[voxels.v]\nfile = nothere.vti\n", [], ["case.ini:20: voxel file nothere.vti: cannot open"]))
+vm = SMALL_CASE + "[voxels.v]\nfile = nothere.vti\n"
+T.append(("voxel file missing", vm, [], ["case.ini:%d: voxel file nothere.vti: cannot open" % line_of(vm, "nothere")]))
 T.append(("voxel value beyond materials", SMALL_CASE + "[voxels.v]\nfile = geo7.raw\ndims = 16 16 16\n", [],
           ["node type 7", "materials 0..2"]))
 T.append(("init file not vti", replace("[run]", "[init]\nfile = geo.raw\n[run]"), [],
