@@ -23,7 +23,7 @@
 typedef struct {
     const char *case_arg, *out_dir, *restart, *check;
     double check_tol;
-    int has_check_tol, quiet;
+    int has_check_tol, quiet, help;
     const char *overrides[MAX_OVERRIDES];
     char own[MAX_OVERRIDES][600]; /* overrides built from the short options */
     int nover;
@@ -79,6 +79,10 @@ static tess_status parse_args(opts_t *o, int argc, char **argv, tess_error_t *er
                 return tess_fail(err, TESS_ERR_INPUT, "run: unexpected argument '%s' (one case file only)", a);
             o->case_arg = a;
             continue;
+        }
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            o->help = 1;
+            return TESS_OK;
         }
         if (strcmp(a, "--quiet") == 0) {
             o->quiet = 1;
@@ -396,6 +400,15 @@ int tess_cmd_run(int argc, char **argv)
     tess_error_t err = {0};
     tess_status st = parse_args(&r->o, argc, argv, &err);
     tess_progress_init(&r->prog, r->o.quiet);
+    if (st == TESS_OK && r->o.help) {
+        printf("usage: tessera run CASE.ini [--backend auto|cpu|cuda|hip] [--precision double|single]\n"
+               "                    [--pattern ab|aa|mr] [--steps N] [--out DIR] [--set section.key=value]...\n"
+               "                    [--threads N] [--quiet] [--checkpoint-every N] [--restart FILE]\n"
+               "                    [--check BACKEND[:PATTERN] [--check-tol X]]\n"
+               "case keys: docs/case-format.md; output files: docs/outputs.md\n");
+        free(r);
+        return 0;
+    }
     if (st == TESS_OK)
         st = setup(r, &err);
     if (st != TESS_OK) {
