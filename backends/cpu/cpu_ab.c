@@ -121,8 +121,11 @@ static tess_status build_fixups(tess_backend_t *be, tess_error_t *err)
 {
     for (int m = 0; m < 256; m++)
         be->wet[m] = m < be->params.nmat && tess_kind_is_wet(be->params.mat[m].kind);
+    if (be->fix)
+        be->bytes -= be->fix_bytes; /* re-initialisation (restart) replaces the list */
     free(be->fix);
     be->fix = NULL;
+    be->fix_bytes = 0;
     size_t cap = 0, count = 0;
     for (int pass = 0; pass < 2; pass++) {
         count = 0;
@@ -160,7 +163,8 @@ static tess_status build_fixups(tess_backend_t *be, tess_error_t *err)
                 return tess_fail(err, TESS_ERR_NOMEM, "out of memory for %zu boundary links", count);
         }
     }
-    be->bytes += cap * sizeof *be->fix;
+    be->fix_bytes = cap * sizeof *be->fix;
+    be->bytes += be->fix_bytes;
     return TESS_OK;
 }
 

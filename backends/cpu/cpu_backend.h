@@ -24,6 +24,7 @@ struct tess_backend {
      * (upstream node solid) and solid nodes of the tile (given the rest state). */
     int64_t *fix_start;      /* ntiles + 1 */
     tess_cpu_fixup_t *fix;
+    size_t fix_bytes;
     uint8_t wet[256];        /* per material: computed node? */
     double rest_w[19];       /* lattice weights: the rest state given to solid nodes inside a tile */
     void *f[2];              /* the two population copies (AB), each with the dummy tile at the end */
