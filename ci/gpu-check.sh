@@ -42,6 +42,13 @@ configure() { # dir, reproducible
 step "building fast and reproducible configurations (CUDA $archs) in parallel"
 configure /tmp/tess-fast OFF & p1=$!
 configure /tmp/tess-repro ON & p2=$!
+if [ "${GPU_CHECK_WRONG_ARCH:-0}" = 1 ]; then
+    # A build with machine code for sm_80 only and no PTX: on a newer GPU the backend must refuse in one line.
+    (cmake -S "$root" -B /tmp/tess-wrong -DTESSERA_WITH_HWLOC=OFF -DTESSERA_WITH_CUDA=ON -DTESSERA_WITH_HIP=OFF \
+        -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DTESSERA_CUDA_ARCHITECTURES=80-real "${cmake_extra[@]}" &&
+        cmake --build /tmp/tess-wrong -j 4 --target tess_gpu_bench_cuda) >/tmp/tess-wrong.log 2>&1 &
+    p3=$!
+fi
 wait $p1 || { echo "fast build FAILED"; tail -30 /tmp/tess-fast.build.log /tmp/tess-fast.configure.log; status=1; }
 wait $p2 || { echo "reproducible build FAILED"; tail -30 /tmp/tess-repro.build.log; status=1; }
 cp /tmp/tess-fast.build.log "$out/build-fast.log" 2>/dev/null
@@ -71,6 +78,13 @@ for b in /tmp/tess-fast /tmp/tess-repro; do
     done
 done
 tail -4 /tmp/check.log
+
+if [ "${GPU_CHECK_WRONG_ARCH:-0}" = 1 ]; then
+    step "wrong architecture (sm_80 machine code only)"
+    wait $p3 || { echo "sm_80 build FAILED"; tail -5 /tmp/tess-wrong.log; }
+    /tmp/tess-wrong/tests/gpu/tess_gpu_bench_cuda --size 16 --steps 1 2>&1 | tee -a "$out/tests.log"
+    echo "exit status $? (expected: one line naming the device and TESSERA_CUDA_ARCHITECTURES)"
+fi
 
 step "benchmark (cavity3d ${size}^3, fast build)"
 bench=/tmp/tess-fast/core/cli/tessera
