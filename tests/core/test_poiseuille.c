@@ -6,16 +6,19 @@
  * across, the box boundary outside them is solid, and halfway bounce-back puts each wall half a node outside
  * the last fluid node, so node k sits at z = k + 1/2 in a channel of width H. Diffusive scaling: tau fixed
  * (nu = 0.1) and G = 8 nu u_max / H^2 with u_max = 0.05 at every resolution, so the Mach number is fixed and the
- * discretisation error falls as 1/H^2. Incompressible LBGK, double precision, mu = rho0 nu with rho0 = 1.
+ * discretisation error falls as 1/H^2. Incompressible LBGK (and MRT with d'Humieres' rates for the body-force
+ * drive, whose fixed non-hydrodynamic rates keep the scaling), double precision, mu = rho0 nu with rho0 = 1.
  *
  * Each run starts from the analytic profile and runs H^2/nu steps; the slowest mode of the start-up error
  * (itself of the size of the discretisation error) decays as exp(-pi^2 nu t / H^2), i.e. to 5e-5 of itself.
  * The pressure-driven channel is H + 1 nodes long (pressure nodes at both ends) and is measured at mid-length.
  *
  * Checks: the relative L2 error of the profile (at mid-channel for the pressure case) at H = 8, 16, 32 is
- * below 2% (halfway bounce-back with LBGK leaves a wall slip of order (tau-dependent constant) / H^2: about
- * 1% at H = 8 for tau = 0.8), and the ratio of errors between successive resolutions lies in [3.5, 4.5]
- * (second order: 4; the band allows for higher-order terms at H = 8). */
+ * below 3%: halfway bounce-back leaves a wall slip of order (rate-dependent constant) / H^2, measured 1.1%
+ * (LBGK) and 1.8% (MRT) at H = 8, while a wall placed on the last fluid node instead of half a node outside
+ * would be off by about 2/H = 25% there. The ratio of errors between successive resolutions lies in
+ * [3.5, 4.5] (second order: 4; the band allows for higher-order terms at H = 8).
+ */
 #include "tess_state.h"
 #include "tess_test.h"
 #include <math.h>
@@ -27,13 +30,14 @@
 #define U_MAX 0.05
 
 /* Returns the relative L2 error of u_x across the channel against the analytic profile. */
-static double channel_error(int H, int pressure_driven)
+static double channel_error(int H, int pressure_driven, int collision)
 {
     const double nu = (TAU - 0.5) / 3.0, G = 8.0 * nu * U_MAX / (H * (double)H);
     const int nx = pressure_driven ? H + 1 : 4, ny = 4, nz = H;
     tess_geometry_t g;
     tess_params_t p;
     tess_params_default(&p);
+    p.collision = collision;
     tess_params_set_tau(&p, TAU);
     tess_geometry_init(&g, nx, ny, nz, 1);
     g.periodic[1] = 1;
@@ -109,16 +113,18 @@ static double channel_error(int H, int pressure_driven)
     return e;
 }
 
-static void convergence(int pressure_driven)
+static void convergence(int pressure_driven, int collision)
 {
-    const char *name = pressure_driven ? "pressure-driven (Zou-He)" : "body-force";
+    char name[64];
+    snprintf(name, sizeof name, "%s %s", collision ? "MRT" : "LBGK",
+             pressure_driven ? "pressure-driven (Zou-He)" : "body-force");
     double e[3];
     for (int k = 0; k < 3; k++) {
         const int H = 8 << k;
-        e[k] = channel_error(H, pressure_driven);
+        e[k] = channel_error(H, pressure_driven, collision);
         char what[128];
-        snprintf(what, sizeof what, "%s Poiseuille H=%d: relative L2 error (must be < 0.02)", name, H);
-        tess_test_close(what, e[k], 0.0, 0.02);
+        snprintf(what, sizeof what, "%s Poiseuille H=%d: relative L2 error (must be < 0.03)", name, H);
+        tess_test_close(what, e[k], 0.0, 0.03);
     }
     for (int k = 0; k < 2; k++) {
         char what[128];
@@ -133,9 +139,11 @@ int main(int argc, char **argv)
 {
     const int force = argc < 2 || strcmp(argv[1], "pressure") != 0;
     const int pressure = argc < 2 || strcmp(argv[1], "force") != 0;
-    if (force)
-        convergence(0);
+    if (force) {
+        convergence(0, TESS_COLLISION_LBGK);
+        convergence(0, TESS_COLLISION_MRT);
+    }
     if (pressure)
-        convergence(1);
+        convergence(1, TESS_COLLISION_LBGK);
     return tess_test_result("test_poiseuille");
 }
