@@ -211,9 +211,11 @@ tess_status tess_cpu_mr_upload(tess_cpu_pattern_t *be, tess_error_t *err)
         if (!be->window[t])
             return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the MR windows");
     }
+    /* docs/patterns.md: T (640 R + 186 + 17) + R (X + 1) + P 5 C 1216 R + 256 * 2432 + 16 B + 4 sum_b (C_b tz + 1) */
     be->bytes += (size_t)(len + 1) * rs + (size_t)be->nthreads * wbytes + 256 * sizeof *be->xmap +
-                 nt * (2 * sizeof(int32_t) + 1 + sizeof(int64_t)) + (size_t)nblocks * sizeof *be->blocks +
-                 (size_t)nblocks * be->max_ncol * be->tz * sizeof(int32_t);
+                 nt * (2 * sizeof(int32_t) + 1 + sizeof(int64_t)) + (size_t)nblocks * sizeof *be->blocks;
+    for (int32_t b = 0; b < nblocks; b++)
+        be->bytes += ((size_t)be->blocks[b].ncol * be->tz + 1) * sizeof(int32_t);
     return TESS_OK;
 }
 

@@ -123,8 +123,15 @@ static tess_status cpu_upload_geometry(tess_backend_t *b, const tess_tiling_t *t
 
 static tess_status cpu_initialise(tess_backend_t *b, const tess_params_t *p, const void *pops, tess_error_t *err)
 {
-    if (pattern_of(b) == TESS_PATTERN_AB)
+    if (pattern_of(b) == TESS_PATTERN_AB) {
+        for (int m = 0; m < p->nmat; m++)
+            if ((p->mat[m].kind == TESS_NODE_VELOCITY || p->mat[m].kind == TESS_NODE_PRESSURE) &&
+                p->mat[m].method == TESS_BC_FINITE_DIFFERENCE)
+                return tess_fail(err, TESS_ERR_UNSUPPORTED,
+                                 "material %d: the finite-difference boundary runs with patterns aa and mr on the cpu "
+                                 "backend (pattern ab: use method zouhe)", m);
         return tess_cpu_ab_ops.initialise(b, p, pops, err);
+    }
     tess_cpu_pattern_t *be = pat(b);
     if (be->cfg.pattern == TESS_PATTERN_MR && p->collision != TESS_COLLISION_REGULARIZED)
         return tess_fail(err, TESS_ERR_INPUT,
