@@ -94,7 +94,11 @@ tess_status tess_cpu_mr_upload(tess_cpu_pattern_t *be, tess_error_t *err)
     be->tile_ibuf = malloc(nt * sizeof *be->tile_ibuf);
     be->blocks = calloc((size_t)nbx * nby, sizeof *be->blocks);
     be->xmap = malloc(256 * sizeof *be->xmap);
-    if (!col_block || !be->tile_block || !be->tile_col || !be->tile_mask || !be->tile_ibuf || !be->blocks || !be->xmap) {
+    be->xlist = malloc(256 * sizeof *be->xlist);
+    be->fix_start = calloc(nt + 1, sizeof *be->fix_start);
+    be->rest_tile = tess_cpu_alloc(19 * 64 * rs);
+    if (!col_block || !be->tile_block || !be->tile_col || !be->tile_mask || !be->tile_ibuf || !be->blocks || !be->xmap ||
+        !be->xlist || !be->fix_start || !be->rest_tile) {
         free(col_block);
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory setting up the MR blocks");
     }
@@ -189,8 +193,10 @@ tess_status tess_cpu_mr_upload(tess_cpu_pattern_t *be, tess_error_t *err)
                 const int x = n & 3, y = (n >> 2) & 3;
                 const int dx = x + cx[i] < 0 ? -1 : (x + cx[i]) >> 2, dy = y + cy[i] < 0 ? -1 : (y + cy[i]) >> 2;
                 be->xmap[mask][i][n] = -1;
-                if ((dx || dy) && (mask >> lateral_bit(dx, dy) & 1))
+                if ((dx || dy) && (mask >> lateral_bit(dx, dy) & 1)) {
+                    be->xlist[mask][count] = (int16_t)(i * 64 + n);
                     be->xmap[mask][i][n] = (int16_t)count++;
+                }
             }
         be->xcount[mask] = count;
     }
@@ -211,20 +217,88 @@ tess_status tess_cpu_mr_upload(tess_cpu_pattern_t *be, tess_error_t *err)
         if (!be->window[t])
             return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the MR windows");
     }
-    /* docs/patterns.md: T (640 R + 186 + 17) + R (X + 1) + P 5 C 1216 R + 256 * 2432 + 16 B + 4 sum_b (C_b tz + 1) */
+    /* docs/patterns.md: T (640 R + 186 + 25) + 8 + R (X + 1 + 1216) + P 5 C 1216 R + 2 * 256 * 2432 + 16 B
+     * + 4 sum_b (C_b tz + 1) + 16 (fix-up entries, added at initialise) */
     be->bytes += (size_t)(len + 1) * rs + (size_t)be->nthreads * wbytes + 256 * sizeof *be->xmap +
+                 256 * sizeof *be->xlist + 19 * 64 * rs + (nt + 1) * sizeof *be->fix_start +
                  nt * (2 * sizeof(int32_t) + 1 + sizeof(int64_t)) + (size_t)nblocks * sizeof *be->blocks;
     for (int32_t b = 0; b < nblocks; b++)
         be->bytes += ((size_t)be->blocks[b].ncol * be->tz + 1) * sizeof(int32_t);
     return TESS_OK;
 }
 
-void tess_cpu_mr_initialise(tess_cpu_pattern_t *be, const void *pops)
+/* Per tile, the links the unconditional window gather gets wrong (they depend on the materials, hence built
+ * here and not at upload): solid nodes of the tile, links from solid nodes (bounce-back), and links from other
+ * blocks: from an earlier colour through the interface buffer, from a later colour by recomputation. */
+static tess_status build_fixups(tess_cpu_pattern_t *be, tess_error_t *err)
 {
+    const tess_cpu_gather_table_t *g = &be->table;
+    be->bytes -= be->fix_bytes;
+    free(be->fix);
+    be->fix = NULL;
+    be->fix_bytes = 0;
+    size_t cap = 0, count = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        count = 0;
+        for (int32_t k = 0; k < be->ntiles; k++) {
+            be->fix_start[k] = (int64_t)count;
+            const int32_t *nb = be->neighbors + 27 * (size_t)k;
+            const int color = be->blocks[be->tile_block[k]].color;
+            for (int n = 0; n < 64; n++) {
+                if (!be->wet[be->node_type[64 * (size_t)k + n]]) {
+                    if (pass)
+                        be->fix[count] = (tess_cpu_mr_fix_t){(uint16_t)n, TESS_MR_FIX_SOLID, 0, 0, 0};
+                    count++;
+                    continue;
+                }
+                for (int i = 1; i < 19; i++) {
+                    const int32_t t2 = nb[g->src_slot[i][n]];
+                    const int un = g->src_xyz[i][n];
+                    const uint8_t st = t2 < 0 ? 0 : be->node_type[64 * (size_t)t2 + un];
+                    tess_cpu_mr_fix_t fx = {(uint16_t)(i * 64 + n), 0, 0, 0, 0};
+                    if (!be->wet[st]) {
+                        fx.kind = TESS_MR_FIX_BOUNCE;
+                        fx.mat = st;
+                    } else if (be->tile_block[t2] != be->tile_block[k]) {
+                        if (be->blocks[be->tile_block[t2]].color < color) {
+                            fx.kind = TESS_MR_FIX_BUFFER;
+                            fx.src = be->tile_ibuf[t2] + be->xmap[be->tile_mask[t2]][i][un];
+                        } else {
+                            fx.kind = TESS_MR_FIX_RECOMPUTE;
+                            fx.src = 64 * (int64_t)t2 + un;
+                        }
+                    } else {
+                        continue;
+                    }
+                    if (pass)
+                        be->fix[count] = fx;
+                    count++;
+                }
+            }
+        }
+        be->fix_start[be->ntiles] = (int64_t)count;
+        if (!pass) {
+            cap = count ? count : 1;
+            be->fix = malloc(cap * sizeof *be->fix);
+            if (!be->fix)
+                return tess_fail(err, TESS_ERR_NOMEM, "out of memory for %zu MR fix-up links", count);
+        }
+    }
+    be->fix_bytes = cap * sizeof *be->fix;
+    be->bytes += be->fix_bytes;
+    return TESS_OK;
+}
+
+tess_status tess_cpu_mr_initialise(tess_cpu_pattern_t *be, const void *pops, tess_error_t *err)
+{
+    const tess_status s = build_fixups(be, err);
+    if (s != TESS_OK)
+        return s;
     if (be->cfg.precision == TESS_PRECISION_SINGLE)
         cpu_mr_initialise_f32(be, pops);
     else
         cpu_mr_initialise_f64(be, pops);
+    return TESS_OK;
 }
 
 void tess_cpu_mr_step(tess_cpu_pattern_t *be)
@@ -255,6 +329,10 @@ void tess_cpu_mr_free(tess_cpu_pattern_t *be)
     free(be->tile_mask);
     free(be->tile_ibuf);
     free(be->xmap);
+    free(be->xlist);
+    free(be->fix_start);
+    free(be->fix);
+    free(be->rest_tile);
     free(be->ibuf);
     if (be->window)
         for (int t = 0; t < be->nthreads; t++)

@@ -34,39 +34,59 @@ static inline R *TESS_FN(cpu_mr_wtile)(const tess_cpu_pattern_t *be, R *w, int s
     return w + ((size_t)slot * be->max_ncol + col) * 19 * 64;
 }
 
-/* Rebuilds the post-collision populations of layer z of block b into a window slot and saves the values that
+/* Rebuilds the post-collision populations of layer z of block b into a window slot (every direction in L_XYZ:
+ * the window is private, so the per-direction layouts would only cost shuffles) and saves the values that
  * stream into other blocks. */
 static void TESS_FN(cpu_mr_rebuild)(const tess_cpu_pattern_t *be, const tess_cpu_mr_block_t *b, int z, int slot,
                                     R *w)
 {
-    const tess_cpu_gather_table_t *g = &be->table;
     const R *m = (const R *)be->m;
     R *ibuf = (R *)be->ibuf;
     for (int c = 0; c < b->ncol; c++) {
         const int32_t k = b->tiles[(size_t)c * be->tz + z];
         if (k < 0)
             continue;
-        R *dst = TESS_FN(cpu_mr_wtile)(be, w, slot, c);
-        const R *mk = m + (size_t)k * 10 * 64;
+        R *TESS_RESTRICT dst = TESS_FN(cpu_mr_wtile)(be, w, slot, c);
+        const R *TESS_RESTRICT mk = m + (size_t)k * 10 * 64;
         for (int n = 0; n < 64; n++) {
             R mm[10], h[10];
+            TESS_UNROLL
             for (int q = 0; q < 10; q++)
                 mm[q] = mk[q * 64 + n];
             TESS_FN(tess_mr_coeffs)(mm, h);
             TESS_UNROLL
             for (int i = 0; i < 19; i++)
-                dst[i * 64 + g->dst_off[i][n]] = TESS_FN(tess_mr_population)(i, h);
+                dst[i * 64 + n] = TESS_FN(tess_mr_population)(i, h);
         }
         const int64_t base = be->tile_ibuf[k];
         if (base >= 0) {
             const int mask = be->tile_mask[k];
-            const int16_t (*xm)[64] = be->xmap[mask];
-            for (int i = 1; i < 19; i++)
-                for (int n = 0; n < 64; n++)
-                    if (xm[i][n] >= 0)
-                        ibuf[base + xm[i][n]] = dst[i * 64 + g->dst_off[i][n]];
+            const int16_t *xl = be->xlist[mask];
+            const int cnt = be->xcount[mask];
+            for (int j = 0; j < cnt; j++)
+                ibuf[base + j] = dst[xl[j]];
         }
     }
+}
+
+/* Pull of all 19 x 64 links of a tile from the window, every slot folded to a constant offset (L_XYZ
+ * everywhere); base[s] is the window tile of neighbour slot s, or the rest tile (fixed up afterwards). */
+static void TESS_FN(cpu_mr_gather)(const R *const *base, TESS_FN(cpu_mr_buffer) *TESS_RESTRICT buf)
+{
+    const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
+    TESS_UNROLL
+    for (int i = 0; i < 19; i++)
+        TESS_UNROLL
+        for (int z = 0; z < 4; z++)
+            TESS_UNROLL
+            for (int y = 0; y < 4; y++)
+                TESS_UNROLL
+                for (int x = 0; x < 4; x++) {
+                    const int sx = x - cx[i], sy = y - cy[i], sz = z - cz[i];
+                    const int slot = tess_tiling_slot(sx < 0 ? -1 : sx >> 2, sy < 0 ? -1 : sy >> 2, sz < 0 ? -1 : sz >> 2);
+                    buf->f[i][tess_layout_xyz(x, y, z)] =
+                        base[slot][i * 64 + tess_layout_xyz((unsigned)sx & 3u, (unsigned)sy & 3u, (unsigned)sz & 3u)];
+                }
 }
 
 /* Collides the gathered populations of a tile in moment space and stores the moments. */
@@ -150,78 +170,57 @@ static void TESS_FN(cpu_mr_open_fd)(const tess_cpu_pattern_t *be, int32_t k, con
     }
 }
 
-/* Completes layer L of block b: pull from the window (and across block interfaces), boundaries, collision. */
+/* Completes layer L of block b: pull from the window, fix the links from solid nodes and other blocks,
+ * boundaries, collision in moment space. */
 static void TESS_FN(cpu_mr_complete)(const tess_cpu_pattern_t *be, const tess_cpu_mr_block_t *b, int L, R *w,
                                      TESS_FN(cpu_mr_buffer) *buf)
 {
-    const tess_cpu_gather_table_t *g = &be->table;
     const tess_params_t *p = &be->params;
     R *m = (R *)be->m;
     const R *ibuf = (const R *)be->ibuf;
+    const R *rest = (const R *)be->rest_tile;
     for (int c = 0; c < b->ncol; c++) {
         const int32_t k = b->tiles[(size_t)c * be->tz + L];
         if (k < 0)
             continue;
         const int32_t *nb = be->neighbors + 27 * (size_t)k;
-        const uint8_t *types = be->node_type + 64 * (size_t)k;
         const int myblock = be->tile_block[k];
-        const R *src[27];
-        int kind[27]; /* 0 empty, 1 window, 2 interface buffer, 3 recompute */
-        int all_window = 1;
+        const R *base[27];
         for (int s = 0; s < 27; s++) {
             const int32_t t2 = nb[s];
-            src[s] = NULL;
-            if (t2 < 0) {
-                kind[s] = 0;
-                all_window = 0;
-            } else if (be->tile_block[t2] == myblock) {
-                kind[s] = 1;
-                src[s] = TESS_FN(cpu_mr_wtile)(be, w, TESS_FN(cpu_mr_slot)(be, L, be->tile_corner[3 * t2 + 2] / 4),
-                                               be->tile_col[t2]);
-            } else {
-                kind[s] = be->blocks[be->tile_block[t2]].color < b->color ? 2 : 3;
-                all_window = 0;
+            base[s] = t2 >= 0 && be->tile_block[t2] == myblock
+                          ? TESS_FN(cpu_mr_wtile)(be, w, TESS_FN(cpu_mr_slot)(be, L, be->tile_corner[3 * t2 + 2] / 4),
+                                                  be->tile_col[t2])
+                          : rest;
+        }
+        TESS_FN(cpu_mr_gather)(base, buf);
+        const R *self = base[13];
+        for (int64_t e = be->fix_start[k]; e < be->fix_start[k + 1]; e++) {
+            const tess_cpu_mr_fix_t fx = be->fix[e];
+            const int i = fx.dst >> 6, n = fx.dst & 63;
+            switch (fx.kind) {
+            case TESS_MR_FIX_SOLID:
+                for (int d = 0; d < 19; d++)
+                    buf->f[d][fx.dst] = (R)be->rest_w[d];
+                break;
+            case TESS_MR_FIX_BOUNCE:
+                buf->f[i][n] = TESS_FN(tess_bounce_back)(i, self[TESS_D3Q19_OPP(i) * 64 + n], &p->mat[fx.mat]);
+                break;
+            case TESS_MR_FIX_BUFFER:
+                buf->f[i][n] = ibuf[fx.src];
+                break;
+            default: {
+                const R *m2 = m + (size_t)(fx.src >> 6) * 10 * 64 + (fx.src & 63);
+                R mm[10], h[10];
+                for (int q = 0; q < 10; q++)
+                    mm[q] = m2[q * 64];
+                TESS_FN(tess_mr_coeffs)(mm, h);
+                buf->f[i][n] = TESS_FN(tess_mr_population)(i, h);
+            }
             }
         }
-        const R *self = src[13];
-        if (be->tile_plain[k] && all_window) {
-            for (int i = 0; i < 19; i++) {
-                const uint8_t *slot = g->src_slot[i];
-                const uint16_t *off = g->src_off[i];
-                for (int n = 0; n < 64; n++)
-                    buf->f[i][n] = src[slot[n]][i * 64 + off[n]];
-            }
-        } else {
-            for (int i = 0; i < 19; i++) {
-                const int opp = TESS_D3Q19_OPP(i);
-                for (int n = 0; n < 64; n++) {
-                    if (!be->wet[types[n]]) {
-                        buf->f[i][n] = (R)be->rest_w[i];
-                        continue;
-                    }
-                    const int s = g->src_slot[i][n];
-                    const int32_t t2 = nb[s];
-                    const int un = g->src_xyz[i][n];
-                    const uint8_t st = t2 < 0 ? 0 : be->node_type[64 * (size_t)t2 + un];
-                    if (!be->wet[st]) {
-                        buf->f[i][n] = TESS_FN(tess_bounce_back)(i, self[(size_t)opp * 64 + g->self_opp[i][n]], &p->mat[st]);
-                    } else if (kind[s] == 1) {
-                        buf->f[i][n] = src[s][i * 64 + g->src_off[i][n]];
-                    } else if (kind[s] == 2) {
-                        buf->f[i][n] = ibuf[be->tile_ibuf[t2] + be->xmap[be->tile_mask[t2]][i][un]];
-                    } else {
-                        const R *m2 = m + (size_t)t2 * 10 * 64;
-                        R mm[10], h[10];
-                        for (int q = 0; q < 10; q++)
-                            mm[q] = m2[q * 64 + un];
-                        TESS_FN(tess_mr_coeffs)(mm, h);
-                        buf->f[i][n] = TESS_FN(tess_mr_population)(i, h);
-                    }
-                }
-            }
-            if (be->tile_has_open[k])
-                TESS_FN(cpu_mr_open_zou_he)(be, k, buf);
-        }
+        if (be->tile_has_open[k])
+            TESS_FN(cpu_mr_open_zou_he)(be, k, buf);
         R *mk = m + (size_t)k * 10 * 64;
         TESS_FN(cpu_mr_collide)(p, buf, mk);
         if (be->tile_has_open[k] && be->n_fd)
@@ -267,6 +266,9 @@ static void TESS_FN(cpu_mr_initialise)(tess_cpu_pattern_t *be, const void *pops)
 {
     const R *f = (const R *)pops;
     R *m = (R *)be->m;
+    for (int i = 0; i < 19; i++)
+        for (int n = 0; n < 64; n++)
+            ((R *)be->rest_tile)[i * 64 + n] = (R)be->rest_w[i];
 #pragma omp parallel for schedule(static) num_threads(be->nthreads)
     for (int32_t k = 0; k < be->ntiles; k++)
         for (int n = 0; n < 64; n++) {

@@ -146,7 +146,7 @@ static tess_status cpu_initialise(tess_backend_t *b, const tess_params_t *p, con
     if (be->cfg.pattern == TESS_PATTERN_AA)
         tess_cpu_aa_initialise(be, pops);
     else
-        tess_cpu_mr_initialise(be, pops);
+        return tess_cpu_mr_initialise(be, pops, err);
     return TESS_OK;
 }
 

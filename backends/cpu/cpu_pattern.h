@@ -18,6 +18,17 @@ typedef struct {
     double S[6];
 } tess_cpu_fd_node_t;
 
+/* One link of an MR tile that the unconditional window gather gets wrong: a solid node of the tile (rest
+ * state), a bounce-back link, or a link from another block (interface buffer or recomputation). */
+typedef struct {
+    uint16_t dst;   /* i * 64 + n in the tile buffer (for a solid node: n) */
+    uint8_t kind;   /* TESS_MR_FIX_* */
+    uint8_t mat;    /* bounce-back: material of the upstream node */
+    int32_t pad;
+    int64_t src;    /* interface buffer index, or upstream tile node (tile * 64 + L_XYZ) to recompute */
+} tess_cpu_mr_fix_t;
+enum { TESS_MR_FIX_SOLID = 0, TESS_MR_FIX_BOUNCE = 1, TESS_MR_FIX_BUFFER = 2, TESS_MR_FIX_RECOMPUTE = 3 };
+
 /* MR blocks: columns of tiles along z; the tile columns of a block and their tiles per layer. */
 typedef struct {
     int32_t ncol;
@@ -64,7 +75,12 @@ typedef struct tess_cpu_pattern {
     int64_t ibuf_len;
     int32_t max_ncol;
     int32_t layer_nodes;     /* nodes per layer of a block (cross-section), as chosen */
-    void **window;           /* per thread: 5 slots x max_ncol tiles x 19 x 64 */
+    void **window;           /* per thread: 5 slots x max_ncol tiles x 19 x 64, every direction in L_XYZ */
+    int16_t (*xlist)[19 * 64]; /* per mask: the outgoing (i * 64 + n) in interface-buffer order */
+    int64_t *fix_start;      /* per tile + 1: range in fix */
+    tess_cpu_mr_fix_t *fix;
+    size_t fix_bytes;
+    void *rest_tile;         /* 19 x 64 rest populations: the gather's source for empty and foreign neighbours */
 } tess_cpu_pattern_t;
 
 /* Shared set-up (cpu_pattern.c). */
@@ -83,7 +99,7 @@ void tess_cpu_aa_download(tess_cpu_pattern_t *be, void *pops);
 
 /* MR (cpu_mr.c). */
 tess_status tess_cpu_mr_upload(tess_cpu_pattern_t *be, tess_error_t *err);
-void tess_cpu_mr_initialise(tess_cpu_pattern_t *be, const void *pops);
+tess_status tess_cpu_mr_initialise(tess_cpu_pattern_t *be, const void *pops, tess_error_t *err);
 void tess_cpu_mr_step(tess_cpu_pattern_t *be);
 void tess_cpu_mr_download(tess_cpu_pattern_t *be, void *pops);
 void tess_cpu_mr_free(tess_cpu_pattern_t *be);

@@ -2,9 +2,9 @@
  * lid-driven cavity (dense, eta_t < 1) and the random sparse mixed case. Byte counts are integers, so the
  * formulas must hold exactly (tolerance 0):
  *   AA: T (1216 R + 186) (no finite-difference nodes here).
- *   MR: T (640 R + 203) + R (X + 1) + P 5 C 1216 R + 256 * 2432 + 16 B + 4 sum_b (C_b tz + 1), with X the
- *       interface-buffer length, C_b the tile columns of block b, C their maximum, B the blocks and P the threads,
- *       read from the backend; and X is checked against its own bound: at most 5 values per node on the
+ *   MR: T (640 R + 211) + 8 + R (X + 1 + 1216) + P 5 C 1216 R + 2 * 256 * 2432 + 16 B + 4 sum_b (C_b tz + 1)
+ *       + 16 E, with X the interface-buffer length, C_b the tile columns of block b, C their maximum, B the
+ *       blocks, P the threads and E the fix-up links, read from the backend; and X is checked against its own bound: at most 5 values per node on the
  *       lateral faces of the non-empty tiles (4 x 16 nodes) plus 1 per corner column (4 x 4): 336 per tile.
  *   AB: at least its two population copies, 2 T 1216 R (the rest, fix-up lists, is the lead's). */
 #include "cpu_pattern.h"
@@ -45,8 +45,13 @@ static void check(const char *name, tess_geometry_t *g, tess_params_t *p)
             double cols = 0.0;
             for (int b = 0; b < mr->nblocks; b++)
                 cols += (double)mr->blocks[b].ncol * mr->tz + 1;
-            mr_formula = T * (640 * R + 203) + R * (X + 1) + mr->nthreads * 5.0 * mr->max_ncol * 1216 * R + 256 * 2432.0 +
-                         16.0 * mr->nblocks + 4 * cols;
+            /* fix-up lists are built by initialise: take their count from a second, initialised backend */
+            mr_formula = T * (640 * R + 211) + 8 + R * (X + 1 + 1216) + mr->nthreads * 5.0 * mr->max_ncol * 1216 * R +
+                         2 * 256 * 2432.0 + 16.0 * mr->nblocks + 4 * cols;
+            void *in2 = tess_test_random_state(&t, p, (tess_precision)prec, 1);
+            tess_backend_cpu.initialise(be, p, in2, &err);
+            mr_formula += 16.0 * (double)mr->fix_start[mr->ntiles];
+            free(in2);
             tess_backend_cpu.destroy(be);
         }
         char what[200];
