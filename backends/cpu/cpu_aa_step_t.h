@@ -81,64 +81,94 @@ static void TESS_FN(cpu_aa_open)(const tess_cpu_pattern_t *be, int32_t k, TESS_F
     }
 }
 
-/* Odd step of tile k: gather from and scatter back to the locations (i, n). */
-static void TESS_FN(cpu_aa_odd_tile)(const tess_cpu_pattern_t *be, int32_t k, R *TESS_RESTRICT a,
+/* The odd step's gather and scatter with every location folded to a constant offset from one of the 27
+ * neighbour tiles (as the AB pattern's gather). The scatter writes f*_opp(i) back to where f_i came from, for
+ * the nodes in wet (bit n: node n is wet); links from solid nodes and empty tiles are fixed by the caller. */
+static void TESS_FN(cpu_aa_odd_io)(R *const *base, TESS_FN(cpu_aa_buffer) *TESS_RESTRICT buf, int write, uint64_t wet)
+{
+    const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
+    TESS_UNROLL
+    for (int i = 0; i < 19; i++)
+        TESS_UNROLL
+        for (int z = 0; z < 4; z++)
+            TESS_UNROLL
+            for (int y = 0; y < 4; y++)
+                TESS_UNROLL
+                for (int x = 0; x < 4; x++) {
+                    const int sx = x - cx[i], sy = y - cy[i], sz = z - cz[i];
+                    const int slot = tess_tiling_slot(sx < 0 ? -1 : sx >> 2, sy < 0 ? -1 : sy >> 2, sz < 0 ? -1 : sz >> 2);
+                    const unsigned n = tess_layout_xyz(x, y, z);
+                    R *loc = &base[slot][i * 64 + tess_layout_offset(i, (unsigned)sx & 3u, (unsigned)sy & 3u, (unsigned)sz & 3u, 0)];
+                    if (!write)
+                        buf->f[i][n] = *loc;
+                    else if (wet >> n & 1u)
+                        *loc = buf->f[TESS_D3Q19_OPP(i)][n];
+                }
+}
+
+/* Even step, inside the tile: read slot opp(i), write slot i, constant offsets. */
+static void TESS_FN(cpu_aa_even_io)(R *TESS_RESTRICT self, TESS_FN(cpu_aa_buffer) *TESS_RESTRICT buf, int write)
+{
+    TESS_UNROLL
+    for (int i = 0; i < 19; i++)
+        TESS_UNROLL
+        for (int z = 0; z < 4; z++)
+            TESS_UNROLL
+            for (int y = 0; y < 4; y++)
+                TESS_UNROLL
+                for (int x = 0; x < 4; x++) {
+                    if (write)
+                        self[i * 64 + tess_layout_offset(i, x, y, z, 0)] = buf->f[i][tess_layout_xyz(x, y, z)];
+                    else
+                        buf->f[i][tess_layout_xyz(x, y, z)] =
+                            self[TESS_D3Q19_OPP(i) * 64 + tess_layout_offset(TESS_D3Q19_OPP(i), x, y, z, 0)];
+                }
+}
+
+/* Odd step of tile k: gather from and scatter back to the locations (i, n). A wet node's link from a solid node
+ * reads and writes the node's own slot opp(i) (fix-up list); its unconditional write to the solid node's
+ * location is harmless (no wet node reads it). Solid nodes of the tile must not write: a location of theirs may
+ * be a wet neighbour's bounce-back slot. Empty neighbour tiles point at the thread's scratch tile. */
+static void TESS_FN(cpu_aa_odd_tile)(const tess_cpu_pattern_t *be, int32_t k, R *TESS_RESTRICT a, R *scratch,
                                      TESS_FN(cpu_aa_buffer) *buf)
 {
-    const tess_cpu_gather_table_t *g = &be->table;
     const int32_t *nb = be->neighbors + 27 * (size_t)k;
-    const uint8_t *types = be->node_type + 64 * (size_t)k;
     const tess_params_t *p = &be->params;
     R *self = a + (size_t)k * 19 * 64;
-
+    R *base[27];
+    for (int s = 0; s < 27; s++)
+        base[s] = nb[s] >= 0 ? a + (size_t)nb[s] * 19 * 64 : scratch;
+    TESS_FN(cpu_aa_odd_io)(base, buf, 0, ~(uint64_t)0);
     if (be->tile_plain[k]) {
-        for (int i = 0; i < 19; i++) {
-            const uint8_t *slot = g->src_slot[i];
-            const uint16_t *off = g->src_off[i];
-            for (int n = 0; n < 64; n++)
-                buf->f[i][n] = a[((size_t)nb[slot[n]] * 19 + i) * 64 + off[n]];
-        }
         TESS_FN(cpu_aa_collide)(p, buf);
-        for (int i = 0; i < 19; i++) {
-            const int o = TESS_D3Q19_OPP(i);
-            const uint8_t *slot = g->src_slot[i];
-            const uint16_t *off = g->src_off[i];
-            for (int n = 0; n < 64; n++)
-                a[((size_t)nb[slot[n]] * 19 + i) * 64 + off[n]] = buf->f[o][n];
-        }
+        TESS_FN(cpu_aa_odd_io)(base, buf, 1, ~(uint64_t)0);
         return;
     }
-
-    for (int i = 0; i < 19; i++) {
-        const int opp = TESS_D3Q19_OPP(i);
-        for (int n = 0; n < 64; n++) {
-            if (!be->wet[types[n]]) {
-                buf->f[i][n] = (R)be->rest_w[i];
-                continue;
-            }
-            const int32_t t2 = nb[g->src_slot[i][n]];
-            const uint8_t st = t2 < 0 ? 0 : be->node_type[64 * (size_t)t2 + g->src_xyz[i][n]];
-            if (be->wet[st])
-                buf->f[i][n] = a[((size_t)t2 * 19 + i) * 64 + g->src_off[i][n]];
-            else
-                buf->f[i][n] = TESS_FN(tess_bounce_back)(i, self[(size_t)opp * 64 + g->self_opp[i][n]], &p->mat[st]);
+    const tess_cpu_gather_table_t *g = &be->table;
+    const int64_t e0 = be->fix_start[k], e1 = be->fix_start[k + 1];
+    uint64_t wet = ~(uint64_t)0;
+    for (int64_t e = e0; e < e1; e++) {
+        const tess_cpu_mr_fix_t fx = be->fix[e];
+        if (fx.kind == TESS_MR_FIX_SOLID) {
+            wet &= ~((uint64_t)1 << fx.dst);
+            for (int i = 0; i < 19; i++)
+                buf->f[i][fx.dst] = (R)be->rest_w[i];
+        } else {
+            const int i = fx.dst >> 6, n = fx.dst & 63;
+            buf->f[i][n] = TESS_FN(tess_bounce_back)(i, self[(size_t)TESS_D3Q19_OPP(i) * 64 + g->self_opp[i][n]], &p->mat[fx.mat]);
         }
     }
     if (be->tile_has_open[k])
         TESS_FN(cpu_aa_open)(be, k, buf);
     TESS_FN(cpu_aa_collide)(p, buf);
-    for (int i = 0; i < 19; i++) {
-        const int opp = TESS_D3Q19_OPP(i);
-        for (int n = 0; n < 64; n++) {
-            if (!be->wet[types[n]])
-                continue; /* a solid node owns no location that a wet node reads */
-            const int32_t t2 = nb[g->src_slot[i][n]];
-            const uint8_t st = t2 < 0 ? 0 : be->node_type[64 * (size_t)t2 + g->src_xyz[i][n]];
-            if (be->wet[st])
-                a[((size_t)t2 * 19 + i) * 64 + g->src_off[i][n]] = buf->f[opp][n];
-            else /* stored already bounced: the even step reads it as the node's incoming f_i */
-                self[(size_t)opp * 64 + g->self_opp[i][n]] = TESS_FN(tess_bounce_back)(i, buf->f[opp][n], &p->mat[st]);
-        }
+    TESS_FN(cpu_aa_odd_io)(base, buf, 1, wet);
+    /* stored already bounced: the even step reads it as the node's incoming f_i */
+    for (int64_t e = e0; e < e1; e++) {
+        const tess_cpu_mr_fix_t fx = be->fix[e];
+        if (fx.kind != TESS_MR_FIX_BOUNCE)
+            continue;
+        const int i = fx.dst >> 6, n = fx.dst & 63, opp = TESS_D3Q19_OPP(i);
+        self[(size_t)opp * 64 + g->self_opp[i][n]] = TESS_FN(tess_bounce_back)(i, buf->f[opp][n], &p->mat[fx.mat]);
     }
 }
 
@@ -146,33 +176,19 @@ static void TESS_FN(cpu_aa_odd_tile)(const tess_cpu_pattern_t *be, int32_t k, R 
 static void TESS_FN(cpu_aa_even_tile)(const tess_cpu_pattern_t *be, int32_t k, R *TESS_RESTRICT a,
                                       TESS_FN(cpu_aa_buffer) *buf)
 {
-    const tess_cpu_gather_table_t *g = &be->table;
     const uint8_t *types = be->node_type + 64 * (size_t)k;
     R *self = a + (size_t)k * 19 * 64;
-    if (be->tile_plain[k]) {
-        for (int i = 0; i < 19; i++) {
-            const R *blk = self + (size_t)TESS_D3Q19_OPP(i) * 64;
-            const uint16_t *off = g->self_opp[i];
-            for (int n = 0; n < 64; n++)
-                buf->f[i][n] = blk[off[n]];
-        }
-    } else {
-        for (int i = 0; i < 19; i++) {
-            const R *blk = self + (size_t)TESS_D3Q19_OPP(i) * 64;
-            const uint16_t *off = g->self_opp[i];
-            for (int n = 0; n < 64; n++)
-                buf->f[i][n] = be->wet[types[n]] ? blk[off[n]] : (R)be->rest_w[i];
-        }
+    TESS_FN(cpu_aa_even_io)(self, buf, 0);
+    if (!be->tile_plain[k]) {
+        for (int n = 0; n < 64; n++)
+            if (!be->wet[types[n]])
+                for (int i = 0; i < 19; i++)
+                    buf->f[i][n] = (R)be->rest_w[i];
         if (be->tile_has_open[k])
             TESS_FN(cpu_aa_open)(be, k, buf);
     }
     TESS_FN(cpu_aa_collide)(&be->params, buf);
-    for (int i = 0; i < 19; i++) {
-        R *blk = self + (size_t)i * 64;
-        const uint16_t *off = g->dst_off[i];
-        for (int n = 0; n < 64; n++)
-            blk[off[n]] = buf->f[i][n];
-    }
+    TESS_FN(cpu_aa_even_io)(self, buf, 1);
 }
 
 static void TESS_FN(cpu_aa_step)(tess_cpu_pattern_t *be)
@@ -183,10 +199,11 @@ static void TESS_FN(cpu_aa_step)(tess_cpu_pattern_t *be)
 #pragma omp parallel num_threads(be->nthreads)
     {
         TESS_FN(cpu_aa_buffer) buf;
+        _Alignas(64) R scratch[19 * 64]; /* where links from empty tiles read and write (always fixed up) */
         if (odd) {
 #pragma omp for schedule(static)
             for (int32_t k = 0; k < ntiles; k++)
-                TESS_FN(cpu_aa_odd_tile)(be, k, a, &buf);
+                TESS_FN(cpu_aa_odd_tile)(be, k, a, scratch, &buf);
         } else {
 #pragma omp for schedule(static)
             for (int32_t k = 0; k < ntiles; k++)

@@ -144,10 +144,8 @@ static tess_status cpu_initialise(tess_backend_t *b, const tess_params_t *p, con
         return s;
     be->nsteps_done = 0;
     if (be->cfg.pattern == TESS_PATTERN_AA)
-        tess_cpu_aa_initialise(be, pops);
-    else
-        return tess_cpu_mr_initialise(be, pops, err);
-    return TESS_OK;
+        return tess_cpu_aa_initialise(be, pops, err);
+    return tess_cpu_mr_initialise(be, pops, err);
 }
 
 static tess_status cpu_step(tess_backend_t *b, int nsteps, tess_error_t *err)

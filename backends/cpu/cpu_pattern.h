@@ -77,7 +77,7 @@ typedef struct tess_cpu_pattern {
     int32_t layer_nodes;     /* nodes per layer of a block (cross-section), as chosen */
     void **window;           /* per thread: 5 slots x max_ncol tiles x 19 x 64, every direction in L_XYZ */
     int16_t (*xlist)[19 * 64]; /* per mask: the outgoing (i * 64 + n) in interface-buffer order */
-    int64_t *fix_start;      /* per tile + 1: range in fix */
+    int64_t *fix_start;      /* per tile + 1: range in fix (AA: solid nodes and bounce-back; MR: also interfaces) */
     tess_cpu_mr_fix_t *fix;
     size_t fix_bytes;
     void *rest_tile;         /* 19 x 64 rest populations: the gather's source for empty and foreign neighbours */
@@ -93,7 +93,7 @@ void *tess_cpu_alloc(size_t bytes);
 
 /* AA (cpu_aa.c). */
 tess_status tess_cpu_aa_upload(tess_cpu_pattern_t *be, tess_error_t *err);
-void tess_cpu_aa_initialise(tess_cpu_pattern_t *be, const void *pops);
+tess_status tess_cpu_aa_initialise(tess_cpu_pattern_t *be, const void *pops, tess_error_t *err);
 void tess_cpu_aa_step(tess_cpu_pattern_t *be);
 void tess_cpu_aa_download(tess_cpu_pattern_t *be, void *pops);
 
