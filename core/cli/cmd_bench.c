@@ -6,6 +6,7 @@
 #include "tess_cli.h"
 #include "tess_file.h"
 #include "tess_sim.h"
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@ typedef struct {
 
 typedef struct {
     const char *backend, *case_name, *csv, *plot_dir;
-    bench_list patterns, precisions, sizes, porosities, variants, collisions, layouts;
+    bench_list patterns, precisions, sizes, porosities, variants, collisions, layouts, mr_layers;
     const char *fluid;
     int steps, reps, threads, quiet;
     const char *sets[32];
@@ -35,6 +36,7 @@ typedef struct {
     double porosity_real, eta_t;
     long nodes, wet, tiles;
     char pattern[8], precision[8], variant[16], collision[16], layout[16];
+    int mr_layer; /* MR nodes per layer; 0 = chosen from the cache size */
     double mlups, mlups_min, mlups_max, bytes_per_update, gbs, frac_copy, frac_peak;
 } bench_row;
 
@@ -68,14 +70,50 @@ static int list_parse(bench_list *l, const char *s)
     return l->n ? 0 : -1;
 }
 
+static const char bench_usage[] =
+    "usage: tessera bench [--backend B] [--pattern ab,aa,mr] [--precision double,single] [--case cavity3d|spheres|FILE] "
+    "[--size N,...] [--porosity P,...] [--variant full,propagation,readwrite|all] [--collision lbgk,mrt,regularized] "
+    "[--fluid incompressible|quasi] [--layout optimised,xyz|both] [--mr-layer N,...] [--steps N] [--reps N] "
+    "[--threads N] [--set section.key=value] [--csv FILE] [--plot DIR]\n"
+    "Lists are comma-separated; every combination is measured. The CSV goes to bench.csv unless --csv names a file.\n";
+
+/* Bad options get one line; `tessera bench --help` prints the usage. */
 static int usage_error(const char *what)
 {
-    fprintf(stderr, "tessera bench: %s\n", what);
-    fprintf(stderr, "usage: tessera bench [--backend B] [--pattern ab,aa,mr] [--precision double,single] "
-                    "[--case cavity3d|spheres] [--size N,...] [--porosity P,...] [--variant full,propagation,readwrite] "
-                    "[--collision lbgk,mrt,regularized] [--fluid incompressible|quasi] [--layout optimised,xyz] "
-                    "[--steps N] [--reps N] [--threads N] [--set section.key=value] [--csv FILE] [--plot DIR] [--quiet]\n");
+    fprintf(stderr, "tessera bench: %s (see tessera bench --help)\n", what);
     return 2;
+}
+
+/* Whole-string integer and number parsing: "12x" or "" are errors, not 12 or 0. */
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    const long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_number(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    const double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= lo && v <= hi))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int list_check_ints(const bench_list *l, long lo, long hi)
+{
+    long v;
+    for (int i = 0; i < l->n; i++)
+        if (parse_int(l->item[i], lo, hi, &v) != 0)
+            return -1;
+    return 0;
 }
 
 static int parse_opts(int argc, char **argv, bench_opts *o)
@@ -90,11 +128,13 @@ static int parse_opts(int argc, char **argv, bench_opts *o)
     list_parse(&o->variants, "full");
     list_parse(&o->collisions, "lbgk");
     list_parse(&o->layouts, "optimised");
+    list_parse(&o->mr_layers, "0");
+    o->csv = "bench.csv";
     for (int a = 1; a < argc; a++) {
         const char *k = argv[a];
-        if (strcmp(k, "--quiet") == 0) {
-            o->quiet = 1;
-            continue;
+        if (strcmp(k, "--help") == 0 || strcmp(k, "-h") == 0) {
+            fputs(bench_usage, stdout);
+            return -1;
         }
         if (a + 1 >= argc) {
             char msg[128];
@@ -118,21 +158,28 @@ static int parse_opts(int argc, char **argv, bench_opts *o)
         else if (strcmp(k, "--precision") == 0)
             bad = list_parse(&o->precisions, v);
         else if (strcmp(k, "--size") == 0)
-            bad = list_parse(&o->sizes, v);
-        else if (strcmp(k, "--porosity") == 0)
+            bad = list_parse(&o->sizes, v) || list_check_ints(&o->sizes, 4, 4096);
+        else if (strcmp(k, "--mr-layer") == 0)
+            bad = list_parse(&o->mr_layers, v) || list_check_ints(&o->mr_layers, 0, 1 << 24);
+        else if (strcmp(k, "--porosity") == 0) {
             bad = list_parse(&o->porosities, v);
+            for (int i = 0; i < o->porosities.n && !bad; i++) {
+                double p;
+                bad = parse_number(o->porosities.item[i], 0.0, 1.0, &p);
+            }
+        }
         else if (strcmp(k, "--variant") == 0)
             bad = list_parse(&o->variants, strcmp(v, "all") == 0 ? "full,propagation,readwrite" : v);
         else if (strcmp(k, "--collision") == 0)
             bad = list_parse(&o->collisions, v);
         else if (strcmp(k, "--layout") == 0)
             bad = list_parse(&o->layouts, strcmp(v, "both") == 0 ? "optimised,xyz" : v);
-        else if (strcmp(k, "--steps") == 0)
-            bad = (o->steps = atoi(v)) <= 0 ? -1 : 0;
-        else if (strcmp(k, "--reps") == 0)
-            bad = (o->reps = atoi(v)) <= 0 ? -1 : 0;
-        else if (strcmp(k, "--threads") == 0)
-            bad = (o->threads = atoi(v)) < 0 ? -1 : 0;
+        else if (strcmp(k, "--steps") == 0 || strcmp(k, "--reps") == 0 || strcmp(k, "--threads") == 0) {
+            long n;
+            bad = parse_int(v, strcmp(k, "--threads") == 0 ? 0 : 1, strcmp(k, "--reps") == 0 ? 63 : 1000000000, &n);
+            if (!bad)
+                *(k[2] == 's' ? &o->steps : k[2] == 'r' ? &o->reps : &o->threads) = (int)n;
+        }
         else if (strcmp(k, "--set") == 0) {
             if (o->nsets == 32)
                 return usage_error("too many --set options (32 at most)");
@@ -189,7 +236,7 @@ static int case_overrides(const bench_opts *o, int size, const char *porosity, c
 
 static int run_one(const bench_opts *o, const char *case_path, int size, const char *porosity, const char *pattern,
                    const char *precision, const char *variant, const char *collision, const char *layout,
-                   double copy_gbs, double peak_gbs, bench_row *row)
+                   int mr_layer, double copy_gbs, double peak_gbs, bench_row *row)
 {
     tess_error_t err = {0};
     char store[16][96];
@@ -210,6 +257,7 @@ static int run_one(const bench_opts *o, const char *case_path, int size, const c
     cfg.precision = strcmp(precision, "single") == 0 ? TESS_PRECISION_SINGLE : TESS_PRECISION_DOUBLE;
     cfg.threads = o->threads;
     cfg.plain_xyz = strcmp(layout, "xyz") == 0;
+    cfg.mr_layer = mr_layer;
     if (variant_from_name(variant, &cfg.variant) != 0 || tess_pattern_from_name(pattern, &cfg.pattern, &err) != TESS_OK ||
         (strcmp(precision, "single") != 0 && strcmp(precision, "double") != 0) ||
         (strcmp(layout, "xyz") != 0 && strcmp(layout, "optimised") != 0)) {
@@ -260,6 +308,7 @@ static int run_one(const bench_opts *o, const char *case_path, int size, const c
     snprintf(row->variant, sizeof row->variant, "%s", variant);
     snprintf(row->collision, sizeof row->collision, "%s", collision);
     snprintf(row->layout, sizeof row->layout, "%s", layout);
+    row->mr_layer = mr_layer;
     row->mlups = reps % 2 ? mlups[reps / 2] : 0.5 * (mlups[reps / 2 - 1] + mlups[reps / 2]);
     row->mlups_min = mlups[0];
     row->mlups_max = mlups[reps - 1];
@@ -278,9 +327,15 @@ static void print_row(const bench_row *r)
     char por[16] = "-";
     if (r->porosity >= 0)
         snprintf(por, sizeof por, "%.2f", r->porosity_real);
-    printf("%-9s %5d %6s %5.3f %-3s %-6s %-11s %-11s %-9s %9.1f %6.0f %8.1f %6.1f%%", r->case_name, r->size, por, r->eta_t,
-           r->pattern, r->precision, r->variant, r->collision, r->layout, r->mlups, r->bytes_per_update, r->gbs,
-           100.0 * r->frac_copy);
+    char layer[16] = "-";
+    if (strcmp(r->pattern, "mr") == 0)
+        snprintf(layer, sizeof layer, r->mr_layer ? "%d" : "auto", r->mr_layer);
+    printf("%-9s %5d %6s %5.3f %-3s %-6s %-11s %-11s %-9s %6s %9.1f %6.0f %8.1f", r->case_name, r->size, por, r->eta_t,
+           r->pattern, r->precision, r->variant, r->collision, r->layout, layer, r->mlups, r->bytes_per_update, r->gbs);
+    if (r->frac_copy > 0)
+        printf(" %6.1f%%", 100.0 * r->frac_copy);
+    else
+        printf(" %7s", "n/a");
     if (r->frac_peak > 0)
         printf(" %6.1f%%", 100.0 * r->frac_peak);
     printf("\n");
@@ -290,34 +345,97 @@ static void print_row(const bench_row *r)
 static tess_status write_csv(const char *path, const bench_row *rows, int n, const char *device, double copy_gbs,
                              double peak_gbs, tess_error_t *err)
 {
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = 0;
+        tess_status dst = tess_mkdirs(dir, err);
+        if (dst != TESS_OK)
+            return dst;
+    }
     tess_file_t w;
     tess_status st = tess_file_begin(&w, path, err);
     if (st != TESS_OK)
         return st;
     fprintf(w.f, "# device: %s; copy bandwidth %.1f GB/s; theoretical %.1f GB/s\n", device, copy_gbs, peak_gbs);
     fprintf(w.f, "case,size,porosity,eta_t,nodes,fluid_nodes,tiles,pattern,precision,variant,collision,layout,"
-                 "mlups_median,mlups_min,mlups_max,bytes_per_update,gb_per_s,fraction_of_copy,fraction_of_theoretical\n");
+                 "mr_layer,mlups_median,mlups_min,mlups_max,bytes_per_update,gb_per_s,fraction_of_copy,fraction_of_theoretical\n");
     for (int i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
-        fprintf(w.f, "%s,%d,%.4f,%.4f,%ld,%ld,%ld,%s,%s,%s,%s,%s,%.2f,%.2f,%.2f,%.0f,%.2f,%.4f,%.4f\n", r->case_name,
+        fprintf(w.f, "%s,%d,%.4f,%.4f,%ld,%ld,%ld,%s,%s,%s,%s,%s,%d,%.2f,%.2f,%.2f,%.0f,%.2f,%.4f,%.4f\n", r->case_name,
                 r->size, r->porosity_real, r->eta_t, r->nodes, r->wet, r->tiles, r->pattern, r->precision, r->variant,
-                r->collision, r->layout, r->mlups, r->mlups_min, r->mlups_max, r->bytes_per_update, r->gbs,
+                r->collision, r->layout, r->mr_layer, r->mlups, r->mlups_min, r->mlups_max, r->bytes_per_update, r->gbs,
                 r->frac_copy, r->frac_peak);
     }
     return tess_file_commit(&w, err);
 }
 
-/* PNG plots through gnuplot (Debian's gnuplot-nox): MLUPS against size or porosity, one line per setting. */
-static int write_plot(const char *dir, const char *csv_path, int by_porosity)
+/* PNG plot through gnuplot (Debian's gnuplot-nox): median MLUPS against size or porosity, one line per series
+ * (pattern, precision, variant, collision, layout, MR layer). The script, with the data inline, goes through a
+ * file (no shell quoting); the picture through a temporary name, so a failed plot leaves nothing behind. */
+static void series_key(const bench_row *r, char *buf, size_t len)
 {
-    char script[2048];
-    snprintf(script, sizeof script,
-             "gnuplot -e \"set datafile separator ','; set terminal pngcairo size 900,600 noenhanced; "
-             "set output '%s/mlups_vs_%s.png'; set key outside; set grid; set xlabel '%s'; set ylabel 'MLUPS (median)'; "
-             "plot for [v in 'full propagation readwrite'] '%s' using ($10 eq v ? $%d : 1/0):13 with linespoints title v\" 2>&1",
-             dir, by_porosity ? "porosity" : "size", by_porosity ? "porosity" : "edge length (nodes)", csv_path,
-             by_porosity ? 3 : 2);
-    return system(script);
+    snprintf(buf, len, "%s %s %s %s %s%s%d", r->pattern, r->precision, r->variant, r->collision, r->layout,
+             strcmp(r->pattern, "mr") == 0 ? " layer " : "", strcmp(r->pattern, "mr") == 0 ? r->mr_layer : 0);
+    if (strcmp(r->pattern, "mr") != 0)
+        buf[strlen(buf) - 1] = 0; /* drop the placeholder digit */
+}
+
+static tess_status write_plot(const char *dir, const bench_row *rows, int n, int by_porosity, tess_error_t *err)
+{
+    tess_status st = tess_mkdirs(dir, err);
+    if (st != TESS_OK)
+        return st;
+    char png[1100], tmp_png[1200], script_path[1200], cmd[2600];
+    snprintf(png, sizeof png, "%s/mlups_vs_%s.png", dir, by_porosity ? "porosity" : "size");
+    snprintf(tmp_png, sizeof tmp_png, "%s.tmp.png", png);
+    snprintf(script_path, sizeof script_path, "%s/.mlups_plot.gp", dir);
+    FILE *f = fopen(script_path, "w");
+    if (!f)
+        return tess_fail(err, TESS_ERR_IO, "%s: cannot write the gnuplot script", script_path);
+    fprintf(f, "set terminal pngcairo size 1000,650 noenhanced\nset output '%s'\nset key outside right\nset grid\n"
+               "set xlabel '%s'\nset ylabel 'MLUPS (median)'\nset yrange [0:*]\nset title 'tessera bench: %s'\nplot ",
+            tmp_png, by_porosity ? "porosity (fluid fraction)" : "edge length (nodes)", rows[0].case_name);
+    /* One series per distinct key, in order of first appearance. */
+    int nseries = 0;
+    char keys[64][96];
+    for (int i = 0; i < n && nseries < 64; i++) {
+        char k[96];
+        series_key(&rows[i], k, sizeof k);
+        int seen = 0;
+        for (int j = 0; j < nseries; j++)
+            seen |= strcmp(keys[j], k) == 0;
+        if (!seen) {
+            snprintf(keys[nseries], sizeof keys[nseries], "%s", k);
+            fprintf(f, "%s'-' using 1:2 with linespoints title '%s'", nseries ? ", " : "", k);
+            nseries++;
+        }
+    }
+    fprintf(f, "\n");
+    for (int j = 0; j < nseries; j++) {
+        for (int i = 0; i < n; i++) {
+            char k[96];
+            series_key(&rows[i], k, sizeof k);
+            if (strcmp(k, keys[j]) == 0)
+                fprintf(f, "%g %g\n", by_porosity ? rows[i].porosity_real : (double)rows[i].size, rows[i].mlups);
+        }
+        fprintf(f, "e\n");
+    }
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>&1", script_path);
+    const int rc = system(cmd);
+    remove(script_path);
+    if (rc != 0) {
+        remove(tmp_png);
+        return tess_fail(err, TESS_ERR_IO, "gnuplot failed drawing %s (is gnuplot-nox installed? ci/install-deps.sh)", png);
+    }
+    if (rename(tmp_png, png) != 0) {
+        remove(tmp_png);
+        return tess_fail(err, TESS_ERR_IO, "%s: cannot rename the plot into place", png);
+    }
+    printf("plot: %s\n", png);
+    return TESS_OK;
 }
 
 int tess_cmd_bench(int argc, char **argv)
@@ -325,7 +443,7 @@ int tess_cmd_bench(int argc, char **argv)
     bench_opts o;
     int rc = parse_opts(argc, argv, &o);
     if (rc)
-        return rc;
+        return rc < 0 ? 0 : rc;
     tess_error_t err = {0};
     char case_path[TESS_CASE_PATH_MAX];
     if (tess_case_find(o.case_name, case_path, sizeof case_path, &err) != TESS_OK) {
@@ -335,8 +453,6 @@ int tess_cmd_bench(int argc, char **argv)
     const int spheres = strstr(o.case_name, "spheres") != NULL;
     if (o.sizes.n == 0)
         list_parse(&o.sizes, spheres ? "0" : "128");
-    if (o.porosities.n == 0)
-        list_parse(&o.porosities, spheres ? "" : "");
 
     /* The reference: the device's copy bandwidth, measured once with the backend's own threads/streams. */
     tess_backend_config_t cfg = {0};
@@ -359,43 +475,55 @@ int tess_cmd_bench(int argc, char **argv)
     const double peak_gbs = ops->peak_bandwidth ? ops->peak_bandwidth(be) : 0.0;
     ops->destroy(be);
     printf("tessera bench: backend %s (%s)\n", ops->name, device[0] ? device : "no description");
-    printf("copy bandwidth (read + write, median of 7): %.1f GB/s", copy_gbs);
+    if (copy_gbs > 0)
+        printf("copy bandwidth (read + write, median of 7): %.1f GB/s", copy_gbs);
+    else
+        printf("copy bandwidth: not measured by this backend");
     if (peak_gbs > 0)
         printf("; theoretical %.1f GB/s", peak_gbs);
     printf("\nbytes per update model: 2 x 19 x value size (AB, AA), 2 x 10 x value size (MR); eta_t = tile utilisation\n");
-    printf("%-9s %5s %6s %5s %-3s %-6s %-11s %-11s %-9s %9s %6s %8s %7s%s\n", "case", "size", "poros", "eta_t", "pat",
-           "prec", "variant", "collision", "layout", "MLUPS", "B/upd", "GB/s", "%copy", peak_gbs > 0 ? " %theor" : "");
+    printf("%-9s %5s %6s %5s %-3s %-6s %-11s %-11s %-9s %6s %9s %6s %8s %7s%s\n", "case", "size", "poros", "eta_t", "pat",
+           "prec", "variant", "collision", "layout", "layer", "MLUPS", "B/upd", "GB/s", "%copy",
+           peak_gbs > 0 ? " %theor" : "");
 
-    const int nrows_max = o.sizes.n * (o.porosities.n ? o.porosities.n : 1) * o.patterns.n * o.precisions.n *
-                          o.variants.n * o.collisions.n * o.layouts.n;
-    bench_row *rows = calloc((size_t)(nrows_max > 0 ? nrows_max : 1), sizeof *rows);
+    /* Every combination of the lists, odometer style (the last list turns fastest). */
+    const int npor = o.porosities.n ? o.porosities.n : 1;
+    const bench_list *lists[8] = {&o.sizes, NULL, &o.patterns, &o.precisions, &o.variants, &o.collisions, &o.layouts,
+                                  &o.mr_layers};
+    int count[8], idx[8] = {0};
+    long total = 1;
+    for (int d = 0; d < 8; d++) {
+        count[d] = d == 1 ? npor : lists[d]->n;
+        total *= count[d];
+    }
+    bench_row *rows = calloc((size_t)total, sizeof *rows);
     if (!rows) {
         fprintf(stderr, "tessera bench: out of memory\n");
         return 4;
     }
     int nrows = 0, status = 0;
-    const int npor = o.porosities.n && o.porosities.item[0][0] ? o.porosities.n : 1;
-    for (int si = 0; si < o.sizes.n && !status; si++)
-        for (int pi = 0; pi < npor && !status; pi++)
-            for (int a = 0; a < o.patterns.n && !status; a++)
-                for (int b = 0; b < o.precisions.n && !status; b++)
-                    for (int v = 0; v < o.variants.n && !status; v++)
-                        for (int cl = 0; cl < o.collisions.n && !status; cl++)
-                            for (int l = 0; l < o.layouts.n && !status; l++) {
-                                const char *por = o.porosities.n && o.porosities.item[0][0] ? o.porosities.item[pi] : NULL;
-                                status = run_one(&o, case_path, atoi(o.sizes.item[si]), por, o.patterns.item[a],
-                                                 o.precisions.item[b], o.variants.item[v], o.collisions.item[cl],
-                                                 o.layouts.item[l], copy_gbs, peak_gbs, &rows[nrows]);
-                                if (!status)
-                                    print_row(&rows[nrows++]);
-                            }
+    for (long r = 0; r < total && !status; r++) {
+        long rest = r;
+        for (int d = 7; d >= 0; d--) {
+            idx[d] = (int)(rest % count[d]);
+            rest /= count[d];
+        }
+        status = run_one(&o, case_path, atoi(o.sizes.item[idx[0]]), o.porosities.n ? o.porosities.item[idx[1]] : NULL,
+                         o.patterns.item[idx[2]], o.precisions.item[idx[3]], o.variants.item[idx[4]],
+                         o.collisions.item[idx[5]], o.layouts.item[idx[6]], atoi(o.mr_layers.item[idx[7]]), copy_gbs,
+                         peak_gbs, &rows[nrows]);
+        if (!status)
+            print_row(&rows[nrows++]);
+    }
     if (o.csv && nrows > 0) {
         if (write_csv(o.csv, rows, nrows, device, copy_gbs, peak_gbs, &err) != TESS_OK) {
             fprintf(stderr, "tessera bench: %s\n", err.msg);
             status = status ? status : 3;
         } else if (o.plot_dir) {
-            if (write_plot(o.plot_dir, o.csv, o.porosities.n > 0 && o.porosities.item[0][0]) != 0)
-                fprintf(stderr, "tessera bench: gnuplot failed: is gnuplot-nox installed (ci/install-deps.sh)?\n");
+            if (write_plot(o.plot_dir, rows, nrows, o.porosities.n > 0, &err) != TESS_OK) {
+                fprintf(stderr, "tessera bench: %s\n", err.msg);
+                status = tess_status_exit_code(err.code);
+            }
         }
     } else if (o.plot_dir) {
         fprintf(stderr, "tessera bench: --plot needs --csv FILE (the plots are drawn from it)\n");
