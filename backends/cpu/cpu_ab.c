@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE /* madvise */
 #include "cpu_backend.h"
 #include "cpu_stream.h"
+#include "cpu_topology.h"
 #include "tess_layout.h"
 #include "tess_physics.h"
 #include <stdio.h>
@@ -55,6 +56,7 @@ static tess_status cpu_create(const tess_backend_config_t *cfg, tess_backend_t *
 #else
     be->nthreads = 1;
 #endif
+    tess_cpu_topology_bind(be->nthreads); /* compact binding, so first touch places tiles near their thread */
     tess_cpu_gather_table_build(&be->table, 0);
     static const int w36[19] = TESS_D3Q19_W36;
     for (int i = 0; i < 19; i++)
