@@ -25,26 +25,27 @@ TESS_HD TESS_INLINE int TESS_FN(tess_mr_cc)(int i, int slot)
     return c[a[slot]] * c[b[slot]];
 }
 
-/* Paper eqs. 8-10: density, momentum and the raw second moment of a population set. */
+/* Paper eqs. 8-10: density, momentum and the raw second moment of a population set. With the D3Q19 order
+ * (opposites i, i+1 for odd i) the sums and differences of opposite pairs give every moment in about 50
+ * additions instead of 180: s carries the even moments (rho, Pi), d the odd ones (j). */
 TESS_HD TESS_INLINE void TESS_FN(tess_mr_moments)(const R *f, R *m)
 {
-    const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
-    R rho = f[0];
+    R sp[19], dp[19];
     TESS_UNROLL
-    for (int i = 1; i < 19; i++)
-        rho += f[i];
-    m[TESS_MR_RHO] = rho;
-    m[TESS_MR_JX] = TESS_FN(tess_int_row_dot)(cx, f, 19);
-    m[TESS_MR_JY] = TESS_FN(tess_int_row_dot)(cy, f, 19);
-    m[TESS_MR_JZ] = TESS_FN(tess_int_row_dot)(cz, f, 19);
-    TESS_UNROLL
-    for (int s = 0; s < 6; s++) {
-        int row[19];
-        TESS_UNROLL
-        for (int i = 0; i < 19; i++)
-            row[i] = TESS_FN(tess_mr_cc)(i, s);
-        m[TESS_MR_PXX + s] = TESS_FN(tess_int_row_dot)(row, f, 19);
+    for (int i = 1; i < 19; i += 2) {
+        sp[i] = f[i] + f[i + 1];
+        dp[i] = f[i] - f[i + 1];
     }
+    m[TESS_MR_RHO] = f[0] + sp[1] + sp[3] + sp[5] + sp[7] + sp[9] + sp[11] + sp[13] + sp[15] + sp[17];
+    m[TESS_MR_JX] = dp[1] + dp[7] + dp[9] + dp[11] + dp[13];   /* E, NE, SE, ET, EB */
+    m[TESS_MR_JY] = dp[3] + dp[7] - dp[9] + dp[15] + dp[17];   /* N, NE, -SE, NT, NB */
+    m[TESS_MR_JZ] = dp[5] + dp[11] - dp[13] + dp[15] - dp[17]; /* T, ET, -EB, NT, -NB */
+    m[TESS_MR_PXX] = sp[1] + sp[7] + sp[9] + sp[11] + sp[13];
+    m[TESS_MR_PYY] = sp[3] + sp[7] + sp[9] + sp[15] + sp[17];
+    m[TESS_MR_PZZ] = sp[5] + sp[11] + sp[13] + sp[15] + sp[17];
+    m[TESS_MR_PXY] = sp[7] - sp[9];
+    m[TESS_MR_PXZ] = sp[11] - sp[13];
+    m[TESS_MR_PYZ] = sp[15] - sp[17];
 }
 
 /* Coefficients of the Hermite expansion (eq. 16) written as
@@ -68,25 +69,30 @@ TESS_HD TESS_INLINE void TESS_FN(tess_mr_coeffs)(const R *m, R *h)
 }
 
 /* One population from the coefficients above: the same operations whether a backend rebuilds all 19 or
- * recomputes a single one (the MR pattern's backward streaming across block interfaces). */
+ * recomputes a single one (the MR pattern's backward streaming across block interfaces). The even part (h0 and
+ * the second-order terms) comes first and is the same expression for i and opp(i), so a full rebuild computes it
+ * once per pair; the odd part c.h_j changes sign exactly. */
 TESS_HD TESS_INLINE R TESS_FN(tess_mr_population)(int i, const R *h)
 {
     const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
     const int w36[19] = TESS_D3Q19_W36;
-    R s = h[0] + TESS_FN(tess_cdot)(cx[i], cy[i], cz[i], h[1], h[2], h[3]);
-    if (cx[i])
-        s += h[4];
-    if (cy[i])
-        s += h[5];
-    if (cz[i])
-        s += h[6];
-    if (cx[i] && cy[i])
-        s = cx[i] * cy[i] > 0 ? s + h[7] : s - h[7];
-    if (cx[i] && cz[i])
-        s = cx[i] * cz[i] > 0 ? s + h[8] : s - h[8];
-    if (cy[i] && cz[i])
-        s = cy[i] * cz[i] > 0 ? s + h[9] : s - h[9];
-    return (R)w36[i] / (R)36 * s;
+    const int ax = cx[i] != 0, ay = cy[i] != 0, az = cz[i] != 0;
+    R e = h[0];
+    if (ax)
+        e += h[4];
+    if (ay)
+        e += h[5];
+    if (az)
+        e += h[6];
+    if (ax && ay)
+        e = cx[i] * cy[i] > 0 ? e + h[7] : e - h[7];
+    if (ax && az)
+        e = cx[i] * cz[i] > 0 ? e + h[8] : e - h[8];
+    if (ay && az)
+        e = cy[i] * cz[i] > 0 ? e + h[9] : e - h[9];
+    if (i == 0)
+        return (R)w36[0] / (R)36 * e;
+    return (R)w36[i] / (R)36 * (e + TESS_FN(tess_cdot)(cx[i], cy[i], cz[i], h[1], h[2], h[3]));
 }
 
 /* Eq. 16 for all directions. */
