@@ -22,6 +22,10 @@ struct tess_backend {
     char device_name[256];
 };
 
+#ifndef TESS_GPU_ARCHITECTURES
+#define TESS_GPU_ARCHITECTURES "an unrecorded set of architectures"
+#endif
+
 /* The operations are referenced only from the host table, which the compilers' device passes do not see. */
 #define TESS_GPU_OP static __attribute__((unused))
 
@@ -98,12 +102,13 @@ TESS_GPU_OP tess_status tess_gpu_create(const tess_backend_config_t *cfg, tess_b
     gpuFuncAttributes attr;
     const gpuError_t rk = gpuFuncGetAttributes(
         &attr, (const void *)tess_gpu_ab_step<double, TESS_KERNEL_FULL, 0, 0>);
-    if (rk != gpuSuccess) {
-        char what[384];
-        snprintf(what, sizeof what, "preparing kernels for %s (compute capability %d.%d)", prop.name, prop.major,
-                 prop.minor);
-        return tess_gpu_fail(err, rk, what);
-    }
+    if (rk == gpuErrorNoBinaryForGpu || rk == gpuErrorInvalidDeviceFunction)
+        return tess_fail(err, TESS_ERR_DEVICE,
+                         "%s (compute capability %d.%d) has no kernel image in this build (built for %s): add its "
+                         "architecture to TESSERA_%s_ARCHITECTURES and rebuild",
+                         prop.name, prop.major, prop.minor, TESS_GPU_ARCHITECTURES, TESS_GPU_RUNTIME_NAME);
+    if (rk != gpuSuccess)
+        return tess_gpu_fail(err, rk, "preparing the kernels");
     tess_backend_t *be = (tess_backend_t *)calloc(1, sizeof *be);
     if (!be)
         return tess_fail(err, TESS_ERR_NOMEM, "out of host memory creating the %s backend", TESS_GPU_RUNTIME_NAME);
