@@ -31,6 +31,7 @@ typedef struct {
     tess_precision precision;
     char pattern[16];                   /* "ab", "aa", "mr": tess_pattern_from_name */
     int threads;
+    int mr_layer;                       /* MR pattern: nodes per layer of a block; 0 = from the cache size */
     double density_min, density_max;    /* divergence bounds */
 
     double max_lattice_speed;           /* largest speed the case prescribes (lid, inlet, init, Re) */

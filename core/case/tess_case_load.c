@@ -3,6 +3,7 @@
 #include "tess_case.h"
 #include "tess_backend.h"
 #include "tess_case_entries.h"
+#include "tess_memory.h"
 #include "tess_shapes.h"
 #include "tess_voxels.h"
 #include <math.h>
@@ -130,6 +131,10 @@ static tess_status read_domain(ctx_t *x)
     if ((double)n[0] * n[1] * n[2] > 2.0e9)
         return tess_fail(x->err, TESS_ERR_INPUT, "%s: [domain]: %ldx%ldx%ld nodes is more than 2e9", x->es.file, n[0],
                          n[1], n[2]);
+    /* The node-type grid is one byte a node; check it fits before allocating (and touching) it. */
+    char what[1200];
+    snprintf(what, sizeof what, "%s: [domain]: the %ldx%ldx%ld node-type grid", x->es.file, n[0], n[1], n[2]);
+    TRY(tess_memory_check((size_t)n[0] * (size_t)n[1] * (size_t)n[2], what, x->err));
     if (tess_geometry_init(&c->geometry, (int)n[0], (int)n[1], (int)n[2], 1) != 0)
         return tess_fail(x->err, TESS_ERR_NOMEM, "out of memory for a %ldx%ldx%ld domain", n[0], n[1], n[2]);
     memcpy(c->geometry.periodic, periodic, sizeof periodic);
@@ -417,6 +422,9 @@ static tess_status read_run(ctx_t *x)
     long threads = 0;
     TRY(tess_get_long(&x->es, "run", "threads", 0, 4096, 0, &threads, x->err));
     c->threads = (int)threads;
+    long layer = 0; /* MR nodes per layer of a block; 0 = from the cache size (docs/patterns.md) */
+    TRY(tess_get_long(&x->es, "run", "mr_layer", 0, 1L << 24, 0, &layer, x->err));
+    c->mr_layer = (int)layer;
     c->density_min = 0.5;
     c->density_max = 2.0;
     TRY(tess_get_double(&x->es, "run", "density_min", 0.0, INFINITY, 0, 0, &c->density_min, NULL, x->err));

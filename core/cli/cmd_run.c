@@ -4,6 +4,7 @@
 #include "tess_case.h"
 #include "tess_fields.h"
 #include "tess_file.h"
+#include "tess_memory.h"
 #include "tess_monitor.h"
 #include "tess_progress.h"
 #include "tess_sim.h"
@@ -241,6 +242,26 @@ static tess_status events(run_t *r, long step, int at_start, int final, tess_err
     return TESS_OK;
 }
 
+/* The AA pattern holds canonical populations after even steps only, so every step at which the run reads
+ * them (the end, each monitor row, output and checkpoint) must be even: refuse odd ones before stepping. */
+static tess_status check_aa_steps(const run_t *r, const char *path, int aa, tess_error_t *err)
+{
+    if (!aa)
+        return TESS_OK;
+    const struct {
+        const char *key, *what;
+        long value;
+    } keys[] = {{"steps", "number of steps", r->c.steps},
+                {"output_every", "output interval", r->c.output_every},
+                {"monitor_every", "monitor interval", r->c.monitor_every},
+                {"checkpoint_every", "checkpoint interval", r->c.checkpoint_every}};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        if (keys[k].value % 2 != 0)
+            return tess_fail(err, TESS_ERR_INPUT, "%s: [run] %s: the AA pattern needs an even %s, got %ld", path,
+                             keys[k].key, keys[k].what, keys[k].value);
+    return TESS_OK;
+}
+
 static tess_status setup(run_t *r, tess_error_t *err)
 {
     char path[TESS_CASE_PATH_MAX];
@@ -254,15 +275,29 @@ static tess_status setup(run_t *r, tess_error_t *err)
     tess_backend_config_t cfg = {0};
     cfg.precision = r->c.precision;
     cfg.threads = r->c.threads;
+    cfg.mr_layer = r->c.mr_layer;
     if ((st = tess_pattern_from_name(r->c.pattern, &cfg.pattern, err)) != TESS_OK)
         return st;
     const tess_backend_ops_t *ops = tess_backend_choose(r->c.backend, &cfg, err);
     if (!ops)
         return TESS_ERR_INPUT;
     snprintf(r->auto_note, sizeof r->auto_note, "%s", strcmp(r->c.backend, "auto") == 0 ? " (auto)" : "");
+    /* The dense output fields (density, velocity, previous velocity, solid flags, Float32 copies, a
+     * reference's fields) come on top of the simulation, which checks its own memory after tiling. */
+    const size_t nodes = (size_t)r->c.geometry.nx * r->c.geometry.ny * r->c.geometry.nz;
+    const size_t per_node = 7 * sizeof(double) + 1 + (r->c.precision == TESS_PRECISION_SINGLE ? 4 * sizeof(float) : 0) +
+                            (r->o.check ? 4 * sizeof(double) : 0);
+    char what[1200];
+    snprintf(what, sizeof what, "%s: output fields for %zu nodes", path, nodes);
+    if ((st = tess_memory_check(nodes * per_node, what, err)) != TESS_OK)
+        return st;
+    int aa = cfg.pattern == TESS_PATTERN_AA; /* the run or its --check reference */
+    if ((st = check_aa_steps(r, path, aa, err)) != TESS_OK)
+        return st;
     if ((st = tess_sim_create(&r->c, ops, &cfg, &r->sim, err)) != TESS_OK) {
-        /* Input errors found while tiling (periodic sizes) are the case file's: say which one. */
-        if (st == TESS_ERR_INPUT && strncmp(err->msg, path, strlen(path)) != 0) {
+        /* Input errors found while tiling (periodic sizes) and a domain too large for the memory are the case
+         * file's: say which one. */
+        if ((st == TESS_ERR_INPUT || st == TESS_ERR_NOMEM) && strncmp(err->msg, path, strlen(path)) != 0) {
             char msg[sizeof err->msg];
             snprintf(msg, sizeof msg, "%s", err->msg);
             tess_fail(err, st, "%s: %s", path, msg);
@@ -292,10 +327,16 @@ static tess_status setup(run_t *r, tess_error_t *err)
         if ((st = tess_sim_create(&r->c, ops2, &cfg2, &r->ref, err)) != TESS_OK)
             return st;
         snprintf(r->check_pattern, sizeof r->check_pattern, "%s", colon ? colon + 1 : r->c.pattern);
+        aa |= cfg2.pattern == TESS_PATTERN_AA;
     }
+    if (r->ref && (st = check_aa_steps(r, path, aa, err)) != TESS_OK)
+        return st;
     if (r->o.restart) {
         if ((st = tess_sim_load_restart(r->sim, r->o.restart, err)) != TESS_OK)
             return st;
+        if (aa && tess_sim_step_count(r->sim) % 2 != 0)
+            return tess_fail(err, TESS_ERR_INPUT, "%s: restart file is at step %ld: the AA pattern needs an even step",
+                             r->o.restart, tess_sim_step_count(r->sim));
         if (r->ref && (st = tess_sim_load_restart(r->ref, r->o.restart, err)) != TESS_OK)
             return st;
         if (tess_sim_step_count(r->sim) > r->c.steps)

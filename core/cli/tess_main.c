@@ -7,7 +7,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: tessera <command> [options]\n"
                "commands:\n"
-               "  run CASE.ini [--backend auto|cpu|cuda|hip] [--precision double|single] [--pattern ab]\n"
+               "  run CASE.ini [--backend auto|cpu|cuda|hip] [--precision double|single] [--pattern ab|aa|mr]\n"
                "               [--steps N] [--out DIR] [--set section.key=value]... [--threads N] [--quiet]\n"
                "               [--checkpoint-every N] [--restart FILE] [--check BACKEND[:PATTERN] [--check-tol X]]\n"
                "  info         version, backends, CPU topology\n"

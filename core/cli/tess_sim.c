@@ -1,7 +1,9 @@
 #include "tess_sim.h"
+#include "tess_memory.h"
 #include "tess_restart.h"
 #include "tess_state.h"
 #include "tess_vti.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +61,21 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
         return st;
     }
     const size_t n = tess_state_count(&s->tiling), nodes = 64 * (size_t)(s->tiling.ntiles ? s->tiling.ntiles : 1);
+    /* Check the host memory before allocating: an oversized domain fails here with the figures, instead of
+     * paging for minutes. The host copy and the per-node fields always live here; the CPU backend's own copies
+     * too (AB two of 19 values, AA one, MR two of 10 moments), a GPU backend's are on the device. */
+    const size_t vsize = tess_precision_size(cfg->precision);
+    size_t need = n * vsize + 4 * nodes * sizeof(double);
+    if (strcmp(ops->name, "cpu") == 0)
+        need += (cfg->pattern == TESS_PATTERN_AA ? 1 : 2) * (cfg->pattern == TESS_PATTERN_MR ? 10 : 19) * nodes * vsize;
+    char what[160];
+    snprintf(what, sizeof what, "a run on %d tiles (%s backend, %s, pattern %s)", s->tiling.ntiles, ops->name,
+             tess_precision_name(cfg->precision),
+             cfg->pattern == TESS_PATTERN_AA ? "aa" : cfg->pattern == TESS_PATTERN_MR ? "mr" : "ab");
+    if ((st = tess_memory_check(need, what, err)) != TESS_OK) {
+        tess_sim_free(s);
+        return st;
+    }
     s->pops = malloc((n ? n : 1) * tess_precision_size(cfg->precision));
     s->rho_t = malloc(nodes * sizeof *s->rho_t);
     s->u_t = malloc(3 * nodes * sizeof *s->u_t);

@@ -1,6 +1,7 @@
 """Every bad-input path of `tessera run`: exit status 2, one line on stderr naming the file and line (or the
 --set option) and what was expected, and nothing written (no output folder, no temporary file)."""
 import os
+import sys
 from tess_cli_test import SMALL_CASE, check, cleanup, files_under, finish, run, scratch, write
 
 
@@ -74,6 +75,22 @@ T.append(("init file of the wrong size", replace("[run]", "[init]\nfile = f8.vti
           ["[init] file", "f8.vti has 8x8x8 nodes, expected the domain's 16x16x16"]))
 T.append(("missing case file", None, ["__nofile__"], ["no such case file"]))
 T.append(("restart not a restart file", None, ["--restart", "geo.raw"], ["geo.raw: not a tessera restart file"]))
+T.append(("mr_layer negative", replace("threads = 1", "threads = 1\nmr_layer = -16"), [],
+          ["key 'mr_layer' in [run]", "got '-16'"]))
+# The AA pattern holds canonical populations after even steps only: odd ends, intervals and restart steps are
+# refused before any step is taken, naming the key.
+T.append(("AA odd steps", None, ["--pattern", "aa", "--steps", "41"],
+          ["[run] steps: the AA pattern needs an even number of steps, got 41"]))
+T.append(("AA odd monitor interval", None, ["--pattern", "aa", "--set", "run.monitor_every=5"],
+          ["[run] monitor_every: the AA pattern needs an even monitor interval, got 5"]))
+T.append(("AA odd output interval", None, ["--pattern", "aa", "--set", "run.output_every=7"],
+          ["[run] output_every: the AA pattern needs an even output interval, got 7"]))
+T.append(("AA odd checkpoint interval", None, ["--pattern", "aa", "--checkpoint-every", "3"],
+          ["[run] checkpoint_every: the AA pattern needs an even checkpoint interval, got 3"]))
+T.append(("AA reference with odd output interval", None, ["--check", "cpu:aa", "--set", "run.output_every=7"],
+          ["[run] output_every: the AA pattern needs an even output interval, got 7"]))
+T.append(("AA restart at an odd step", None, ["--pattern", "aa", "--restart", "odd.tsr"],
+          ["odd.tsr: restart file is at step 1: the AA pattern needs an even step"]))
 
 d = scratch()
 write(os.path.join(d, "geo.raw"), b"\x01" * 4000, "wb")
@@ -83,6 +100,10 @@ rc, _, _ = run(["run", "s.ini", "--precision", "single", "--steps", "1", "--chec
 os.rename(os.path.join(d, "sgl", "restart.tsr"), os.path.join(d, "single.tsr"))
 import shutil
 shutil.rmtree(os.path.join(d, "sgl"))
+# A double-precision restart at step 1 (AB) for the AA odd-restart test.
+rc, _, _ = run(["run", "s.ini", "--steps", "1", "--checkpoint-every", "1", "--out", "odd", "--quiet"], d)
+os.rename(os.path.join(d, "odd", "restart.tsr"), os.path.join(d, "odd.tsr"))
+shutil.rmtree(os.path.join(d, "odd"))
 # An 8^3 field file for the wrong-size [init] file test.
 write(os.path.join(d, "s8.ini"), SMALL_CASE.replace("16", "8").replace(" 15", " 7"))
 rc, _, _ = run(["run", "s8.ini", "--steps", "0", "--out", "s8", "--quiet"], d)
@@ -103,6 +124,36 @@ for what, text, args, expect in T:
         check(e in msg, "%s: message contains %r (got %r)" % (what, e, msg))
     left = [f for f in files_under(d) if f not in before and f != "case.ini"]
     check(not left and not os.path.exists(os.path.join(d, "out")), "%s: nothing written (found %s)" % (what, left))
+
+# Oversized domains fail before allocating with exit status 4 and one line giving the bytes needed and
+# available. An address-space limit (which tessera honours as the memory available) makes this independent of
+# the machine: 1 GB cannot hold the 1.728e9-byte node-type grid of 1200^3; 4 GB holds the 64 MB grid of 400^3
+# and its 3.6 GB output fields (57 bytes a node) but not the CPU backend's AB populations (31 GB).
+import resource
+import subprocess
+import time
+
+
+def limited(gb):
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (int(gb * 1e9), int(gb * 1e9)))
+
+
+for what, gb, n, expect in [("node-type grid", 1.0, 1200, "[domain]: the 1200x1200x1200 node-type grid: "
+                             "1728000000 bytes (1.7 GB) of host memory needed, 1000000000 bytes (1.0 GB) available"),
+                            ("populations", 4.0, 400, "a run on 1000000 tiles (cpu backend, double, pattern ab): "
+                             "31232000000 bytes (31.2 GB) of host memory needed, 4000000000 bytes (4.0 GB) available")]:
+    write(os.path.join(d, "case.ini"), SMALL_CASE)
+    t0 = time.time()
+    p = subprocess.run([sys.argv[1], "run", "case.ini", "--out", "big"] +
+                       sum([["--set", "domain.n%s=%d" % (a, n)] for a in "xyz"], []),
+                       cwd=d, capture_output=True, text=True, preexec_fn=limited(gb), timeout=120,
+                       env=dict(os.environ, OMP_WAIT_POLICY="passive"))
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    check(p.returncode == 4, "oversized %s: exit status %d (expected 4)" % (what, p.returncode))
+    check(len(lines) == 1 and expect in lines[0], "oversized %s: one line containing %r (got %r)" % (what, expect, p.stderr.strip()))
+    # Fails early: well under the minutes that allocating and touching the memory would take (0.03 s and 1 s here).
+    check(time.time() - t0 < 30, "oversized %s: refused in %.1f s (< 30 s)" % (what, time.time() - t0))
+    check(not os.path.exists(os.path.join(d, "big")), "oversized %s: nothing written" % what)
 
 # A lattice Mach number above 0.3 is a warning, not an error: the run goes ahead (0 steps here).
 write(os.path.join(d, "case.ini"), replace("velocity = 0.05 0 0", "velocity = 0.2 0 0"))
