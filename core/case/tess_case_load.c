@@ -224,10 +224,30 @@ static tess_status new_material(ctx_t *x, const char *section, tess_node_kind ki
 static tess_status read_shape(ctx_t *x, const char *s, tess_shape_t *sh)
 {
     static const char *const shapes[] = {"box", "sphere", "cylinder", NULL};
-    int k = -1;
+    static const char *const faces[] = {"-x", "+x", "-y", "+y", "-z", "+z", NULL};
+    int k = -1, f = -1;
+    /* face = -x|+x|...: the whole one-node-thick plane on that face of the domain, whatever its size, so that
+     * inlets and outlets follow --set domain.nx=N. */
+    TRY(tess_get_choice(&x->es, s, "face", faces, &f, NULL, x->err));
+    if (f >= 0) {
+        if (tess_entry_find(&x->es, s, "shape") || tess_entry_find(&x->es, s, "min") || tess_entry_find(&x->es, s, "max"))
+            return tess_fail(x->err, TESS_ERR_INPUT, "%s: [%s]: give either face or shape (with min, max), not both",
+                             x->es.file, s);
+        const int n[3] = {x->c->geometry.nx, x->c->geometry.ny, x->c->geometry.nz};
+        memset(sh, 0, sizeof *sh);
+        sh->kind = TESS_SHAPE_BOX;
+        for (int a = 0; a < 3; a++)
+            sh->b[a] = n[a] - 1;
+        if (f % 2)
+            sh->a[f / 2] = n[f / 2] - 1;
+        else
+            sh->b[f / 2] = 0;
+        return TESS_OK;
+    }
     TRY(tess_get_choice(&x->es, s, "shape", shapes, &k, NULL, x->err));
     if (k < 0)
-        return tess_fail(x->err, TESS_ERR_INPUT, "%s: [%s]: missing key 'shape' (box, sphere or cylinder)", x->es.file, s);
+        return tess_fail(x->err, TESS_ERR_INPUT, "%s: [%s]: missing key 'shape' (box, sphere or cylinder) or 'face'",
+                         x->es.file, s);
     memset(sh, 0, sizeof *sh);
     sh->kind = (tess_shape_kind)k;
     if (k == TESS_SHAPE_BOX) {

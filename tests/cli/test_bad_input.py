@@ -75,6 +75,10 @@ T.append(("init file of the wrong size", replace("[run]", "[init]\nfile = f8.vti
           ["[init] file", "f8.vti has 8x8x8 nodes, expected the domain's 16x16x16"]))
 T.append(("missing case file", None, ["__nofile__"], ["no such case file"]))
 T.append(("restart not a restart file", None, ["--restart", "geo.raw"], ["geo.raw: not a tessera restart file"]))
+T.append(("face and min", SMALL_CASE + "[outlet.o]\nface = +x\nmin = 0 0 0\ndensity = 1\n", [],
+          ["[outlet.o]: give either face or shape (with min, max), not both"]))
+T.append(("face unknown", SMALL_CASE + "[outlet.o]\nface = x\ndensity = 1\n", [],
+          ["key 'face' in [outlet.o]", "got 'x'"]))
 T.append(("mr_layer negative", replace("threads = 1", "threads = 1\nmr_layer = -16"), [],
           ["key 'mr_layer' in [run]", "got '-16'"]))
 # The AA pattern holds canonical populations after even steps only: odd ends, intervals and restart steps are

@@ -187,5 +187,23 @@ por = 1 - sum(m1) / N ** 3
 check(0.6 - 81.0 / N ** 3 < por <= 0.6, "porosity %.4f within one sphere below the target 0.6" % por)
 check(m1 == m2, "same seed, same geometry")
 check(m1 != m3, "different seed, different geometry")
+
+# --- the shipped spheres case is pressure-driven: face planes follow the domain size -------------------
+# Shrunk to 16^3 (diameter 5): node types 2 (density 1.001) fill the whole x = 0 plane and 3 (density 1) the
+# whole x = 15 plane, painted over the spheres; nothing else is a boundary node.
+cases = sys.argv[2] if len(sys.argv) > 2 else None
+if cases:
+    rc, out, err = run(["run", os.path.join(cases, "spheres.ini"), "--steps", "0", "--out", "SPH", "--quiet",
+                        "--backend", "cpu"] + sum([["--set", "domain.n%s=%d" % (a, N)] for a in "xyz"], []) +
+                       ["--set", "spheres.bed.diameter=5"], d)
+    check(rc == 0, "shipped spheres case at 16^3: exit 0 (%s)" % err.strip())
+    if rc == 0:
+        t = read_vti(os.path.join(d, "SPH", "fields_000000.vti")).GetPointData().GetArray("type")
+        ty = [t.GetValue(i) for i in range(N ** 3)]
+        x0 = [ty[idx(0, y, z)] for z in range(N) for y in range(N)]
+        x1 = [ty[idx(N - 1, y, z)] for z in range(N) for y in range(N)]
+        inner = [ty[idx(x, y, z)] for z in range(N) for y in range(N) for x in range(1, N - 1)]
+        check(set(x0) == {2} and set(x1) == {3} and set(inner) <= {0, 1} and 0 in inner,
+              "spheres: x = 0 plane all type 2, x = 15 all type 3, spheres (type 0) inside")
 cleanup(d)
 finish()
