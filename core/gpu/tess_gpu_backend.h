@@ -102,8 +102,9 @@ TESS_GPU_OP tess_status tess_gpu_create(const tess_backend_config_t *cfg, tess_b
     gpuFuncAttributes attr;
     const gpuError_t rk = gpuFuncGetAttributes(
         &attr, (const void *)tess_gpu_ab_step<double, TESS_KERNEL_FULL, 0, 0>);
+    /* Unsupported rather than a device error: a GPU is present, so the tests must fail here, not skip. */
     if (rk == gpuErrorNoBinaryForGpu || rk == gpuErrorInvalidDeviceFunction)
-        return tess_fail(err, TESS_ERR_DEVICE,
+        return tess_fail(err, TESS_ERR_UNSUPPORTED,
                          "%s (compute capability %d.%d) has no kernel image in this build (built for %s): add its "
                          "architecture to TESSERA_%s_ARCHITECTURES and rebuild",
                          prop.name, prop.major, prop.minor, TESS_GPU_ARCHITECTURES, TESS_GPU_RUNTIME_NAME);
@@ -232,6 +233,15 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
 {
     if (!be->f[0])
         return tess_fail(err, TESS_ERR_INPUT, "initialise called before upload_geometry");
+    /* The finite-difference inlet/outlet needs velocity gradients from a pre-pass that the GPU kernels do not
+     * have yet: refuse it rather than run Zou-He in its place. */
+    for (int m = 0; m < p->nmat; m++)
+        if ((p->mat[m].kind == TESS_NODE_VELOCITY || p->mat[m].kind == TESS_NODE_PRESSURE) &&
+            p->mat[m].method == TESS_BC_FINITE_DIFFERENCE)
+            return tess_fail(err, TESS_ERR_UNSUPPORTED,
+                             "material %d: the finite-difference inlet/outlet method runs on the cpu backend (patterns "
+                             "aa and mr) only; use method = zou-he on the GPU",
+                             m);
     be->consts.p = *p;
     for (int m = 0; m < 256; m++)
         be->consts.wet[m] = (uint8_t)(m < p->nmat && tess_kind_is_wet(p->mat[m].kind));

@@ -87,7 +87,7 @@ static int skip_or_fail(const tess_error_t *err, int first)
 
 int main(void)
 {
-    static const char *coll_name[] = {"lbgk", "mrt"};
+    static const char *coll_name[] = {"lbgk", "mrt", "regularized"};
     static const char *fluid_name[] = {"incompressible", "quasi-compressible"};
     int first = 1;
 #ifdef TESS_GPU_REPRODUCIBLE
@@ -97,7 +97,7 @@ int main(void)
 #endif
     printf("mode: %s\n", want_bits ? "reproducible (bitwise)" : "fast (tolerance)");
     for (int prec_i = 0; prec_i < 2; prec_i++)
-        for (int coll = 0; coll < 2; coll++)
+        for (int coll = 0; coll < 3; coll++)
             for (int fluid = 0; fluid < 2; fluid++)
                 for (int force = 0; force < 2; force++) {
                     const tess_precision prec = (tess_precision)prec_i;
