@@ -226,7 +226,7 @@ static int case_overrides(const bench_opts *o, int size, const char *porosity, c
         }
     }
     if (porosity)
-        snprintf(store[n++], 96, "spheres.porosity=%s", porosity);
+        snprintf(store[n++], 96, "spheres.bed.porosity=%s", porosity); /* cases/spheres.ini */
     for (int i = 0; i < n; i++)
         ov[i] = store[i];
     for (int i = 0; i < o->nsets; i++)
