@@ -52,7 +52,7 @@ if [ "${GPU_CHECK_WRONG_ARCH:-0}" = 1 ]; then
 fi
 wait $p1 || { echo "fast build FAILED"; tail -30 /tmp/tess-fast.build.log /tmp/tess-fast.configure.log; status=1; }
 wait $p2 || { echo "reproducible build FAILED"; tail -30 /tmp/tess-repro.build.log; status=1; }
-cp /tmp/tess-fast.build.log "$out/build-fast.log" 2>/dev/null
+[ $status -eq 0 ] || cp /tmp/tess-fast.build.log "$out/build-fast.log" 2>/dev/null
 [ $status -eq 0 ] || cp /tmp/tess-repro.build.log "$out/build-repro.log" 2>/dev/null
 [ $status -eq 0 ] || exit $status
 
@@ -88,30 +88,33 @@ if [ "${GPU_CHECK_WRONG_ARCH:-0}" = 1 ]; then
 fi
 
 if [ "${GPU_CHECK_BENCH:-1}" = 1 ]; then
-step "benchmark (cavity3d ${size}^3, fast build)"
+# `tessera bench` (fast build): the issue's sweeps, each with its CSV in $OUT and a PNG where a sweep has an axis.
 bench=/tmp/tess-fast/core/cli/tessera
 drv=/tmp/tess-fast/tests/gpu/tess_gpu_bench_cuda
-"$drv" --header --size 64 --steps 5 >"$out/bench-driver.csv"
-for prec in double single; do
-    for tpb in 1 2; do
-        for v in full propagation readwrite; do
-            "$drv" --size "$size" --precision $prec --variant $v --tiles-per-block $tpb --steps 50 >>"$out/bench-driver.csv" || status=1
+bsteps=${BENCH_STEPS:-20}
+step "benchmark: cavity3d 64^3..384^3, double and single, full LBGK"
+"$bench" bench --backend cuda --case cavity3d --size 64,128,192,256,320,384 --precision double,single \
+    --steps "$bsteps" --reps 3 --csv "$out/bench-sizes.csv" --plot "$out" 2>&1 | tee /tmp/bench-sizes.log || status=1
+step "benchmark: cavity3d ${size}^3, kernel variants, collisions, layouts"
+{
+    "$bench" bench --backend cuda --case cavity3d --size "$size" --precision double,single --variant all \
+        --layout both --steps "$bsteps" --reps 3 --csv /tmp/bench-k1.csv &&
+    "$bench" bench --backend cuda --case cavity3d --size "$size" --precision double,single \
+        --collision mrt,regularized --steps "$bsteps" --reps 3 --csv /tmp/bench-k2.csv
+} 2>&1 | tee /tmp/bench-kernels.log || status=1
+cat /tmp/bench-k1.csv >"$out/bench-kernels.csv" && grep -v '^#\|^case' /tmp/bench-k2.csv >>"$out/bench-kernels.csv"
+step "benchmark: random spheres 192^3, porosity 0.1..0.9, double and single"
+"$bench" bench --backend cuda --case spheres --size 192 --porosity 0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9 \
+    --precision double,single --steps "$bsteps" --reps 3 --csv "$out/bench-spheres.csv" --plot "$out" 2>&1 |
+    tee /tmp/bench-spheres.log || status=1
+if [ "${GPU_CHECK_TPB:-0}" = 1 ]; then
+    step "tiles per block (timing driver)"
+    for prec in double single; do
+        for tpb in 1 2; do
+            "$drv" --size "$size" --precision $prec --tiles-per-block $tpb --steps 50 || status=1
         done
-        "$drv" --size "$size" --precision $prec --collision mrt --tiles-per-block $tpb --steps 50 >>"$out/bench-driver.csv" || status=1
     done
-    for v in full propagation; do
-        "$drv" --size "$size" --precision $prec --variant $v --layout xyz --steps 50 >>"$out/bench-driver.csv" || status=1
-    done
-    "$drv" --size 100 --precision $prec --variant propagation --steps 200 >>"$out/bench-driver.csv" || status=1
-    "$drv" --size 100 --precision $prec --variant propagation --layout xyz --steps 200 >>"$out/bench-driver.csv" || status=1
-    "$drv" --case spheres --size 192 --porosity 0.5 --precision $prec --steps 50 >>"$out/bench-driver.csv" || status=1
-done
-if [ -x "$bench" ]; then
-    "$bench" bench --backend cuda --case cavity3d --size "$size" --precision double,single --variant full \
-        --collision lbgk --layout optimised --steps 50 --csv /tmp/bench-tessera.csv >/tmp/bench-tessera.log 2>&1 || status=1
-    tail -5 /tmp/bench-tessera.log; cp /tmp/bench-tessera.csv "$out/bench-tessera.csv"
 fi
-
 fi
 
 if [ "${GPU_CHECK_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
@@ -125,6 +128,8 @@ if [ "${GPU_CHECK_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
 fi
 
 step "summary"
-[ -f "$out/bench-driver.csv" ] && awk -F, 'NR > 1 && $1 ~ /CUDA/ { printf "%-9s %4s %-6s %-11s %-4s %-9s tpb=%s %8.1f MLUPS %7.1f GB/s %5.3f of copy\n", $2, $3, $4, $5, $6, $7, $8, $12, $13, $15 }' "$out/bench-driver.csv"
+for f in "$out"/bench-sizes.csv "$out"/bench-kernels.csv "$out"/bench-spheres.csv; do
+    [ -f "$f" ] && awk -F, 'NR > 2 && $1 != "case" { printf "%-9s %4s %5.2f eta %5.3f %-6s %-11s %-11s %-9s %9.1f MLUPS %7.1f GB/s %5.1f%% of copy\n", $1, $2, $3, $4, $9, $10, $11, $12, $14, $18, 100 * $19 }' "$f"
+done
 echo "status: $status"
 exit $status

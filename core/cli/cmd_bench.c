@@ -257,7 +257,7 @@ static int run_one(const bench_opts *o, const char *case_path, int size, const c
     cfg.precision = strcmp(precision, "single") == 0 ? TESS_PRECISION_SINGLE : TESS_PRECISION_DOUBLE;
     cfg.threads = o->threads;
     cfg.plain_xyz = strcmp(layout, "xyz") == 0;
-    cfg.mr_layer = mr_layer;
+    cfg.mr_layer = mr_layer ? mr_layer : c.mr_layer; /* --mr-layer, else the case's [run] mr_layer */
     if (variant_from_name(variant, &cfg.variant) != 0 || tess_pattern_from_name(pattern, &cfg.pattern, &err) != TESS_OK ||
         (strcmp(precision, "single") != 0 && strcmp(precision, "double") != 0) ||
         (strcmp(layout, "xyz") != 0 && strcmp(layout, "optimised") != 0)) {
@@ -308,7 +308,7 @@ static int run_one(const bench_opts *o, const char *case_path, int size, const c
     snprintf(row->variant, sizeof row->variant, "%s", variant);
     snprintf(row->collision, sizeof row->collision, "%s", collision);
     snprintf(row->layout, sizeof row->layout, "%s", layout);
-    row->mr_layer = mr_layer;
+    row->mr_layer = cfg.mr_layer;
     row->mlups = reps % 2 ? mlups[reps / 2] : 0.5 * (mlups[reps / 2 - 1] + mlups[reps / 2]);
     row->mlups_min = mlups[0];
     row->mlups_max = mlups[reps - 1];
