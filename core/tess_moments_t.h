@@ -54,7 +54,7 @@ TESS_HD TESS_INLINE void TESS_FN(tess_mr_moments)(const R *f, R *m)
  * them once per node leaves a few additions per population. */
 TESS_HD TESS_INLINE void TESS_FN(tess_mr_coeffs)(const R *m, R *h)
 {
-    const R third = m[TESS_MR_RHO] / (R)3;
+    const R third = m[TESS_MR_RHO] * (R)(1.0 / 3.0); /* a multiply: this runs per node per step */
     const R pxx = m[TESS_MR_PXX] - third, pyy = m[TESS_MR_PYY] - third, pzz = m[TESS_MR_PZZ] - third;
     h[0] = m[TESS_MR_RHO] - (R)1.5 * (pxx + pyy + pzz);
     h[1] = (R)3 * m[TESS_MR_JX];
@@ -117,7 +117,7 @@ TESS_HD TESS_INLINE void TESS_FN(tess_mr_collide)(const tess_params_t *p, int fl
     TESS_FN(tess_velocity)(p, fluid, use_force, rho, m[TESS_MR_JX], m[TESS_MR_JY], m[TESS_MR_JZ], (R)1, u);
     const R rho0 = fluid == TESS_FLUID_QUASI_COMPRESSIBLE ? rho : (R)1;
     const R omega = (R)1 / (R)p->tau, keep = (R)1 - omega;
-    const R third = rho / (R)3;
+    const R third = rho * (R)(1.0 / 3.0);
     const int a[6] = {0, 1, 2, 0, 0, 1}, b[6] = {0, 1, 2, 1, 2, 2};
     R F[3] = {(R)0, (R)0, (R)0};
     if (use_force) {

@@ -227,6 +227,18 @@ tess_status tess_cpu_mr_upload(tess_cpu_pattern_t *be, tess_error_t *err)
     return TESS_OK;
 }
 
+/* Fix-ups of a tile sorted by kind and source: links recomputed from the same upstream node become adjacent
+ * and share one set of Hermite coefficients (each entry writes its own buffer slot, so order is free). */
+static int fix_cmp(const void *a, const void *b)
+{
+    const tess_cpu_mr_fix_t *x = a, *y = b;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    return (x->dst > y->dst) - (x->dst < y->dst);
+}
+
 /* Per tile, the links the unconditional window gather gets wrong (they depend on the materials, hence built
  * here and not at upload): solid nodes of the tile, links from solid nodes (bounce-back), and links from other
  * blocks: from an earlier colour through the interface buffer, from a later colour by recomputation. */
@@ -282,6 +294,10 @@ static tess_status build_fixups(tess_cpu_pattern_t *be, tess_error_t *err)
             be->fix = malloc(cap * sizeof *be->fix);
             if (!be->fix)
                 return tess_fail(err, TESS_ERR_NOMEM, "out of memory for %zu MR fix-up links", count);
+        } else {
+            for (int32_t k = 0; k < be->ntiles; k++)
+                qsort(be->fix + be->fix_start[k], (size_t)(be->fix_start[k + 1] - be->fix_start[k]), sizeof *be->fix,
+                      fix_cmp);
         }
     }
     be->fix_bytes = cap * sizeof *be->fix;

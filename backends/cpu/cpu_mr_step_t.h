@@ -195,6 +195,8 @@ static void TESS_FN(cpu_mr_complete)(const tess_cpu_pattern_t *be, const tess_cp
         }
         TESS_FN(cpu_mr_gather)(base, buf);
         const R *self = base[13];
+        int64_t h_src = -1; /* upstream node whose coefficients h holds */
+        R h[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         for (int64_t e = be->fix_start[k]; e < be->fix_start[k + 1]; e++) {
             const tess_cpu_mr_fix_t fx = be->fix[e];
             const int i = fx.dst >> 6, n = fx.dst & 63;
@@ -209,14 +211,16 @@ static void TESS_FN(cpu_mr_complete)(const tess_cpu_pattern_t *be, const tess_cp
             case TESS_MR_FIX_BUFFER:
                 buf->f[i][n] = ibuf[fx.src];
                 break;
-            default: {
-                const R *m2 = m + (size_t)(fx.src >> 6) * 10 * 64 + (fx.src & 63);
-                R mm[10], h[10];
-                for (int q = 0; q < 10; q++)
-                    mm[q] = m2[q * 64];
-                TESS_FN(tess_mr_coeffs)(mm, h);
+            default:
+                if (fx.src != h_src) {
+                    const R *m2 = m + (size_t)(fx.src >> 6) * 10 * 64 + (fx.src & 63);
+                    R mm[10];
+                    for (int q = 0; q < 10; q++)
+                        mm[q] = m2[q * 64];
+                    TESS_FN(tess_mr_coeffs)(mm, h);
+                    h_src = fx.src;
+                }
                 buf->f[i][n] = TESS_FN(tess_mr_population)(i, h);
-            }
             }
         }
         if (be->tile_has_open[k])
