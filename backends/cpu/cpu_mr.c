@@ -32,8 +32,8 @@ static int lateral_bit(int dx, int dy)
 }
 
 /* Layer size (nodes of one z-layer of a block) from the cache: the window of three tile layers (3 x 4 node
- * layers x 19 populations) should fill about half of the cache share of one thread, the rest being left to
- * the interface buffer and the moments streaming through. */
+ * layers x 19 populations) fills the L2 share of one thread (measured: the plateau spans 0.5 to 4 MiB windows
+ * on a 2 MiB L2, docs/patterns.md). */
 static int auto_layer_nodes(const tess_cpu_pattern_t *be)
 {
     int shared = 1;
@@ -42,7 +42,7 @@ static int auto_layer_nodes(const tess_cpu_pattern_t *be)
         cache = (size_t)1 << 20;
     const size_t per_thread = cache / (size_t)(shared > 0 ? shared : 1);
     const size_t per_layer_node = 3 * 4 * 19 * tess_precision_size(be->cfg.precision);
-    size_t nodes = per_thread / 2 / per_layer_node;
+    size_t nodes = per_thread / per_layer_node;
     return nodes < 16 ? 16 : (int)nodes;
 }
 
@@ -70,19 +70,28 @@ tess_status tess_cpu_mr_upload(tess_cpu_pattern_t *be, tess_error_t *err)
 
     /* Block shape: about layer/16 tile columns, as square as the box allows. */
     be->layer_nodes = be->cfg.mr_layer > 0 ? be->cfg.mr_layer : auto_layer_nodes(be);
-    int ncol = be->layer_nodes / 16;
+    int ncol = be->layer_nodes / 16, bx = 1, by = 1;
     if (ncol < 1)
         ncol = 1;
-    int bx = (int)floor(sqrt((double)ncol));
-    if (bx < 1)
-        bx = 1;
-    if (bx > be->tx)
-        bx = be->tx;
-    int by = ncol / bx;
-    if (by < 1)
-        by = 1;
-    if (by > be->ty)
-        by = be->ty;
+    for (;;) {
+        bx = (int)floor(sqrt((double)ncol));
+        if (bx < 1)
+            bx = 1;
+        if (bx > be->tx)
+            bx = be->tx;
+        by = ncol / bx;
+        if (by < 1)
+            by = 1;
+        if (by > be->ty)
+            by = be->ty;
+        /* an automatic layer keeps at least one block per thread in each of the four colours */
+        const int64_t nb = (int64_t)((be->tx + bx - 1) / bx) * ((be->ty + by - 1) / by);
+        if (be->cfg.mr_layer > 0 || ncol == 1 || nb >= 4 * (int64_t)be->nthreads)
+            break;
+        ncol = ncol * 3 / 4;
+    }
+    if (be->cfg.mr_layer <= 0)
+        be->layer_nodes = 16 * bx * by;
     const int nbx = fix_count(be->tx, (be->tx + bx - 1) / bx, be->periodic[0]);
     const int nby = fix_count(be->ty, (be->ty + by - 1) / by, be->periodic[1]);
 
