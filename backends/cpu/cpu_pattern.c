@@ -208,6 +208,30 @@ static void cpu_describe(const tess_backend_t *b, char *buf, size_t len)
     }
 }
 
+/* The copy bandwidth is a property of the machine and the thread count: AA and MR instances measure it with a
+ * temporary AB instance of the same threads, so every pattern reports the lead's measurement. */
+static double cpu_copy_bandwidth(tess_backend_t *b, size_t bytes, tess_error_t *err)
+{
+    if (!tess_cpu_ab_ops.copy_bandwidth)
+        return 0.0;
+    if (pattern_of(b) == TESS_PATTERN_AB)
+        return tess_cpu_ab_ops.copy_bandwidth(b, bytes, err);
+    tess_backend_config_t cfg = pat(b)->cfg;
+    cfg.pattern = TESS_PATTERN_AB;
+    cfg.threads = pat(b)->nthreads;
+    tess_backend_t *ab = NULL;
+    if (tess_cpu_ab_ops.create(&cfg, &ab, err) != TESS_OK)
+        return -1.0;
+    const double gbs = tess_cpu_ab_ops.copy_bandwidth(ab, bytes, err);
+    tess_cpu_ab_ops.destroy(ab);
+    return gbs;
+}
+
+static double cpu_peak_bandwidth(const tess_backend_t *b)
+{
+    return tess_cpu_ab_ops.peak_bandwidth && pattern_of(b) == TESS_PATTERN_AB ? tess_cpu_ab_ops.peak_bandwidth(b) : 0.0;
+}
+
 static void cpu_destroy(tess_backend_t *b)
 {
     if (!b)
@@ -238,7 +262,8 @@ const tess_backend_ops_t tess_backend_cpu = {
     .download_populations = cpu_download_populations,
     .download_fields = NULL,
     .bytes_allocated = cpu_bytes,
-    .copy_bandwidth = NULL,
+    .copy_bandwidth = cpu_copy_bandwidth,
+    .peak_bandwidth = cpu_peak_bandwidth,
     .describe = cpu_describe,
     .destroy = cpu_destroy,
 };
