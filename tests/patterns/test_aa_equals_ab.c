@@ -25,7 +25,7 @@ int main(void)
                 void *in = tess_test_random_state(&t, &p, (tess_precision)prec, 11);
                 const size_t bytes = tess_state_count(&t) * tess_precision_size((tess_precision)prec);
                 void *ab = malloc(bytes), *aa = malloc(bytes);
-                const int steps = 24;
+                const int steps = 200;
                 tess_pattern_run_t rab = {TESS_PATTERN_AB, (tess_precision)prec, 2, 0, 0};
                 tess_pattern_run_t raa = {TESS_PATTERN_AA, (tess_precision)prec, 2, 0, 0};
                 tess_status s1 = tess_pattern_run(&rab, &t, &p, in, steps, ab, &err);
