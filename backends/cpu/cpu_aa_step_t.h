@@ -12,52 +12,10 @@
 
 #define R TESS_R
 
-typedef struct {
-    R f[19][64];
-} TESS_FN(cpu_aa_buffer);
-
-/* The bulk collision of the 64 nodes of a buffer, with the model as constants so each loop is branch-free:
- * the same calls, in the same order, as the AB pattern's collision, hence the same bits. */
-__attribute__((always_inline)) static inline void TESS_FN(cpu_aa_collide_model)(const tess_params_t *p,
-                                                                             TESS_FN(cpu_aa_buffer) *buf,
-                                                                             int collision, int fluid, int force)
-{
-    for (int n = 0; n < 64; n++) {
-        R f[19];
-        TESS_UNROLL
-        for (int i = 0; i < 19; i++)
-            f[i] = buf->f[i][n];
-        TESS_FN(tess_collide_model)(p, collision, fluid, force, f);
-        TESS_UNROLL
-        for (int i = 0; i < 19; i++)
-            buf->f[i][n] = f[i];
-    }
-}
-
-static void TESS_FN(cpu_aa_collide)(const tess_params_t *p, TESS_FN(cpu_aa_buffer) *buf)
-{
-    const int quasi = p->fluid == TESS_FLUID_QUASI_COMPRESSIBLE, force = p->use_force != 0;
-#define TESS_AA_MODEL(c, q, fo)                                                                               \
-    TESS_FN(cpu_aa_collide_model)(p, buf, c, q ? TESS_FLUID_QUASI_COMPRESSIBLE : TESS_FLUID_INCOMPRESSIBLE, fo)
-    switch (p->collision * 4 + quasi * 2 + force) {
-    case 0: TESS_AA_MODEL(TESS_COLLISION_LBGK, 0, 0); break;
-    case 1: TESS_AA_MODEL(TESS_COLLISION_LBGK, 0, 1); break;
-    case 2: TESS_AA_MODEL(TESS_COLLISION_LBGK, 1, 0); break;
-    case 3: TESS_AA_MODEL(TESS_COLLISION_LBGK, 1, 1); break;
-    case 4: TESS_AA_MODEL(TESS_COLLISION_MRT, 0, 0); break;
-    case 5: TESS_AA_MODEL(TESS_COLLISION_MRT, 0, 1); break;
-    case 6: TESS_AA_MODEL(TESS_COLLISION_MRT, 1, 0); break;
-    case 7: TESS_AA_MODEL(TESS_COLLISION_MRT, 1, 1); break;
-    case 8: TESS_AA_MODEL(TESS_COLLISION_REGULARIZED, 0, 0); break;
-    case 9: TESS_AA_MODEL(TESS_COLLISION_REGULARIZED, 0, 1); break;
-    case 10: TESS_AA_MODEL(TESS_COLLISION_REGULARIZED, 1, 0); break;
-    default: TESS_AA_MODEL(TESS_COLLISION_REGULARIZED, 1, 1); break;
-    }
-#undef TESS_AA_MODEL
-}
+#include "cpu_collide_tile_t.h"
 
 /* Inlet and outlet reconstruction of the tile's open nodes, on the gathered populations. */
-static void TESS_FN(cpu_aa_open)(const tess_cpu_pattern_t *be, int32_t k, TESS_FN(cpu_aa_buffer) *buf)
+static void TESS_FN(cpu_aa_open)(const tess_cpu_pattern_t *be, int32_t k, TESS_FN(cpu_tile_buffer) *buf)
 {
     const tess_params_t *p = &be->params;
     const uint8_t *types = be->node_type + 64 * (size_t)k;
@@ -84,7 +42,7 @@ static void TESS_FN(cpu_aa_open)(const tess_cpu_pattern_t *be, int32_t k, TESS_F
 /* The odd step's gather and scatter with every location folded to a constant offset from one of the 27
  * neighbour tiles (as the AB pattern's gather). The scatter writes f*_opp(i) back to where f_i came from, for
  * the nodes in wet (bit n: node n is wet); links from solid nodes and empty tiles are fixed by the caller. */
-static void TESS_FN(cpu_aa_odd_io)(R *const *base, TESS_FN(cpu_aa_buffer) *TESS_RESTRICT buf, int write, uint64_t wet)
+static void TESS_FN(cpu_aa_odd_io)(R *const *base, TESS_FN(cpu_tile_buffer) *TESS_RESTRICT buf, int write, uint64_t wet)
 {
     const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
     TESS_UNROLL
@@ -107,7 +65,7 @@ static void TESS_FN(cpu_aa_odd_io)(R *const *base, TESS_FN(cpu_aa_buffer) *TESS_
 }
 
 /* Even step, inside the tile: read slot opp(i), write slot i, constant offsets. */
-static void TESS_FN(cpu_aa_even_io)(R *TESS_RESTRICT self, TESS_FN(cpu_aa_buffer) *TESS_RESTRICT buf, int write)
+static void TESS_FN(cpu_aa_even_io)(R *TESS_RESTRICT self, TESS_FN(cpu_tile_buffer) *TESS_RESTRICT buf, int write)
 {
     TESS_UNROLL
     for (int i = 0; i < 19; i++)
@@ -130,7 +88,7 @@ static void TESS_FN(cpu_aa_even_io)(R *TESS_RESTRICT self, TESS_FN(cpu_aa_buffer
  * location is harmless (no wet node reads it). Solid nodes of the tile must not write: a location of theirs may
  * be a wet neighbour's bounce-back slot. Empty neighbour tiles point at the thread's scratch tile. */
 static void TESS_FN(cpu_aa_odd_tile)(const tess_cpu_pattern_t *be, int32_t k, R *TESS_RESTRICT a, R *scratch,
-                                     TESS_FN(cpu_aa_buffer) *buf)
+                                     TESS_FN(cpu_tile_buffer) *buf)
 {
     const int32_t *nb = be->neighbors + 27 * (size_t)k;
     const tess_params_t *p = &be->params;
@@ -140,7 +98,7 @@ static void TESS_FN(cpu_aa_odd_tile)(const tess_cpu_pattern_t *be, int32_t k, R 
         base[s] = nb[s] >= 0 ? a + (size_t)nb[s] * 19 * 64 : scratch;
     TESS_FN(cpu_aa_odd_io)(base, buf, 0, ~(uint64_t)0);
     if (be->tile_plain[k]) {
-        TESS_FN(cpu_aa_collide)(p, buf);
+        TESS_FN(cpu_collide_tile)(p, buf);
         TESS_FN(cpu_aa_odd_io)(base, buf, 1, ~(uint64_t)0);
         return;
     }
@@ -160,7 +118,7 @@ static void TESS_FN(cpu_aa_odd_tile)(const tess_cpu_pattern_t *be, int32_t k, R 
     }
     if (be->tile_has_open[k])
         TESS_FN(cpu_aa_open)(be, k, buf);
-    TESS_FN(cpu_aa_collide)(p, buf);
+    TESS_FN(cpu_collide_tile)(p, buf);
     TESS_FN(cpu_aa_odd_io)(base, buf, 1, wet);
     /* stored already bounced: the even step reads it as the node's incoming f_i */
     for (int64_t e = e0; e < e1; e++) {
@@ -174,7 +132,7 @@ static void TESS_FN(cpu_aa_odd_tile)(const tess_cpu_pattern_t *be, int32_t k, R 
 
 /* Even step of tile k: everything stays inside the tile. */
 static void TESS_FN(cpu_aa_even_tile)(const tess_cpu_pattern_t *be, int32_t k, R *TESS_RESTRICT a,
-                                      TESS_FN(cpu_aa_buffer) *buf)
+                                      TESS_FN(cpu_tile_buffer) *buf)
 {
     const uint8_t *types = be->node_type + 64 * (size_t)k;
     R *self = a + (size_t)k * 19 * 64;
@@ -187,7 +145,7 @@ static void TESS_FN(cpu_aa_even_tile)(const tess_cpu_pattern_t *be, int32_t k, R
         if (be->tile_has_open[k])
             TESS_FN(cpu_aa_open)(be, k, buf);
     }
-    TESS_FN(cpu_aa_collide)(&be->params, buf);
+    TESS_FN(cpu_collide_tile)(&be->params, buf);
     TESS_FN(cpu_aa_even_io)(self, buf, 1);
 }
 
@@ -198,7 +156,7 @@ static void TESS_FN(cpu_aa_step)(tess_cpu_pattern_t *be)
     const int odd = (be->nsteps_done & 1) == 0; /* the step about to run is the 1st, 3rd, ... */
 #pragma omp parallel num_threads(be->nthreads)
     {
-        TESS_FN(cpu_aa_buffer) buf;
+        TESS_FN(cpu_tile_buffer) buf;
         _Alignas(64) R scratch[19 * 64]; /* where links from empty tiles read and write (always fixed up) */
         if (odd) {
 #pragma omp for schedule(static)
