@@ -7,16 +7,7 @@
 #include "tess_d3q19.h"
 #include "tess_params.h"
 
-#define TESS_R double
-#define TESS_FN(name) name##_f64
-#include "tess_physics_t.h"
-#undef TESS_R
-#undef TESS_FN
-
-#define TESS_R float
-#define TESS_FN(name) name##_f32
-#include "tess_physics_t.h"
-#undef TESS_R
-#undef TESS_FN
+#define TESS_TEMPLATE "tess_physics_t.h"
+#include "tess_instantiate.h"
 
 #endif

@@ -6,17 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TESS_R double
-#define TESS_FN(name) name##_f64
-#include "cpu_aa_step_t.h"
-#undef TESS_R
-#undef TESS_FN
-
-#define TESS_R float
-#define TESS_FN(name) name##_f32
-#include "cpu_aa_step_t.h"
-#undef TESS_R
-#undef TESS_FN
+#define TESS_TEMPLATE "cpu_aa_step_t.h"
+#include "tess_instantiate.h"
 
 static size_t copy_bytes(const tess_cpu_pattern_t *be)
 {

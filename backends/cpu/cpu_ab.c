@@ -15,17 +15,8 @@
 #include <omp.h>
 #endif
 
-#define TESS_R double
-#define TESS_FN(name) name##_f64
-#include "cpu_ab_step_t.h"
-#undef TESS_R
-#undef TESS_FN
-
-#define TESS_R float
-#define TESS_FN(name) name##_f32
-#include "cpu_ab_step_t.h"
-#undef TESS_R
-#undef TESS_FN
+#define TESS_TEMPLATE "cpu_ab_step_t.h"
+#include "tess_instantiate.h"
 
 /* Population arrays are hundreds of MB and each tile touches several pages: ask for transparent huge pages
  * (2 MiB) so that the pull gather does not spend its time on TLB misses. */

@@ -12,17 +12,8 @@
 #include <omp.h>
 #endif
 
-#define TESS_R double
-#define TESS_FN(name) name##_f64
-#include "cpu_mr_step_t.h"
-#undef TESS_R
-#undef TESS_FN
-
-#define TESS_R float
-#define TESS_FN(name) name##_f32
-#include "cpu_mr_step_t.h"
-#undef TESS_R
-#undef TESS_FN
+#define TESS_TEMPLATE "cpu_mr_step_t.h"
+#include "tess_instantiate.h"
 
 /* Bit of lateral neighbour column (dx, dy) != (0, 0) in a tile's mask. */
 static int lateral_bit(int dx, int dy)

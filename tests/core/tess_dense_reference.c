@@ -19,17 +19,8 @@ static uint8_t dense_type(const tess_geometry_t *g, int x, int y, int z, size_t 
     return g->type[*at];
 }
 
-#define TESS_R double
-#define TESS_FN(name) name##_f64
-#include "tess_dense_step_t.h"
-#undef TESS_R
-#undef TESS_FN
-
-#define TESS_R float
-#define TESS_FN(name) name##_f32
-#include "tess_dense_step_t.h"
-#undef TESS_R
-#undef TESS_FN
+#define TESS_TEMPLATE "tess_dense_step_t.h"
+#include "tess_instantiate.h"
 
 void tess_dense_from_canonical(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec,
                                const void *pops, void *dense)
