@@ -10,6 +10,7 @@
 #define TESS_LAYOUT_H
 
 #include "tess_config.h"
+#include "tess_d3q19.h"
 
 #define TESS_TILE_EDGE 4
 #define TESS_TILE_NODES 64
@@ -60,6 +61,26 @@ TESS_HD TESS_INLINE unsigned tess_layout_apply(int kind, unsigned x, unsigned y,
 TESS_HD TESS_INLINE unsigned tess_layout_offset(int i, unsigned x, unsigned y, unsigned z, int plain_xyz)
 {
     return plain_xyz ? tess_layout_xyz(x, y, z) : tess_layout_apply(tess_layout_of_dir_d3q19(i), x, y, z);
+}
+
+/* Pull addressing inside a 3x3x3 tile neighbourhood: node (x, y, z) of a tile pulls its f_i from the upstream
+ * node (x, y, z) - c_i, which lies in the neighbour tile of slot (dx + 1) + 3 (dy + 1) + 9 (dz + 1), dx, dy, dz in
+ * {-1, 0, 1} (the tiling's neighbour order), at tile coordinates ((x - cx) & 3, ...). Every backend's gather uses
+ * these two, so the neighbourhood convention lives here with the layouts. With constant arguments (unrolled
+ * loops) both fold to constants. */
+TESS_HD TESS_INLINE int tess_pull_slot(int i, int x, int y, int z)
+{
+    const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
+    /* (s + 4) >> 2 - 1 is floor(s / 4) for s in -1..4 */
+    return ((x - cx[i] + 4) >> 2) + 3 * ((y - cy[i] + 4) >> 2) + 9 * ((z - cz[i] + 4) >> 2);
+}
+
+/* Offset of the upstream f_i in its tile's data block of direction i. */
+TESS_HD TESS_INLINE unsigned tess_pull_offset(int i, int x, int y, int z, int plain_xyz)
+{
+    const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
+    return tess_layout_offset(i, (unsigned)(x - cx[i]) & 3u, (unsigned)(y - cy[i]) & 3u, (unsigned)(z - cz[i]) & 3u,
+                              plain_xyz);
 }
 
 #endif

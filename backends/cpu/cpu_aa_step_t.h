@@ -44,7 +44,6 @@ static void TESS_FN(cpu_aa_open)(const tess_cpu_pattern_t *be, int32_t k, TESS_F
  * the nodes in wet (bit n: node n is wet); links from solid nodes and empty tiles are fixed by the caller. */
 static void TESS_FN(cpu_aa_odd_io)(R *const *base, TESS_FN(cpu_tile_buffer) *TESS_RESTRICT buf, int write, uint64_t wet)
 {
-    const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
     TESS_UNROLL
     for (int i = 0; i < 19; i++)
         TESS_UNROLL
@@ -53,10 +52,8 @@ static void TESS_FN(cpu_aa_odd_io)(R *const *base, TESS_FN(cpu_tile_buffer) *TES
             for (int y = 0; y < 4; y++)
                 TESS_UNROLL
                 for (int x = 0; x < 4; x++) {
-                    const int sx = x - cx[i], sy = y - cy[i], sz = z - cz[i];
-                    const int slot = tess_tiling_slot(sx < 0 ? -1 : sx >> 2, sy < 0 ? -1 : sy >> 2, sz < 0 ? -1 : sz >> 2);
                     const unsigned n = tess_layout_xyz(x, y, z);
-                    R *loc = &base[slot][i * 64 + tess_layout_offset(i, (unsigned)sx & 3u, (unsigned)sy & 3u, (unsigned)sz & 3u, 0)];
+                    R *loc = &base[tess_pull_slot(i, x, y, z)][i * 64 + tess_pull_offset(i, x, y, z, 0)];
                     if (!write)
                         buf->f[i][n] = *loc;
                     else if (wet >> n & 1u)

@@ -15,7 +15,6 @@
 static void TESS_FN(cpu_gather_tile)(const R *TESS_RESTRICT src, const int32_t *TESS_RESTRICT nb,
                                      TESS_FN(cpu_tile_buffer) *TESS_RESTRICT buf)
 {
-    const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
     const R *TESS_RESTRICT base[27];
     for (int s = 0; s < 27; s++)
         base[s] = src + (size_t)nb[s] * 19 * 64;
@@ -26,12 +25,9 @@ static void TESS_FN(cpu_gather_tile)(const R *TESS_RESTRICT src, const int32_t *
             TESS_UNROLL
             for (int y = 0; y < 4; y++)
                 TESS_UNROLL
-                for (int x = 0; x < 4; x++) {
-                    const int sx = x - cx[i], sy = y - cy[i], sz = z - cz[i];
-                    const int slot = tess_tiling_slot(sx < 0 ? -1 : sx >> 2, sy < 0 ? -1 : sy >> 2, sz < 0 ? -1 : sz >> 2);
+                for (int x = 0; x < 4; x++)
                     buf->f[i][tess_layout_xyz(x, y, z)] =
-                        base[slot][i * 64 + tess_layout_offset(i, (unsigned)sx & 3u, (unsigned)sy & 3u, (unsigned)sz & 3u, 0)];
-                }
+                        base[tess_pull_slot(i, x, y, z)][i * 64 + tess_pull_offset(i, x, y, z, 0)];
 }
 
 /* Writes the tile's post-collision populations in the per-direction layouts: permuted into a local block

@@ -5,19 +5,14 @@
 
 void tess_cpu_gather_table_build(tess_cpu_gather_table_t *g, int plain_xyz)
 {
-    static const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
     for (int i = 0; i < 19; i++)
         for (int z = 0; z < 4; z++)
             for (int y = 0; y < 4; y++)
                 for (int x = 0; x < 4; x++) {
                     const int n = (int)tess_layout_xyz(x, y, z);
-                    const int sx = x - cx[i], sy = y - cy[i], sz = z - cz[i];
-                    /* floor division by 4 for -1..4 */
-                    const int dx = sx < 0 ? -1 : sx >> 2, dy = sy < 0 ? -1 : sy >> 2, dz = sz < 0 ? -1 : sz >> 2;
-                    const unsigned lx = (unsigned)sx & 3u, ly = (unsigned)sy & 3u, lz = (unsigned)sz & 3u;
-                    g->src_slot[i][n] = (uint8_t)tess_tiling_slot(dx, dy, dz);
-                    g->src_xyz[i][n] = (uint8_t)tess_layout_xyz(lx, ly, lz);
-                    g->src_off[i][n] = (uint16_t)tess_layout_offset(i, lx, ly, lz, plain_xyz);
+                    g->src_slot[i][n] = (uint8_t)tess_pull_slot(i, x, y, z);
+                    g->src_xyz[i][n] = (uint8_t)tess_pull_offset(i, x, y, z, 1); /* L_XYZ: node-type order */
+                    g->src_off[i][n] = (uint16_t)tess_pull_offset(i, x, y, z, plain_xyz);
                     g->self_opp[i][n] = (uint16_t)tess_layout_offset(TESS_D3Q19_OPP(i), x, y, z, plain_xyz);
                     g->dst_off[i][n] = (uint16_t)tess_layout_offset(i, x, y, z, plain_xyz);
                     g->src_idx[i][n] = (uint16_t)(i * 64 + g->src_off[i][n]);

@@ -73,7 +73,6 @@ static void TESS_FN(cpu_mr_rebuild)(const tess_cpu_pattern_t *be, const tess_cpu
  * everywhere); base[s] is the window tile of neighbour slot s, or the rest tile (fixed up afterwards). */
 static void TESS_FN(cpu_mr_gather)(const R *const *base, TESS_FN(cpu_mr_buffer) *TESS_RESTRICT buf)
 {
-    const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
     TESS_UNROLL
     for (int i = 0; i < 19; i++)
         TESS_UNROLL
@@ -82,10 +81,8 @@ static void TESS_FN(cpu_mr_gather)(const R *const *base, TESS_FN(cpu_mr_buffer) 
             for (int y = 0; y < 4; y++)
                 TESS_UNROLL
                 for (int x = 0; x < 4; x++) {
-                    const int sx = x - cx[i], sy = y - cy[i], sz = z - cz[i];
-                    const int slot = tess_tiling_slot(sx < 0 ? -1 : sx >> 2, sy < 0 ? -1 : sy >> 2, sz < 0 ? -1 : sz >> 2);
                     buf->f[i][tess_layout_xyz(x, y, z)] =
-                        base[slot][i * 64 + tess_layout_xyz((unsigned)sx & 3u, (unsigned)sy & 3u, (unsigned)sz & 3u)];
+                        base[tess_pull_slot(i, x, y, z)][i * 64 + tess_pull_offset(i, x, y, z, 1)];
                 }
 }
 

@@ -131,9 +131,8 @@ tess_gpu_ab_step(const R *__restrict__ src, R *__restrict__ dst, const int32_t *
         for (int i = 0; i < 19; i++) {
             const int sx = x - cx[i], sy = y - cy[i], sz = z - cz[i];
             const unsigned code = s_code[local][(sz + 1) * 36 + (sy + 1) * 6 + (sx + 1)];
-            const int slot = ((sx + 4) >> 2) + 3 * ((sy + 4) >> 2) + 9 * ((sz + 4) >> 2);
-            const int32_t t2 = code == TESS_GPU_WET ? s_nb[local][slot] : k;
-            f[i] = src[((size_t)t2 * 19 + i) * 64 + tess_layout_offset(i, sx & 3, sy & 3, sz & 3, PLAIN_XYZ)];
+            const int32_t t2 = code == TESS_GPU_WET ? s_nb[local][tess_pull_slot(i, x, y, z)] : k;
+            f[i] = src[((size_t)t2 * 19 + i) * 64 + tess_pull_offset(i, x, y, z, PLAIN_XYZ)];
         }
         TESS_UNROLL
         for (int i = 0; i < 19; i++) {
