@@ -57,7 +57,7 @@ wait $p2 || { echo "reproducible build FAILED"; tail -30 /tmp/tess-repro.build.l
 [ $status -eq 0 ] || exit $status
 
 step "resource report (ptxas, fast build)"
-grep -E "Compiling entry|registers|stack frame" "$out/build-fast.log" |
+grep -E "Compiling entry|registers|stack frame" /tmp/tess-fast.build.log |
     sed -E "s/.*entry function '([^']*)' for '(sm_[0-9]+)'.*/\1 \2/" | paste - - - |
     sed -E 's/ptxas info +: //g; s/ +/ /g' | tee "$out/resources.txt"
 
