@@ -42,12 +42,7 @@ static tess_status cpu_create(const tess_backend_config_t *cfg, tess_backend_t *
     if (!be)
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory creating the cpu backend");
     be->cfg = *cfg;
-#ifdef _OPENMP
-    be->nthreads = cfg->threads > 0 ? cfg->threads : omp_get_max_threads();
-#else
-    be->nthreads = 1;
-#endif
-    tess_cpu_topology_bind(be->nthreads); /* compact binding, so first touch places tiles near their thread */
+    be->nthreads = tess_cpu_topology_team(cfg->threads);
     tess_cpu_gather_table_build(&be->table, 0);
     static const int w36[19] = TESS_D3Q19_W36;
     for (int i = 0; i < 19; i++)

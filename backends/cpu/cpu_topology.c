@@ -116,3 +116,15 @@ void tess_cpu_topology_summary(char *buf, size_t len)
     snprintf(buf, len, "%ld processors, L2 %zu KiB, L3 %zu KiB shared by %d (sysconf; no hwloc)",
              sysconf(_SC_NPROCESSORS_ONLN), l2 >> 10, l3 >> 10, s3);
 }
+
+int tess_cpu_topology_team(int requested)
+{
+#ifdef _OPENMP
+    const int n = requested > 0 ? requested : omp_get_max_threads();
+#else
+    const int n = 1;
+    (void)requested;
+#endif
+    tess_cpu_topology_bind(n);
+    return n;
+}

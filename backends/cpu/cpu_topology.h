@@ -10,6 +10,10 @@
  * same team size do nothing. Without hwloc the binding is left to OMP_PROC_BIND / OMP_PLACES. */
 void tess_cpu_topology_bind(int nthreads);
 
+/* The team size for a backend: `requested` threads, or OpenMP's default when 0 (1 without OpenMP), bound
+ * compactly through tess_cpu_topology_bind so that first touch places each tile near its thread. */
+int tess_cpu_topology_team(int requested);
+
 /* Size in bytes of the cache at level (1, 2, 3) seen by one core, and how many cores share it; 0 when unknown. */
 size_t tess_cpu_topology_cache(int level, int *shared_by);
 
