@@ -8,9 +8,27 @@
 #include "tess_error.h"
 #include "tess_geometry.h"
 #include "tess_params.h"
+#include "tess_shapes.h"
 
 #define TESS_CASE_NAME_MAX 128
 #define TESS_CASE_PATH_MAX 1024
+
+/* A shape section that made wall nodes (solid.NAME, wall.NAME, not face = ...): its analytic surface gives the
+ * wall distances of curved-wall links (tess_wall_q.h). */
+typedef struct {
+    tess_shape_t shape;
+    uint8_t material; /* the node type it painted */
+} tess_case_shape_t;
+
+/* Named bodies (body = yes) and the [forces] section: what the monitor reports (docs/case-format.md). */
+typedef struct {
+    int nbody;
+    uint8_t material[TESS_MAX_MATERIALS]; /* node type of body b */
+    char name[TESS_MAX_MATERIALS][64];    /* body b's name: the section name after the dot */
+    int coefficients;                     /* ref_velocity and ref_area given: drag and lift coefficients too */
+    double ref_velocity, ref_area, ref_density;
+    int drag_axis, lift_axis;             /* 0, 1, 2 = x, y, z */
+} tess_case_forces_t;
 
 typedef struct {
     char name[TESS_CASE_NAME_MAX];
@@ -33,6 +51,10 @@ typedef struct {
     int threads;
     int mr_layer;                       /* MR pattern: nodes per layer of a block; 0 = from the cache size */
     double density_min, density_max;    /* divergence bounds */
+
+    tess_case_forces_t forces;          /* named bodies and [forces] */
+    tess_case_shape_t *shapes;          /* wall-making shapes in section order (tess_wall_q.h) */
+    int nshapes;
 
     double max_lattice_speed;           /* largest speed the case prescribes (lid, inlet, init, Re) */
     char warning[256];                  /* non-fatal advice (lattice Mach number > 0.3), "" if none */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const fixed_sections[] = {"case", "lattice", "domain", "physics", "init", "run", NULL};
+static const char *const fixed_sections[] = {"case", "lattice", "domain", "physics", "init", "run", "forces", NULL};
 static const char *const geo_kinds[] = {"solid", "fluid", "wall", "inlet", "outlet", "voxels", "spheres", NULL};
 enum { GEO_SOLID, GEO_FLUID, GEO_WALL, GEO_INLET, GEO_OUTLET, GEO_VOXELS, GEO_SPHERES };
 
@@ -71,7 +71,7 @@ static tess_status check_sections(ctx_t *x)
             continue;
         char origin[1200];
         return tess_fail(x->err, TESS_ERR_INPUT,
-                         "%s: unknown section [%s]: expected case, lattice, domain, physics, init, run or "
+                         "%s: unknown section [%s]: expected case, lattice, domain, physics, init, run, forces or "
                          "solid.NAME, fluid.NAME, wall.NAME, inlet.NAME, outlet.NAME, voxels.NAME, spheres.NAME",
                          tess_entry_origin(&x->es, e, origin, sizeof origin), e->section);
     }
@@ -318,6 +318,75 @@ static tess_status read_normal(ctx_t *x, const char *s, const tess_shape_t *sh, 
                      x->es.file, s);
 }
 
+/* solid.NAME and wall.NAME: `body = yes` makes the section a named body whose force the monitor reports (a
+ * solid gets its own material of kind TESS_NODE_SOLID, so that its nodes say which body they belong to). The
+ * section's shape is remembered for the wall distances (tess_wall_q.h) unless it is a domain face. */
+static tess_status read_body(ctx_t *x, const char *s, int kind, const tess_shape_t *sh, uint8_t *value)
+{
+    tess_case_t *c = x->c;
+    static const char *const yesno[] = {"no", "yes", NULL};
+    int body = 0;
+    TRY(tess_get_choice(&x->es, s, "body", yesno, &body, NULL, x->err));
+    if (body) {
+        const char *name = strchr(s, '.') + 1;
+        for (int b = 0; b < c->forces.nbody; b++)
+            if (strcmp(c->forces.name[b], name) == 0)
+                return tess_fail(x->err, TESS_ERR_INPUT, "%s: [%s]: a body named '%s' exists already", x->es.file, s,
+                                 name);
+        if (strlen(name) >= sizeof c->forces.name[0])
+            return tess_fail(x->err, TESS_ERR_INPUT, "%s: [%s]: body name longer than %zu characters", x->es.file, s,
+                             sizeof c->forces.name[0] - 1);
+        if (kind == GEO_SOLID)
+            TRY(new_material(x, s, TESS_NODE_SOLID, value));
+        c->forces.material[c->forces.nbody] = *value;
+        snprintf(c->forces.name[c->forces.nbody], sizeof c->forces.name[0], "%s", name);
+        c->forces.nbody++;
+    }
+    if (tess_entry_find(&x->es, s, "face"))
+        return TESS_OK;
+    tess_case_shape_t *n = realloc(c->shapes, (size_t)(c->nshapes + 1) * sizeof *n);
+    if (!n)
+        return tess_fail(x->err, TESS_ERR_NOMEM, "out of memory for the shape list");
+    c->shapes = n;
+    c->shapes[c->nshapes].shape = *sh;
+    c->shapes[c->nshapes].material = *value;
+    c->nshapes++;
+    return TESS_OK;
+}
+
+/* [forces]: reference values of the drag and lift coefficients C = 2 F / (rho U^2 A) of every body. */
+static tess_status read_forces(ctx_t *x)
+{
+    tess_case_forces_t *f = &x->c->forces;
+    static const char *const axes[] = {"x", "y", "z", NULL};
+    int has_u, has_a;
+    f->ref_density = 1.0;
+    f->drag_axis = 0;
+    f->lift_axis = 1;
+    TRY(tess_get_double(&x->es, "forces", "ref_velocity", 0.0, INFINITY, 1, 0, &f->ref_velocity, &has_u, x->err));
+    TRY(tess_get_double(&x->es, "forces", "ref_area", 0.0, INFINITY, 1, 0, &f->ref_area, &has_a, x->err));
+    TRY(tess_get_double(&x->es, "forces", "ref_density", 0.0, INFINITY, 1, 0, &f->ref_density, NULL, x->err));
+    TRY(tess_get_choice(&x->es, "forces", "drag_axis", axes, &f->drag_axis, NULL, x->err));
+    TRY(tess_get_choice(&x->es, "forces", "lift_axis", axes, &f->lift_axis, NULL, x->err));
+    int any = 0;
+    for (int i = 0; i < x->es.n; i++)
+        any |= strcmp(x->es.e[i].section, "forces") == 0;
+    if (!any)
+        return TESS_OK;
+    if (has_u != has_a)
+        return tess_fail(x->err, TESS_ERR_INPUT, "%s: [forces]: ref_velocity and ref_area go together (give both)",
+                         x->es.file);
+    if (f->drag_axis == f->lift_axis)
+        return tess_fail(x->err, TESS_ERR_INPUT, "%s: [forces]: drag_axis and lift_axis are both %s", x->es.file,
+                         axes[f->drag_axis]);
+    if (f->nbody == 0)
+        return tess_fail(x->err, TESS_ERR_INPUT,
+                         "%s: [forces]: no body to report: set body = yes in a solid.NAME or wall.NAME section",
+                         x->es.file);
+    f->coefficients = has_u && has_a;
+    return TESS_OK;
+}
+
 static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
 {
     tess_case_t *c = x->c;
@@ -386,6 +455,8 @@ static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
             m->method = method;
         }
     }
+    if (kind == GEO_SOLID || kind == GEO_WALL)
+        TRY(read_body(x, s, kind, &sh, &value));
     if (tess_shape_paint(&sh, g, value) == 0)
         return tess_fail(x->err, TESS_ERR_INPUT, "%s: [%s]: the shape covers no node of the %dx%dx%d domain", x->es.file,
                          s, g->nx, g->ny, g->nz);
@@ -495,6 +566,7 @@ static tess_status load(ctx_t *x, const char *path, const char *const *overrides
             return tess_fail(x->err, TESS_ERR_INPUT,
                              "%s: node type %d in a voxel file, but the case defines materials 0..%d only", path,
                              c->geometry.type[i], c->params.nmat - 1);
+    TRY(read_forces(x));
     TRY(read_init(x));
     TRY(read_run(x));
     TRY(check_unused(x));
@@ -528,4 +600,7 @@ tess_status tess_case_load(const char *path, const char *const *overrides, int n
 void tess_case_free(tess_case_t *c)
 {
     tess_geometry_free(&c->geometry);
+    free(c->shapes);
+    c->shapes = NULL;
+    c->nshapes = 0;
 }

@@ -4,6 +4,7 @@
 #include "tess_case.h"
 #include "tess_fields.h"
 #include "tess_file.h"
+#include "tess_forces.h"
 #include "tess_memory.h"
 #include "tess_monitor.h"
 #include "tess_progress.h"
@@ -47,6 +48,7 @@ typedef struct {
     long long n_wet;
     tess_field_diff_t worst;
     double tol;
+    double *force, *force_cols; /* per body (3 each) and the monitor's force columns, when the case has bodies */
 } run_t;
 
 static int fail(run_t *r, tess_status st, const tess_error_t *err)
@@ -199,7 +201,16 @@ static tess_status events(run_t *r, long step, int at_start, int final, tess_err
             const double dt = r->t_step - r->t_last_row;
             tess_monitor_row_t row = {step, now - r->t0,
                                       dt > 0 ? (double)(step - r->last_row_step) * (double)r->n_wet / dt / 1e6 : 0.0,
-                                      fs.max_u, fs.mean_rho, rel_l2_change(r)};
+                                      fs.max_u, fs.mean_rho, rel_l2_change(r), NULL};
+            if (c->forces.nbody) {
+                const void *pops;
+                if ((st = tess_sim_populations(r->sim, &pops, err)) != TESS_OK ||
+                    (st = tess_forces_compute(tess_lattice_by_name(c->lattice), tess_sim_tiling(r->sim), &c->geometry,
+                                              &c->params, &c->forces, c->precision, pops, r->force, err)) != TESS_OK)
+                    return st;
+                tess_forces_values(&c->forces, r->force, r->force_cols);
+                row.extra = r->force_cols;
+            }
             r->t_last_row = r->t_step;
             r->last_row_step = step;
             memcpy(r->u_prev, r->u, 3 * r->n * sizeof *r->u);
@@ -370,6 +381,19 @@ static tess_status setup(run_t *r, tess_error_t *err)
     char mpath[1200];
     snprintf(mpath, sizeof mpath, "%s/monitor.csv", r->out);
     tess_monitor_init(&r->mon, mpath);
+    if (r->c.forces.nbody) {
+        static char names[TESS_FORCES_MAX_COLUMNS][80];
+        const char *cols[TESS_FORCES_MAX_COLUMNS];
+        const int ncol = tess_forces_columns(&r->c.forces, names);
+        for (int k = 0; k < ncol; k++)
+            cols[k] = names[k];
+        r->force = calloc(3 * (size_t)r->c.forces.nbody, sizeof *r->force);
+        r->force_cols = calloc((size_t)ncol, sizeof *r->force_cols);
+        if (!r->force || !r->force_cols)
+            return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the forces on bodies");
+        if ((st = tess_monitor_columns(&r->mon, cols, ncol, err)) != TESS_OK)
+            return st;
+    }
     return TESS_OK;
 }
 
@@ -429,6 +453,8 @@ static void free_run(run_t *r)
     free(r->f32);
     free(r->rho_ref);
     free(r->u_ref);
+    free(r->force);
+    free(r->force_cols);
 }
 
 int tess_cmd_run(int argc, char **argv)
@@ -485,7 +511,7 @@ int tess_cmd_run(int argc, char **argv)
                                 tess_precision_name(r->c.precision), r->c.pattern, dev,
                                 t->nx, t->ny, t->nz, r->c.threads,
                                 (long long)t->nx * t->ny * t->nz, (long long)t->n_wet, t->ntiles, t->eta_t,
-                                steps, r->first, r->c.steps, mlups, wall, bytes};
+                                steps, r->first, r->c.steps, mlups, wall, bytes, &r->c.forces, r->force};
     char spath[1200];
     snprintf(spath, sizeof spath, "%s/summary.json", r->out);
     if ((st = tess_summary_write(spath, &sum, &err)) != TESS_OK) {

@@ -125,6 +125,13 @@ tess_status tess_sim_fields(tess_sim_t *s, double *rho_dense, double *u_dense, t
     return TESS_OK;
 }
 
+tess_status tess_sim_populations(tess_sim_t *s, const void **pops, tess_error_t *err)
+{
+    const tess_status st = s->ops->download_populations(s->be, s->pops, err);
+    *pops = st == TESS_OK ? s->pops : NULL;
+    return st;
+}
+
 void tess_sim_free(tess_sim_t *s)
 {
     if (!s)

@@ -17,6 +17,9 @@ tess_status tess_sim_step(tess_sim_t *s, int n, tess_error_t *err);
 /* Dense density (nx*ny*nz) and velocity (3*nx*ny*nz, interleaved), x fastest; solid nodes read 0. */
 tess_status tess_sim_fields(tess_sim_t *s, double *rho_dense, double *u_dense, tess_error_t *err);
 void tess_sim_free(tess_sim_t *s);
+/* The canonical populations of the stored state (post-collision), downloaded into the simulation's host copy:
+ * valid until the next call on s. For the momentum-exchange forces (tess_forces.h). */
+tess_status tess_sim_populations(tess_sim_t *s, const void **pops, tess_error_t *err);
 
 long tess_sim_step_count(const tess_sim_t *s);
 const tess_tiling_t *tess_sim_tiling(const tess_sim_t *s);

@@ -1,5 +1,6 @@
 #include "tess_monitor.h"
 #include "tess_file.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,23 +18,62 @@ tess_status tess_monitor_add(tess_monitor_t *m, const tess_monitor_row_t *row, t
         if (!r)
             return tess_fail(err, TESS_ERR_NOMEM, "out of memory for monitor rows");
         m->rows = r;
+        if (m->nextra) {
+            double *e = realloc(m->extra, (size_t)cap * (size_t)m->nextra * sizeof *e);
+            if (!e)
+                return tess_fail(err, TESS_ERR_NOMEM, "out of memory for monitor rows");
+            m->extra = e;
+        }
         m->cap = cap;
     }
-    m->rows[m->n++] = *row;
+    for (int k = 0; k < m->nextra; k++)
+        m->extra[(size_t)m->n * m->nextra + k] = row->extra ? row->extra[k] : NAN;
+    m->rows[m->n] = *row;
+    m->rows[m->n++].extra = NULL;
     tess_file_t w;
     tess_status st = tess_file_begin(&w, m->path, err);
     if (st != TESS_OK)
         return st;
-    fprintf(w.f, "%s\n", TESS_MONITOR_HEADER);
+    fprintf(w.f, "%s%s\n", TESS_MONITOR_HEADER, m->extra_header ? m->extra_header : "");
     for (int i = 0; i < m->n; i++) {
         const tess_monitor_row_t *r = &m->rows[i];
-        fprintf(w.f, "%ld,%.6f,%.4f,%.10e,%.15e,%.6e\n", r->step, r->wall_s, r->mlups, r->max_u, r->mean_rho, r->du_rel);
+        fprintf(w.f, "%ld,%.6f,%.4f,%.10e,%.15e,%.6e", r->step, r->wall_s, r->mlups, r->max_u, r->mean_rho, r->du_rel);
+        for (int k = 0; k < m->nextra; k++)
+            fprintf(w.f, ",%.15e", m->extra[(size_t)i * m->nextra + k]);
+        fputc('\n', w.f);
     }
     return tess_file_commit(&w, err);
 }
 
+tess_status tess_monitor_columns(tess_monitor_t *m, const char *const *names, int n, tess_error_t *err)
+{
+    size_t len = 1;
+    for (int k = 0; k < n; k++)
+        len += strlen(names[k]) + 1;
+    char *h = malloc(len);
+    if (!h)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for monitor columns");
+    h[0] = 0;
+    for (int k = 0; k < n; k++) {
+        strcat(h, ",");
+        strcat(h, names[k]);
+    }
+    free(m->extra_header);
+    free(m->extra);
+    m->extra_header = h;
+    m->extra = NULL;
+    m->nextra = n;
+    m->n = m->cap = 0; /* rows and columns go together: set the columns first */
+    return TESS_OK;
+}
+
 void tess_monitor_free(tess_monitor_t *m)
 {
+    free(m->extra_header);
+    free(m->extra);
+    m->extra_header = NULL;
+    m->extra = NULL;
+    m->nextra = 0;
     free(m->rows);
     m->rows = NULL;
     m->n = m->cap = 0;

@@ -12,17 +12,23 @@ typedef struct {
     double max_u;    /* largest |u| over wet nodes */
     double mean_rho; /* mean density over wet nodes */
     double du_rel;   /* |u - u_prev|_2 / |u|_2 against the previous row (NaN in the first row) */
+    const double *extra; /* values of the extra columns (tess_monitor_columns), copied; NULL when none */
 } tess_monitor_row_t;
 
 typedef struct {
     char path[1100];
     tess_monitor_row_t *rows;
     int n, cap;
+    char *extra_header; /* ",Fx_body,..." after the standard columns, or NULL */
+    int nextra;
+    double *extra;      /* nextra values per row */
 } tess_monitor_t;
 
 #define TESS_MONITOR_HEADER "step,wall_s,mlups,max_u,mean_rho,du_rel"
 
 void tess_monitor_init(tess_monitor_t *m, const char *path);
+/* Extra columns after the standard ones (forces on bodies: docs/outputs.md), set before the first row. */
+tess_status tess_monitor_columns(tess_monitor_t *m, const char *const *names, int n, tess_error_t *err);
 tess_status tess_monitor_add(tess_monitor_t *m, const tess_monitor_row_t *row, tess_error_t *err);
 void tess_monitor_free(tess_monitor_t *m);
 

@@ -1,5 +1,6 @@
 #include "tess_summary.h"
 #include "tess_file.h"
+#include "tess_forces.h"
 
 /* JSON string with the characters JSON requires escaped. */
 static void put_string(FILE *f, const char *s)
@@ -43,8 +44,26 @@ tess_status tess_summary_write(const char *path, const tess_summary_t *s, tess_e
             ",\n  \"threads\": %d,\n  \"dims\": [%d, %d, %d],\n  \"nodes\": %lld,\n  \"fluid_nodes\": %lld,\n"
             "  \"tiles\": %lld,\n  \"eta_t\": %.6f,\n  \"first_step\": %ld,\n  \"last_step\": %ld,\n  \"steps\": %ld,\n"
             "  \"mlups\": %.4f,\n  \"wall_seconds\": %.6f,\n  \"bytes_allocated\": %zu,\n"
-            "  \"bytes_per_fluid_node\": %.3f\n}\n",
+            "  \"bytes_per_fluid_node\": %.3f",
             s->threads, s->nx, s->ny, s->nz, s->nodes, s->fluid_nodes, s->tiles, s->eta_t, s->first_step, s->last_step,
             s->steps_run, s->mlups, s->wall_s, s->bytes_allocated, bpf);
+    if (s->bodies && s->bodies->nbody && s->force) {
+        /* The forces of the last monitor row (the last step always has one): docs/outputs.md. */
+        fprintf(f, ",\n  \"bodies\": {");
+        for (int b = 0; b < s->bodies->nbody; b++) {
+            const double *F = s->force + 3 * b;
+            fprintf(f, "%s\n    ", b ? "," : "");
+            put_string(f, s->bodies->name[b]);
+            fprintf(f, ": {\"force\": [%.15e, %.15e, %.15e]", F[0], F[1], F[2]);
+            if (s->bodies->coefficients) {
+                double cd, cl;
+                tess_forces_coefficients(s->bodies, F, &cd, &cl);
+                fprintf(f, ", \"cd\": %.15e, \"cl\": %.15e", cd, cl);
+            }
+            fprintf(f, "}");
+        }
+        fprintf(f, "\n  }");
+    }
+    fprintf(f, "\n}\n");
     return tess_file_commit(&w, err);
 }

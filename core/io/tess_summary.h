@@ -2,6 +2,7 @@
 #ifndef TESS_SUMMARY_H
 #define TESS_SUMMARY_H
 
+#include "tess_case.h"
 #include "tess_error.h"
 #include <stddef.h>
 
@@ -13,6 +14,8 @@ typedef struct {
     long steps_run, first_step, last_step;
     double mlups, wall_s;
     size_t bytes_allocated;
+    const tess_case_forces_t *bodies; /* named bodies and their final forces (3 per body); NULL: none */
+    const double *force;
 } tess_summary_t;
 
 tess_status tess_summary_write(const char *path, const tess_summary_t *s, tess_error_t *err);

@@ -1,0 +1,34 @@
+/* Forces on the named bodies of a case by momentum exchange (Ladd 1994; the D3Q13 paper's eqs. 10-11 with the
+ * moving-wall term), computed on the host from the canonical populations of the stored state, for every
+ * backend. docs/outputs.md describes the columns and the sign: the force that the fluid exerts on the body. */
+#ifndef TESS_FORCES_H
+#define TESS_FORCES_H
+
+#include "tess_backend.h"
+#include "tess_case.h"
+#include "tess_lattice.h"
+
+/* Force on each body b of `bodies` into force[3 b .. 3 b + 2]. pops is the stored (post-collision, f*) state of
+ * the tiling in precision prec; g is the case's node-type grid (body nodes need not lie in stored tiles).
+ * For each wet node x and direction i whose neighbour x + c_i is a node of body b:
+ *     F_b += c_i (f_i*(x) + f_ibar(x, t + 1)),
+ * where f_ibar(x, t + 1) is what the boundary rule returns along the opposite direction in the next step: the
+ * core's halfway bounce-back, f_i*(x) - 2 w_i rho_w (c_i . u_w) / c_s^2 for a moving wall. Links that leave
+ * the box through a non-periodic face are not a body's. Errors: TESS_ERR_UNSUPPORTED for a lattice whose
+ * storage or boundary rule this build cannot read. */
+tess_status tess_forces_compute(const tess_lattice_t *lat, const tess_tiling_t *t, const tess_geometry_t *g,
+                                const tess_params_t *p, const tess_case_forces_t *bodies, tess_precision prec,
+                                const void *pops, double *force, tess_error_t *err);
+
+/* Drag and lift coefficients C = 2 F / (rho U^2 A) of a force along the case's drag and lift axes (NaN when
+ * the case gives no reference values). */
+void tess_forces_coefficients(const tess_case_forces_t *bodies, const double force[3], double *cd, double *cl);
+
+/* The monitor columns of the bodies, per body: Fx_NAME, Fy_NAME, Fz_NAME, and Cd_NAME, Cl_NAME when the case
+ * gives reference values. Returns how many (at most TESS_FORCES_MAX_COLUMNS). */
+#define TESS_FORCES_MAX_COLUMNS (5 * TESS_MAX_MATERIALS)
+int tess_forces_columns(const tess_case_forces_t *bodies, char names[][80]);
+/* The values of those columns from force[3 * nbody]. */
+void tess_forces_values(const tess_case_forces_t *bodies, const double *force, double *values);
+
+#endif
