@@ -111,21 +111,16 @@ double tess_wall_q_case(void *ctx, const double x[3], const double c[3])
     const tess_case_t *cs = ctx;
     const tess_geometry_t *g = &cs->geometry;
     const int n[3] = {g->nx, g->ny, g->nz};
-    /* Along a periodic axis, a link leaving the box through a face continues from the opposite face: shift the
-     * link by the box length so that the shapes there are met (at most one shift per axis for a lattice link). */
-    int shift[3];
-    for (int k = 0; k < 3; k++) {
-        const double end = x[k] + c[k];
-        shift[k] = !g->periodic[k] ? 0 : end < -0.5 ? n[k] : end > n[k] - 0.5 ? -n[k] : 0;
-    }
+    /* Along a periodic axis the shapes repeat with the box length: a shape sticking out through one face (or a
+     * link leaving through it) is met by the link shifted by -n, 0 or +n. */
     double best = -1.0;
-    for (int m = 0; m < 8; m++) {
+    for (int m = 0; m < 27; m++) {
+        const int sh[3] = {m % 3 - 1, m / 3 % 3 - 1, m / 9 - 1};
         double y[3];
         int skip = 0;
         for (int k = 0; k < 3; k++) {
-            const int on = (m >> k) & 1;
-            skip |= on && !shift[k];
-            y[k] = x[k] + (on ? shift[k] : 0);
+            skip |= sh[k] != 0 && !g->periodic[k];
+            y[k] = x[k] + sh[k] * n[k];
         }
         if (skip)
             continue;

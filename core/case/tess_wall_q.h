@@ -14,7 +14,7 @@
 double tess_wall_q_shape(const tess_shape_t *s, const double x[3], const double c[3]);
 
 /* The callback: ctx is a const tess_case_t *. The smallest entry parameter over the case's remembered shapes;
- * along a periodic axis the link may cross the box face, and then the shapes near the other face count too. */
+ * along a periodic axis the shapes repeat with the box length (images at -n and +n count too). */
 double tess_wall_q_case(void *ctx, const double x[3], const double c[3]);
 
 #endif

@@ -81,6 +81,24 @@ T.append(("face unknown", SMALL_CASE + "[outlet.o]\nface = x\ndensity = 1\n", []
           ["key 'face' in [outlet.o]", "got 'x'"]))
 T.append(("mr_layer negative", replace("threads = 1", "threads = 1\nmr_layer = -16"), [],
           ["key 'mr_layer' in [run]", "got '-16'"]))
+# [forces] and body keys (docs/case-format.md, "Forces on bodies").
+BODY = replace("velocity = 0.05 0 0", "velocity = 0.05 0 0\nbody = yes")
+T.append(("forces without a body", SMALL_CASE + "[forces]\nref_velocity = 0.05\nref_area = 10\n", [],
+          ["[forces]: no body to report: set body = yes"]))
+T.append(("forces velocity without area", BODY + "[forces]\nref_velocity = 0.05\n", [],
+          ["[forces]: ref_velocity and ref_area go together"]))
+T.append(("forces negative area", BODY + "[forces]\nref_velocity = 0.05\nref_area = -1\n", [],
+          ["key 'ref_area' in [forces]", "got '-1'"]))
+T.append(("forces bad axis", BODY + "[forces]\ndrag_axis = w\n", [],
+          ["key 'drag_axis' in [forces]", "expected x, y or z, got 'w'"]))
+T.append(("forces same axes", BODY + "[forces]\ndrag_axis = y\n", [], ["drag_axis and lift_axis are both y"]))
+T.append(("forces unknown key", BODY + "[forces]\nref_lenght = 3\n", [], ["unknown key 'ref_lenght' in [forces]"]))
+T.append(("body not yes or no", BODY.replace("body = yes", "body = maybe"), [],
+          ["key 'body' in [wall.lid]", "expected no or yes, got 'maybe'"]))
+T.append(("body on a fluid section", SMALL_CASE + "[fluid.f]\nshape = box\nmin = 2 2 2\nmax = 3 3 3\nbody = yes\n", [],
+          ["unknown key 'body' in [fluid.f]"]))
+T.append(("body name twice", BODY + "[solid.lid]\nshape = sphere\ncenter = 8 8 8\nradius = 2\nbody = yes\n", [],
+          ["[solid.lid]: a body named 'lid' exists already"]))
 # The AA pattern holds canonical populations after even steps only: odd ends, intervals and restart steps are
 # refused before any step is taken, naming the key.
 T.append(("AA odd steps", None, ["--pattern", "aa", "--steps", "41"],
