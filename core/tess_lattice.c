@@ -1,42 +1,77 @@
 #include "tess_lattice.h"
+#include "lattice/tess_d2q9.h"
+#include "lattice/tess_d3q13.h"
+#include "lattice/tess_d3q27.h"
 #include "tess_d3q19.h"
-#include <string.h>
+#include <ctype.h>
+#include <stddef.h>
 
-static tess_lattice_t d3q19;
-static int d3q19_ready;
+/* Fills a descriptor from a lattice header's initialiser macros; weights are numerator / denominator, so the
+ * doubles are the correctly rounded fractions. */
+#define TESS_LATTICE_FILL(L, ID, NAME, D, Q, CXM, CYM, CZM, WNUM, WDEN, OPPT, NAMES)                            \
+    do {                                                                                                      \
+        static const int cx_[] = CXM, cy_[] = CYM, cz_[] = CZM, w_[] = WNUM, opp_[] = OPPT;                   \
+        static const char *names_[] = NAMES;                                                                  \
+        (L)->id = (ID);                                                                                       \
+        (L)->name = (NAME);                                                                                   \
+        (L)->d = (D);                                                                                         \
+        (L)->q = (Q);                                                                                         \
+        for (int i = 0; i < (Q); i++) {                                                                       \
+            (L)->c[i][0] = cx_[i];                                                                            \
+            (L)->c[i][1] = cy_[i];                                                                            \
+            (L)->c[i][2] = cz_[i];                                                                            \
+            (L)->w[i] = (double)w_[i] / (double)(WDEN);                                                       \
+            (L)->opp[i] = opp_[i];                                                                            \
+            (L)->dir_name[i] = names_[i];                                                                     \
+        }                                                                                                     \
+    } while (0)
 
-static void d3q19_fill(void)
+static tess_lattice_t lattices[TESS_LATTICE_COUNT];
+static int ready;
+
+/* The D3Q19 header writes its opposites as a function of i; this table is the same map. */
+#define TESS_D3Q19_OPP_TABLE { 0, 2, 1, 4, 3, 6, 5, 8, 7, 10, 9, 12, 11, 14, 13, 16, 15, 18, 17 }
+
+static void fill_all(void)
 {
-    static const int cx[] = TESS_D3Q19_CX, cy[] = TESS_D3Q19_CY, cz[] = TESS_D3Q19_CZ;
-    static const int w36[] = TESS_D3Q19_W36;
-    static const char *names[] = TESS_D3Q19_NAMES;
-    d3q19.id = TESS_LATTICE_D3Q19;
-    d3q19.name = "D3Q19";
-    d3q19.d = 3;
-    d3q19.q = TESS_D3Q19_Q;
-    for (int i = 0; i < TESS_D3Q19_Q; i++) {
-        d3q19.c[i][0] = cx[i];
-        d3q19.c[i][1] = cy[i];
-        d3q19.c[i][2] = cz[i];
-        d3q19.w[i] = w36[i] / 36.0;
-        d3q19.opp[i] = TESS_D3Q19_OPP(i);
-        d3q19.dir_name[i] = names[i];
-    }
-    d3q19_ready = 1;
+    TESS_LATTICE_FILL(&lattices[TESS_LATTICE_D3Q19], TESS_LATTICE_D3Q19, "D3Q19", 3, TESS_D3Q19_Q, TESS_D3Q19_CX,
+                      TESS_D3Q19_CY, TESS_D3Q19_CZ, TESS_D3Q19_W36, 36, TESS_D3Q19_OPP_TABLE, TESS_D3Q19_NAMES);
+    TESS_LATTICE_FILL(&lattices[TESS_LATTICE_D2Q9], TESS_LATTICE_D2Q9, "D2Q9", 2, TESS_D2Q9_Q, TESS_D2Q9_CX,
+                      TESS_D2Q9_CY, TESS_D2Q9_CZ, TESS_D2Q9_W, TESS_D2Q9_WDEN, TESS_D2Q9_OPP, TESS_D2Q9_NAMES);
+    TESS_LATTICE_FILL(&lattices[TESS_LATTICE_D3Q13], TESS_LATTICE_D3Q13, "D3Q13", 3, TESS_D3Q13_Q, TESS_D3Q13_CX,
+                      TESS_D3Q13_CY, TESS_D3Q13_CZ, TESS_D3Q13_W, TESS_D3Q13_WDEN, TESS_D3Q13_OPP,
+                      TESS_D3Q13_NAMES);
+    TESS_LATTICE_FILL(&lattices[TESS_LATTICE_D3Q27], TESS_LATTICE_D3Q27, "D3Q27", 3, TESS_D3Q27_Q, TESS_D3Q27_CX,
+                      TESS_D3Q27_CY, TESS_D3Q27_CZ, TESS_D3Q27_W, TESS_D3Q27_WDEN, TESS_D3Q27_OPP,
+                      TESS_D3Q27_NAMES);
+    ready = 1;
 }
 
 const tess_lattice_t *tess_lattice_get(tess_lattice_id id)
 {
-    if (id != TESS_LATTICE_D3Q19)
+    if ((int)id < 0 || (int)id >= TESS_LATTICE_COUNT)
         return NULL;
-    if (!d3q19_ready)
-        d3q19_fill();
-    return &d3q19;
+    if (!ready)
+        fill_all();
+    return &lattices[id];
+}
+
+static int same_name(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (toupper((unsigned char)*a) != toupper((unsigned char)*b))
+            return 0;
+    return *a == *b;
 }
 
 const tess_lattice_t *tess_lattice_by_name(const char *name)
 {
-    if (name && (strcmp(name, "D3Q19") == 0 || strcmp(name, "d3q19") == 0))
-        return tess_lattice_get(TESS_LATTICE_D3Q19);
+    if (!name)
+        return NULL;
+    if (!ready)
+        fill_all();
+    for (int k = 0; k < TESS_LATTICE_COUNT; k++)
+        if (same_name(name, lattices[k].name))
+            return &lattices[k];
     return NULL;
 }

@@ -3,6 +3,7 @@
 #ifndef TESS_PARAMS_H
 #define TESS_PARAMS_H
 
+#include "tess_lattice.h"
 #include <stdint.h>
 
 #define TESS_MAX_MATERIALS 32
@@ -23,7 +24,10 @@ typedef enum {
     TESS_COLLISION_REGULARIZED = 2 /* Latt & Chopard projection; the only model the MR pattern can run */
 } tess_collision_model;
 /* How an inlet or outlet (TESS_NODE_VELOCITY / TESS_NODE_PRESSURE) rebuilds its unknown populations. */
-typedef enum { TESS_BC_ZOU_HE = 0, TESS_BC_FINITE_DIFFERENCE = 1 } tess_bc_method;
+/* TESS_BC_NEE: non-equilibrium extrapolation (Guo, Zheng & Shi 2002), any outward normal, generic engine only. */
+typedef enum { TESS_BC_ZOU_HE = 0, TESS_BC_FINITE_DIFFERENCE = 1, TESS_BC_NEE = 2 } tess_bc_method;
+/* Curved-wall treatment of links with a wall distance (tess_links.h); plain walls stay halfway bounce-back. */
+typedef enum { TESS_WALL_BOUNCE_BACK = 0, TESS_WALL_BOUZIDI_LINEAR = 1, TESS_WALL_BOUZIDI_QUADRATIC = 2 } tess_wall_model;
 typedef enum { TESS_FLUID_INCOMPRESSIBLE = 0, TESS_FLUID_QUASI_COMPRESSIBLE = 1 } tess_fluid_model;
 
 typedef struct {
@@ -35,6 +39,7 @@ typedef struct {
     double rho;      /* outlet density */
     int32_t method;  /* inlets and outlets: tess_bc_method (0 Zou-He, 1 finite-difference velocity gradient) */
     int32_t pad2;
+    double normal[3]; /* inlets and outlets: outward unit normal (any direction with method nee) */
 } tess_material_t;
 
 typedef struct {
@@ -42,8 +47,13 @@ typedef struct {
     int32_t fluid;        /* tess_fluid_model */
     int32_t use_force;
     int32_t nmat;
+    int32_t lattice;      /* tess_lattice_id (core/tess_lattice.h); 0 = D3Q19 */
+    int32_t wall;         /* tess_wall_model; also keeps the struct free of padding holes (restart hash) */
     double tau;
-    double s[19];         /* MRT relaxation rates per moment (d'Humieres order) */
+    /* MRT relaxation rates per moment, in the lattice's moment order: D3Q19 d'Humieres (2002) order
+     * (TESS_M_*), D2Q9 Lallemand & Luo (2000) order (TESS_M9_*, s[0..8]), D3Q13 the D3Q13 paper's order
+     * (TESS_M13_*, s[0..12]); docs/lattices.md lists them. */
+    double s[19];
     double we, wej, wxx;  /* MRT equilibrium parameters */
     double force[3];      /* constant body force density (Guo forcing) */
     tess_material_t mat[TESS_MAX_MATERIALS];
@@ -51,8 +61,12 @@ typedef struct {
 
 /* Fills the defaults: LBGK, incompressible, tau 0.6, d'Humieres' rates, no force, solid and fluid. */
 void tess_params_default(tess_params_t *p);
-/* Sets the rates of the viscous moments to 1/tau (MRT keeps its other rates). */
+/* Sets tau and the rates of the viscous moments for the lattice in p->lattice (MRT keeps its other rates):
+ * 1/tau for D3Q19 and D2Q9; for D3Q13 s_nu = 2 / (8 nu + 1) and s'_nu = 2 / (4 nu + 1) with
+ * nu = (tau - 1/2) / 3 (D3Q13 paper, eq. 7), so that tau means the same viscosity on every lattice. */
 void tess_params_set_tau(tess_params_t *p, double tau);
+/* Sets the lattice (a tess_lattice_id) and its default MRT rates, then the viscous rates from p->tau. */
+void tess_params_set_lattice(tess_params_t *p, tess_lattice_id id);
 
 
 #endif
