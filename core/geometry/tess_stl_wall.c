@@ -1,0 +1,190 @@
+#include "tess_stl_wall.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tess_stl_wall {
+    size_t ntri;
+    double *v;         /* 9 doubles a triangle */
+    double lo[3], h;   /* grid origin and cell size */
+    int n[3];          /* cells per axis */
+    size_t *start;     /* CSR: triangles of cell c are idx[start[c] .. start[c + 1]) */
+    uint32_t *idx;
+};
+
+#define MAX_CELLS (1L << 22)
+
+static long cell_of(const tess_stl_wall_t *w, double p, int a)
+{
+    long i = (long)floor((p - w->lo[a]) / w->h);
+    return i < 0 ? 0 : i >= w->n[a] ? w->n[a] - 1 : i;
+}
+
+tess_status tess_stl_wall_create(const tess_stl_mesh_t *m, tess_stl_wall_t **out, tess_error_t *err)
+{
+    *out = NULL;
+    tess_stl_wall_t *w = calloc(1, sizeof *w);
+    if (!w)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the STL wall distances");
+    size_t nt = 0;
+    for (size_t t = 0; t < m->ntri; t++)
+        nt += m->tag[t] < 0;
+    if (nt > UINT32_MAX) {
+        free(w);
+        return tess_fail(err, TESS_ERR_INPUT, "%zu surface triangles: at most 2^32 supported", nt);
+    }
+    w->v = malloc((nt ? nt : 1) * 9 * sizeof *w->v);
+    if (!w->v) {
+        tess_stl_wall_destroy(w);
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the STL wall distances");
+    }
+    double mean = 0.0, hi[3];
+    for (int a = 0; a < 3; a++) {
+        w->lo[a] = INFINITY;
+        hi[a] = -INFINITY;
+    }
+    for (size_t t = 0; t < m->ntri; t++) {
+        if (m->tag[t] >= 0)
+            continue;
+        double *v = w->v + 9 * w->ntri++;
+        memcpy(v, m->v + 9 * t, 9 * sizeof *v);
+        double ext = 0.0;
+        for (int a = 0; a < 3; a++) {
+            const double l = fmin(v[a], fmin(v[3 + a], v[6 + a])), u = fmax(v[a], fmax(v[3 + a], v[6 + a]));
+            w->lo[a] = fmin(w->lo[a], l);
+            hi[a] = fmax(hi[a], u);
+            ext = fmax(ext, u - l);
+        }
+        mean += ext;
+    }
+    if (w->ntri == 0) {
+        for (int a = 0; a < 3; a++) {
+            w->lo[a] = 0;
+            w->n[a] = 1;
+        }
+        w->h = 1;
+    } else {
+        /* Cells about the mean triangle extent, at least half a spacing (a link spans at most 3 cells per
+         * axis), and no more than MAX_CELLS. */
+        w->h = fmax(0.5, mean / (double)w->ntri);
+        for (;;) {
+            double cells = 1;
+            for (int a = 0; a < 3; a++) {
+                w->n[a] = (int)fmax(1, ceil((hi[a] - w->lo[a]) / w->h));
+                cells *= w->n[a];
+            }
+            if (cells <= MAX_CELLS)
+                break;
+            w->h *= 1.5;
+        }
+    }
+    const size_t nc = (size_t)w->n[0] * w->n[1] * w->n[2];
+    w->start = calloc(nc + 1, sizeof *w->start);
+    if (!w->start) {
+        tess_stl_wall_destroy(w);
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the STL wall distances");
+    }
+    /* Two passes over each triangle's box of cells: count, then fill. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t t = 0; t < w->ntri; t++) {
+            const double *v = w->v + 9 * t;
+            long c0[3], c1[3];
+            for (int a = 0; a < 3; a++) {
+                c0[a] = cell_of(w, fmin(v[a], fmin(v[3 + a], v[6 + a])), a);
+                c1[a] = cell_of(w, fmax(v[a], fmax(v[3 + a], v[6 + a])), a);
+            }
+            for (long k = c0[2]; k <= c1[2]; k++)
+                for (long j = c0[1]; j <= c1[1]; j++)
+                    for (long i = c0[0]; i <= c1[0]; i++) {
+                        const size_t c = (size_t)i + (size_t)w->n[0] * ((size_t)j + (size_t)w->n[1] * (size_t)k);
+                        if (pass == 0)
+                            w->start[c + 1]++;
+                        else
+                            w->idx[w->start[c]++] = (uint32_t)t;
+                    }
+        }
+        if (pass == 0) {
+            for (size_t c = 0; c < nc; c++)
+                w->start[c + 1] += w->start[c];
+            w->idx = malloc((w->start[nc] ? w->start[nc] : 1) * sizeof *w->idx);
+            if (!w->idx) {
+                tess_stl_wall_destroy(w);
+                return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the STL wall distances");
+            }
+        } else {
+            /* The fill advanced each start to the next cell's start: shift back. */
+            for (size_t c = nc; c > 0; c--)
+                w->start[c] = w->start[c - 1];
+            w->start[0] = 0;
+        }
+    }
+    *out = w;
+    return TESS_OK;
+}
+
+void tess_stl_wall_destroy(tess_stl_wall_t *w)
+{
+    if (!w)
+        return;
+    free(w->v);
+    free(w->start);
+    free(w->idx);
+    free(w);
+}
+
+/* Segment-triangle crossing (Moller-Trumbore): the parameter t along x + t c, or -1. Crossings on an edge
+ * or corner count (a small tolerance on the barycentric coordinates), so a link through a shared edge is
+ * not missed. */
+static double segment_hits(const double *v, const double x[3], const double c[3])
+{
+    const double tol = 1e-12;
+    double e1[3], e2[3], p[3], s[3], q[3];
+    for (int a = 0; a < 3; a++) {
+        e1[a] = v[3 + a] - v[a];
+        e2[a] = v[6 + a] - v[a];
+        s[a] = x[a] - v[a];
+    }
+    p[0] = c[1] * e2[2] - c[2] * e2[1];
+    p[1] = c[2] * e2[0] - c[0] * e2[2];
+    p[2] = c[0] * e2[1] - c[1] * e2[0];
+    const double det = e1[0] * p[0] + e1[1] * p[1] + e1[2] * p[2];
+    const double scale = sqrt((e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]) * (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]));
+    if (!(fabs(det) > 1e-14 * scale)) /* the link runs parallel to the triangle */
+        return -1.0;
+    const double inv = 1.0 / det;
+    const double bu = (s[0] * p[0] + s[1] * p[1] + s[2] * p[2]) * inv;
+    if (bu < -tol || bu > 1 + tol)
+        return -1.0;
+    q[0] = s[1] * e1[2] - s[2] * e1[1];
+    q[1] = s[2] * e1[0] - s[0] * e1[2];
+    q[2] = s[0] * e1[1] - s[1] * e1[0];
+    const double bv = (c[0] * q[0] + c[1] * q[1] + c[2] * q[2]) * inv;
+    if (bv < -tol || bu + bv > 1 + tol)
+        return -1.0;
+    return (e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2]) * inv;
+}
+
+double tess_stl_wall_q(void *ctx, const double x[3], const double c[3])
+{
+    const tess_stl_wall_t *w = ctx;
+    long c0[3], c1[3];
+    for (int a = 0; a < 3; a++) {
+        const double l = fmin(x[a], x[a] + c[a]), u = fmax(x[a], x[a] + c[a]);
+        if (u < w->lo[a] || l > w->lo[a] + w->n[a] * w->h)
+            return -1.0; /* the link misses the surface's bounding box */
+        c0[a] = cell_of(w, l, a);
+        c1[a] = cell_of(w, u, a);
+    }
+    double best = INFINITY;
+    for (long k = c0[2]; k <= c1[2]; k++)
+        for (long j = c0[1]; j <= c1[1]; j++)
+            for (long i = c0[0]; i <= c1[0]; i++) {
+                const size_t cell = (size_t)i + (size_t)w->n[0] * ((size_t)j + (size_t)w->n[1] * (size_t)k);
+                for (size_t e = w->start[cell]; e < w->start[cell + 1]; e++) {
+                    const double t = segment_hits(w->v + 9 * (size_t)w->idx[e], x, c);
+                    if (t > 0.0 && t <= 1.0 && t < best)
+                        best = t;
+                }
+            }
+    return best <= 1.0 ? best : -1.0;
+}
