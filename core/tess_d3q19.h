@@ -19,6 +19,8 @@
 
 /* Opposite direction: i <-> i+1 for odd i. */
 #define TESS_D3Q19_OPP(i) ((i) == 0 ? 0 : (((i) & 1) ? (i) + 1 : (i) - 1))
+/* The same map as a table initialiser, the form the other lattices' headers give (core/lattice/). */
+#define TESS_D3Q19_OPP_TABLE { 0, 2, 1, 4, 3, 6, 5, 8, 7, 10, 9, 12, 11, 14, 13, 16, 15, 18, 17 }
 
 /* d'Humieres et al. (2002) orthogonal moment basis, rows in the order
  * rho, e, eps, jx, qx, jy, qy, jz, qz, 3pxx, 3pixx, pww, piww, pxy, pyz, pxz, mx, my, mz. */

@@ -29,9 +29,6 @@
 static tess_lattice_t lattices[TESS_LATTICE_COUNT];
 static int ready;
 
-/* The D3Q19 header writes its opposites as a function of i; this table is the same map. */
-#define TESS_D3Q19_OPP_TABLE { 0, 2, 1, 4, 3, 6, 5, 8, 7, 10, 9, 12, 11, 14, 13, 16, 15, 18, 17 }
-
 static void fill_all(void)
 {
     TESS_LATTICE_FILL(&lattices[TESS_LATTICE_D3Q19], TESS_LATTICE_D3Q19, "D3Q19", 3, TESS_D3Q19_Q, TESS_D3Q19_CX,
