@@ -55,6 +55,7 @@ typedef struct {
     tess_case_forces_t forces;          /* named bodies and [forces] */
     tess_case_shape_t *shapes;          /* wall-making shapes in section order (tess_wall_q.h) */
     int nshapes;
+    struct tess_case_stl *stl;          /* [stl.NAME] surfaces, NULL if none (tess_case_stl.h: wall_q, openings) */
 
     double max_lattice_speed;           /* largest speed the case prescribes (lid, inlet, init, Re) */
     char warning[256];                  /* non-fatal advice (lattice Mach number > 0.3), "" if none */

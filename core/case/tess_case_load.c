@@ -3,6 +3,7 @@
 #include "tess_case.h"
 #include "tess_backend.h"
 #include "tess_case_entries.h"
+#include "tess_case_stl.h"
 #include "tess_memory.h"
 #include "tess_shapes.h"
 #include "tess_voxels.h"
@@ -12,8 +13,8 @@
 #include <string.h>
 
 static const char *const fixed_sections[] = {"case", "lattice", "domain", "physics", "init", "run", "forces", NULL};
-static const char *const geo_kinds[] = {"solid", "fluid", "wall", "inlet", "outlet", "voxels", "spheres", NULL};
-enum { GEO_SOLID, GEO_FLUID, GEO_WALL, GEO_INLET, GEO_OUTLET, GEO_VOXELS, GEO_SPHERES };
+static const char *const geo_kinds[] = {"solid", "fluid", "wall", "inlet", "outlet", "voxels", "spheres", "stl", NULL};
+enum { GEO_SOLID, GEO_FLUID, GEO_WALL, GEO_INLET, GEO_OUTLET, GEO_VOXELS, GEO_SPHERES, GEO_STL };
 
 typedef struct {
     tess_entries_t es;
@@ -72,7 +73,7 @@ static tess_status check_sections(ctx_t *x)
         char origin[1200];
         return tess_fail(x->err, TESS_ERR_INPUT,
                          "%s: unknown section [%s]: expected case, lattice, domain, physics, init, run, forces or "
-                         "solid.NAME, fluid.NAME, wall.NAME, inlet.NAME, outlet.NAME, voxels.NAME, spheres.NAME",
+                         "solid.NAME, fluid.NAME, wall.NAME, inlet.NAME, outlet.NAME, voxels.NAME, spheres.NAME, stl.NAME",
                          tess_entry_origin(&x->es, e, origin, sizeof origin), e->section);
     }
     return TESS_OK;
@@ -387,10 +388,26 @@ static tess_status read_forces(ctx_t *x)
     return TESS_OK;
 }
 
+/* inlet.NAME / outlet.NAME on an opening of an STL surface (core/case/tess_case_stl.h). */
+static tess_status read_opening(ctx_t *x, const char *s, int kind)
+{
+    uint8_t value = 1;
+    TRY(new_material(x, s, kind == GEO_INLET ? TESS_NODE_VELOCITY : TESS_NODE_PRESSURE, &value));
+    tess_material_t *m = &x->c->params.mat[value];
+    const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)x->c->params.lattice);
+    TRY(tess_case_stl_opening(&x->es, s, kind == GEO_INLET, x->c->stl, lat, &x->c->geometry, value, m, x->err));
+    note_speed(x->c, m->u);
+    return TESS_OK;
+}
+
 static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
 {
     tess_case_t *c = x->c;
     tess_geometry_t *g = &c->geometry;
+    if (kind == GEO_STL)
+        return tess_case_stl_section(&x->es, s, x->dir, g, &c->stl, x->err);
+    if ((kind == GEO_INLET || kind == GEO_OUTLET) && tess_entry_find(&x->es, s, "opening"))
+        return read_opening(x, s, kind);
     if (kind == GEO_VOXELS) {
         char file[TESS_CASE_PATH_MAX] = "", path[2 * TESS_CASE_PATH_MAX], origin[1200];
         TRY(tess_get_string(&x->es, s, "file", 1, file, sizeof file, x->err));
@@ -600,6 +617,8 @@ tess_status tess_case_load(const char *path, const char *const *overrides, int n
 void tess_case_free(tess_case_t *c)
 {
     tess_geometry_free(&c->geometry);
+    tess_case_stl_free(c->stl);
+    c->stl = NULL;
     free(c->shapes);
     c->shapes = NULL;
     c->nshapes = 0;

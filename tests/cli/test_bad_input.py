@@ -114,9 +114,36 @@ T.append(("AA reference with odd output interval", None, ["--check", "cpu:aa", "
 T.append(("AA restart at an odd step", None, ["--pattern", "aa", "--restart", "odd.tsr"],
           ["odd.tsr: restart file is at step 1: the AA pattern needs an even step"]))
 
+# STL surfaces ([stl.NAME], docs/case-format.md): unreadable, truncated or malformed files and holes that are not
+# openings give one line naming the case line, the STL file and the place.
+STL = "[stl.v]\nfile = %s\nscale = 2\ntranslate = 8 8 8\n"
+sm = SMALL_CASE + STL % "nothere.stl"
+T.append(("STL file missing", sm, [], ["case.ini:%d: [stl.v]: " % line_of(sm, "nothere.stl"), "nothere.stl: cannot open STL file"]))
+T.append(("STL binary truncated", SMALL_CASE + STL % "trunc.stl", [],
+          ["[stl.v]", "trunc.stl: binary STL header says 8 triangles (84 + 50 x 8 = 484 bytes), the file has 400 bytes"]))
+T.append(("STL ASCII malformed", SMALL_CASE + STL % "typo.stl", [], ["typo.stl:3: ASCII STL: expected 'outer', got 'outr'"]))
+T.append(("STL hole not a loop", SMALL_CASE + STL % "bowtie.stl", [],
+          ["bowtie.stl: the surface has a hole that is not a simple closed loop: 4 boundary edges meet at the corner (0, 0, 1)"]))
+T.append(("STL opening out of range", SMALL_CASE + STL % "octa.stl" + "[outlet.o]\nopening = v.opening0\ndensity = 1\n", [],
+          ["key 'opening' in [outlet.o]", "expected an opening of [stl.v], which has none"]))
+T.append(("STL inside unknown", SMALL_CASE + STL % "octa.stl" + "inside = air\n", [], ["key 'inside' in [stl.v]", "got 'air'"]))
+
 d = scratch()
 write(os.path.join(d, "geo.raw"), b"\x01" * 4000, "wb")
 write(os.path.join(d, "geo7.raw"), b"\x07" * 4096, "wb")
+# An octahedron |x| + |y| + |z| = 1 as STL: ASCII (closed), binary whose header promises 8 triangles cut to 400
+# bytes, ASCII with a typo on line 3, and ASCII without two faces that touch only at the corner (0, 0, 1).
+import struct
+octa = [((sx, 0, 0), (0, sy, 0), (0, 0, sz)) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
+def ascii_stl(tris):
+    return "solid o\n" + "".join("facet normal 0 0 0\nouter loop\n" + "".join("vertex %g %g %g\n" % v for v in t) +
+                                  "endloop\nendfacet\n" for t in tris) + "endsolid o\n"
+write(os.path.join(d, "octa.stl"), ascii_stl(octa))
+write(os.path.join(d, "typo.stl"), ascii_stl(octa).replace("outer", "outr", 1))
+write(os.path.join(d, "bowtie.stl"), ascii_stl([t for t in octa if t[2][2] < 0 or t[0][0] != t[1][1]]))
+binary = b"solid but binary".ljust(80, b"\0") + struct.pack("<I", 8) + b"".join(
+    struct.pack("<12fH", 0, 0, 0, *[c for v in t for c in v], 0) for t in octa)
+write(os.path.join(d, "trunc.stl"), binary[:400], "wb")
 write(os.path.join(d, "s.ini"), SMALL_CASE)
 rc, _, _ = run(["run", "s.ini", "--precision", "single", "--steps", "1", "--checkpoint-every", "1", "--out", "sgl", "--quiet"], d)
 os.rename(os.path.join(d, "sgl", "restart.tsr"), os.path.join(d, "single.tsr"))
