@@ -50,6 +50,37 @@ void tess_params_set_lattice(tess_params_t *p, tess_lattice_id id)
     tess_params_set_tau(p, p->tau);
 }
 
+/* Per key: the moments it sets on D3Q19 (d'Humieres 2002 order), D2Q9 (Lallemand & Luo 2000 order) and D3Q13
+ * (D3Q13 paper order), -1 for unused slots; D3Q27 has no MRT and no rate keys. */
+static const struct {
+    const char *key;
+    int idx[3][3]; /* D3Q19, D2Q9, D3Q13 */
+} rate_keys[TESS_PARAMS_RATE_KEYS] = {
+    {"rate_e", {{1, -1, -1}, {1, -1, -1}, {4, -1, -1}}},       /* energy e: s_e */
+    {"rate_eps", {{2, -1, -1}, {2, -1, -1}, {-1, -1, -1}}},    /* energy square eps */
+    {"rate_q", {{4, 6, 8}, {4, 6, -1}, {-1, -1, -1}}},         /* energy flux q */
+    {"rate_pi", {{10, 12, -1}, {-1, -1, -1}, {-1, -1, -1}}},   /* D3Q19's fourth-order pixx, piww */
+    {"rate_m", {{16, 17, 18}, {-1, -1, -1}, {-1, -1, -1}}},    /* D3Q19's third-order m */
+    {"rate_h", {{-1, -1, -1}, {-1, -1, -1}, {10, 11, 12}}},    /* D3Q13's third-order h: s_h */
+};
+
+const char *tess_params_rate_key(int k)
+{
+    return k >= 0 && k < TESS_PARAMS_RATE_KEYS ? rate_keys[k].key : NULL;
+}
+
+int tess_params_rate_moments(tess_lattice_id id, int k, int idx[3])
+{
+    const int col = id == TESS_LATTICE_D3Q19 ? 0 : id == TESS_LATTICE_D2Q9 ? 1 : id == TESS_LATTICE_D3Q13 ? 2 : -1;
+    if (col < 0 || k < 0 || k >= TESS_PARAMS_RATE_KEYS)
+        return 0;
+    int n = 0;
+    for (int r = 0; r < 3; r++)
+        if (rate_keys[k].idx[col][r] >= 0)
+            idx[n++] = rate_keys[k].idx[col][r];
+    return n;
+}
+
 void tess_params_default(tess_params_t *p)
 {
     memset(p, 0, sizeof *p);

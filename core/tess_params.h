@@ -68,5 +68,13 @@ void tess_params_set_tau(tess_params_t *p, double tau);
 /* Sets the lattice (a tess_lattice_id) and its default MRT rates, then the viscous rates from p->tau. */
 void tess_params_set_lattice(tess_params_t *p, tess_lattice_id id);
 
+/* The case file's MRT rate keys ([physics] rate_e, rate_eps, rate_q, rate_pi, rate_m, rate_h): tess_params_rate_key
+ * names key k (0 <= k < TESS_PARAMS_RATE_KEYS); tess_params_rate_moments fills idx with the indices into s that
+ * the key sets on lattice id and returns how many (at most 3), 0 when the key is not a rate of that lattice
+ * (docs/lattices.md: e.g. rate_h is D3Q13's s_h, rate_m exists only on D3Q19). */
+#define TESS_PARAMS_RATE_KEYS 6
+const char *tess_params_rate_key(int k);
+int tess_params_rate_moments(tess_lattice_id id, int k, int idx[3]);
+
 
 #endif

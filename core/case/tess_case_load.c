@@ -5,6 +5,7 @@
 #include "tess_case_entries.h"
 #include "tess_case_stl.h"
 #include "tess_memory.h"
+#include "tess_physics_q.h"
 #include "tess_shapes.h"
 #include "tess_voxels.h"
 #include <math.h>
@@ -155,10 +156,12 @@ static tess_status read_physics(ctx_t *x)
     tess_params_t *p = &c->params;
     static const char *const collisions[] = {"lbgk", "mrt", "regularized", NULL}; /* tess_collision_model order */
     static const char *const fluids[] = {"incompressible", "quasi", NULL};
-    int v = 0;
-    if (tess_get_choice(&x->es, "physics", "collision", collisions, &v, NULL, x->err) != TESS_OK)
+    int v = 0, has_collision = 0;
+    if (tess_get_choice(&x->es, "physics", "collision", collisions, &v, &has_collision, x->err) != TESS_OK)
         return TESS_ERR_INPUT;
     p->collision = v;
+    if (!has_collision && p->lattice == TESS_LATTICE_D3Q13)
+        p->collision = TESS_COLLISION_MRT; /* the D3Q13 lattice has only its MRT model */
     v = 0;
     if (tess_get_choice(&x->es, "physics", "fluid", fluids, &v, NULL, x->err) != TESS_OK)
         return TESS_ERR_INPUT;
@@ -188,18 +191,34 @@ static tess_status read_physics(ctx_t *x)
                          x->es.file);
     }
     tess_params_set_tau(p, tau);
-    /* MRT rates of the non-hydrodynamic moments (d'Humieres et al. 2002 numbering). */
-    static const struct {
-        const char *key;
+    /* MRT rates of the non-hydrodynamic moments; which moments a key sets depends on the lattice (tess_params.h). */
+    const tess_lattice_id lat = (tess_lattice_id)p->lattice;
+    if (!tess_q_supports(lat, p->collision) && tess_entry_find(&x->es, "physics", "collision"))
+        return tess_entry_fail(&x->es, tess_entry_find(&x->es, "physics", "collision"), x->err,
+                               "a collision model of the %s lattice (D2Q9 and D3Q19: lbgk, mrt, regularized; D3Q13: mrt; "
+                               "D3Q27: lbgk, regularized)", c->lattice);
+    char valid[128] = "";
+    for (int r = 0; r < TESS_PARAMS_RATE_KEYS; r++) {
         int idx[3];
-    } rates[] = {{"rate_e", {1, -1, -1}}, {"rate_eps", {2, -1, -1}}, {"rate_q", {4, 6, 8}},
-                 {"rate_pi", {10, 12, -1}}, {"rate_m", {16, 17, 18}}};
-    for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
-        double s = p->s[rates[r].idx[0]];
-        TRY(tess_get_double(&x->es, "physics", rates[r].key, 0.0, 2.0, 1, 0, &s, NULL, x->err));
-        for (int k = 0; k < 3; k++)
-            if (rates[r].idx[k] >= 0)
-                p->s[rates[r].idx[k]] = s;
+        if (tess_params_rate_moments(lat, r, idx) > 0)
+            snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s", valid[0] ? ", " : "",
+                     tess_params_rate_key(r));
+    }
+    for (int r = 0; r < TESS_PARAMS_RATE_KEYS; r++) {
+        const char *key = tess_params_rate_key(r);
+        int idx[3];
+        const int n = tess_params_rate_moments(lat, r, idx);
+        if (n == 0) {
+            const tess_entry_t *e = tess_entry_find(&x->es, "physics", key);
+            if (e)
+                return tess_entry_fail(&x->es, e, x->err, "a key of the %s lattice's MRT rates (%s; docs/lattices.md)",
+                                       c->lattice, valid[0] ? valid : "none");
+            continue;
+        }
+        double s = p->s[idx[0]];
+        TRY(tess_get_double(&x->es, "physics", key, 0.0, 2.0, 1, 0, &s, NULL, x->err));
+        for (int k = 0; k < n; k++)
+            p->s[idx[k]] = s;
     }
     int has_force;
     TRY(tess_get_vec3(&x->es, "physics", "force", 0, p->force, &has_force, x->err));
@@ -562,12 +581,13 @@ static tess_status load(ctx_t *x, const char *path, const char *const *overrides
         if (*p == '/' || *p == ' ' || *p == '\\')
             return tess_entry_fail(&x->es, tess_entry_find(&x->es, "case", "name"), x->err,
                                    "a name without spaces or slashes (it names the output folder)");
-    snprintf(c->lattice, sizeof c->lattice, "D3Q19");
-    static const char *const lattices[] = {"D3Q19", NULL};
+    static const char *const lattices[] = {"D3Q19", "D2Q9", "D3Q13", "D3Q27", NULL}; /* tess_lattice_id order */
     int lat = 0;
     TRY(tess_get_choice(&x->es, "lattice", "model", lattices, &lat, NULL, x->err));
+    snprintf(c->lattice, sizeof c->lattice, "%s", lattices[lat]);
 
     tess_params_default(&c->params);
+    tess_params_set_lattice(&c->params, (tess_lattice_id)lat);
     snprintf(c->mat_name[0], sizeof c->mat_name[0], "solid");
     snprintf(c->mat_name[1], sizeof c->mat_name[1], "fluid");
     TRY(read_domain(x));
