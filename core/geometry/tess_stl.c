@@ -82,14 +82,15 @@ static tess_status expect(lexer_t *l, const char *path, const char *word, tess_e
     return TESS_OK;
 }
 
-static tess_status number(lexer_t *l, const char *path, const char *what, double *out, tess_error_t *err)
+/* A number; coordinates must be finite, facet normals (unused) may be anything strtod reads, "nan" included. */
+static tess_status number(lexer_t *l, const char *path, const char *what, int finite, double *out, tess_error_t *err)
 {
     if (!next_word(l))
         return tess_fail(err, TESS_ERR_INPUT, "%s:%d: ASCII STL ends early: expected a number (%s)", path, l->line, what);
     char *e;
     errno = 0;
     *out = strtod(l->tok, &e);
-    if (e == l->tok || *e || errno == ERANGE || !isfinite(*out))
+    if (e == l->tok || *e || (finite && (errno == ERANGE || !isfinite(*out))))
         return tess_fail(err, TESS_ERR_INPUT, "%s:%d: ASCII STL: expected a finite number (%s), got '%s'", path,
                          l->tok_line, what, l->tok);
     return TESS_OK;
@@ -128,13 +129,13 @@ static tess_status parse_ascii(const char *text, size_t len, const char *path, t
             TRY(expect(&l, path, "normal", err));
             double v[3][3], n;
             for (int k = 0; k < 3; k++)
-                TRY(number(&l, path, "normal component", &n, err));
+                TRY(number(&l, path, "normal component", 0, &n, err));
             TRY(expect(&l, path, "outer", err));
             TRY(expect(&l, path, "loop", err));
             for (int c = 0; c < 3; c++) {
                 TRY(expect(&l, path, "vertex", err));
                 for (int k = 0; k < 3; k++)
-                    TRY(number(&l, path, "vertex coordinate", &v[c][k], err));
+                    TRY(number(&l, path, "vertex coordinate", 1, &v[c][k], err));
             }
             TRY(expect(&l, path, "endloop", err));
             TRY(expect(&l, path, "endfacet", err));
@@ -215,14 +216,15 @@ tess_status tess_stl_read(const char *path, tess_stl_mesh_t *m, tess_error_t *er
     const uint32_t n = len >= 84 ? le32(b + 80) : 0;
     /* Binary by size: headers beginning with "solid" are common, so the first word proves nothing. */
     const int binary = len >= 84 && (uint64_t)len == 84 + 50 * (uint64_t)n;
-    size_t i = 0;
+    const size_t bom = len >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF ? 3 : 0; /* UTF-8 byte-order mark */
+    size_t i = bom;
     while (i < (size_t)len && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n'))
         i++;
     const int says_solid = (size_t)len - i >= 5 && memcmp(b + i, "solid", 5) == 0;
     if (binary)
         st = parse_binary(b, n, path, m, err);
     else if (says_solid && memchr(b, 0, (size_t)len) == NULL)
-        st = parse_ascii((const char *)b, (size_t)len, path, m, err);
+        st = parse_ascii((const char *)b + bom, (size_t)len - bom, path, m, err);
     else if (len < 84)
         st = tess_fail(err, TESS_ERR_INPUT,
                        "%s: %ld bytes: too short for a binary STL (84-byte header) and not an ASCII STL ('solid ...')",

@@ -76,7 +76,8 @@ static tess_status weld(const tess_stl_mesh_t *m, const char *file, work_t *w, t
         return NOMEM(file);
     }
     for (size_t i = 0; i < nc; i++) {
-        memcpy(c[i].p, m->v + 3 * i, sizeof c[i].p);
+        for (int k = 0; k < 3; k++)
+            c[i].p[k] = m->v[3 * i + k] + 0.0; /* -0 + 0 = +0: the compare below is bitwise */
         c[i].corner = i;
     }
     qsort(c, nc, sizeof *c, cmp_corner);

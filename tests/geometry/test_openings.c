@@ -170,6 +170,26 @@ int main(int argc, char **argv)
     tess_test_true(label, st == TESS_ERR_INPUT && strcmp(err.msg, want) == 0);
     tess_stl_free(&h);
 
+    /* A corner written as -0 in one triangle and 0 in another is one corner: flip the sign of every zero
+     * coordinate of the first 100 triangles, and the sphere stays closed. */
+    {
+        tess_stl_mesh_t z = s;
+        z.v = malloc(9 * s.cap * sizeof *z.v);
+        z.tag = malloc(s.cap * sizeof *z.tag);
+        memcpy(z.v, s.v, 9 * s.ntri * sizeof *z.v);
+        memcpy(z.tag, s.tag, s.ntri * sizeof *z.tag);
+        long flipped = 0;
+        for (size_t i = 0; i < 900; i++)
+            if (z.v[i] == 0.0) {
+                z.v[i] = -z.v[i];
+                flipped++;
+            }
+        st = tess_stl_openings(&z, "signed_zero.stl", &o, &n, &err);
+        snprintf(label, sizeof label, "sphere with %ld zeros turned into -0: still closed (no openings)", flipped);
+        tess_test_true(label, flipped > 0 && st == TESS_OK && n == 0);
+        tess_stl_free(&z);
+    }
+
     /* A third triangle on an edge: non-manifold, named by the edge's corners. */
     tess_stl_add(&s, s.v, s.v + 3, (const double[3]){0, 0, 0}, -1);
     st = tess_stl_openings(&s, "fin.stl", &o, &n, &err);

@@ -118,6 +118,18 @@ int main(int argc, char **argv)
     expect_error("ASCII without triangles", tmp, "holds no triangles");
     spill(tmp, "hello world, this is not an STL file at all\n", 44);
     expect_error("text that is not STL", tmp, "not an ASCII STL");
+    /* Accepted: a byte-order mark, "nan" facet normals (unused), -0 and 0 for the same corner (one vertex). */
+    {
+        const char *ok = "\xEF\xBB\xBFsolid t\nfacet normal nan nan nan\nouter loop\nvertex 0 0 0\nvertex 1 0 0\n"
+                         "vertex 0 1 0\nendloop\nendfacet\nendsolid t\n";
+        spill(tmp, ok, strlen(ok));
+        tess_stl_mesh_t m;
+        tess_error_t err;
+        const tess_status st = tess_stl_read(tmp, &m, &err);
+        tess_test_true("ASCII with a byte-order mark and a nan facet normal: one triangle", st == TESS_OK && m.ntri == 1);
+        if (st == TESS_OK)
+            tess_stl_free(&m);
+    }
     snprintf(tmp, sizeof tmp, "%s/does_not_exist.stl", argv[2]);
     expect_error("missing file", tmp, "cannot open STL file");
     free(bad);
