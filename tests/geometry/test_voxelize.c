@@ -171,6 +171,22 @@ int main(int argc, char **argv)
                     (double)(cr - ca) / vpoly, 0.0, 2.0 / R);
     bad = misclassified(mr, n, &t, 0, rin, 1e-9, &checked);
     tess_test_close("sphere rotated: nodes off the faceting shell misclassified", (double)bad, 0, 0);
+    /* Other radii: the relative count error against the polyhedron's volume stays within 1/R. */
+    for (int r = 10; r <= 40; r += 30) {
+        tess_stl_transform_t tr;
+        tess_stl_transform_identity(&tr);
+        tr.scale = r;
+        int nr[3] = {2 * r + 10, 2 * r + 10, 2 * r + 10};
+        for (int a = 0; a < 3; a++)
+            tr.translate[a] = r + 5 + 0.31 * (a + 1);
+        long cnt;
+        uint8_t *mk = voxelize(&sa, &tr, nr, &cnt);
+        const double vp = fabs(tess_stl_signed_volume(&sa)) * r * r * r;
+        snprintf(label, sizeof label, "sphere R = %d: %ld nodes, relative error against the polyhedron's volume %.1f (1/R)",
+                 r, cnt, vp);
+        tess_test_close(label, (cnt - vp) / vp, 0.0, 1.0 / r);
+        free(mk);
+    }
     free(ma);
     free(mb);
     free(mr);
