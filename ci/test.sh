@@ -44,6 +44,8 @@ step "build"
 run cmake --build "$build_root/full" -j "$jobs"
 step "test: whole suite"
 run ctest --test-dir "$build_root/full" --output-on-failure -j "$jobs"
+step "validation: tessera validate --quick (default backend; report and plots in $build_root/validate)"
+run "$build_root/full/core/cli/tessera" validate --quick --quiet --out "$build_root/validate"
 
 # Debug (-O0): at -O2 the sanitizers make gcc take over ten minutes on each unrolled CPU kernel file, at -O0
 # seconds; the fast tests then run in a few minutes.
