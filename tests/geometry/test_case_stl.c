@@ -14,7 +14,7 @@ int main(int argc, char **argv)
 {
     if (argc < 3)
         return 2;
-    char path[2048], label[512];
+    char path[2048], label[1400];
     snprintf(path, sizeof path, "%s/../bent_tube.ini", argv[1]);
     tess_case_t c;
     tess_error_t err;
@@ -86,5 +86,41 @@ int main(int argc, char **argv)
     const double xc[3] = {6 + 4 * c30, 9 + 4 * s30, 10}, cx[3] = {1, 0, 0};
     tess_test_close("case wall_q: link on the pipe's axis crosses nothing", tess_case_stl_wall_q(c.stl, xc, cx), -1, 0);
     tess_case_free(&c);
+
+    /* A body: the sphere (radius 6 nodes) with inside = solid in a 24^3 box, opening sections refused on it. */
+    char ini[2048];
+    snprintf(ini, sizeof ini, "%s/body.ini", argv[2]);
+    FILE *f = fopen(ini, "w");
+    fprintf(f, "[domain]\nnx = 24\nny = 24\nnz = 24\n[stl.ball]\nfile = %s/binary_sphere_link.stl\nscale = 6\n"
+               "translate = 11.7 12.2 11.9\ninside = solid\n",
+            argv[2]);
+    fclose(f);
+    char src[2048], dst[2048];
+    snprintf(src, sizeof src, "%s/sphere_binary.stl", argv[1]);
+    snprintf(dst, sizeof dst, "%s/binary_sphere_link.stl", argv[2]);
+    FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
+    int ch;
+    while ((ch = fgetc(in)) != EOF)
+        fputc(ch, out);
+    fclose(in);
+    fclose(out);
+    if (tess_case_load(ini, NULL, 0, &c, &err) != TESS_OK) {
+        printf("FAIL %s\n", err.msg);
+        return 1;
+    }
+    long solid = 0;
+    for (size_t i = 0; i < (size_t)24 * 24 * 24; i++)
+        solid += c.geometry.type[i] == 0;
+    const double vball = 4.0 / 3.0 * PI * 216 * 0.9914; /* the icosphere's volume: 0.9914 of the sphere's (test_voxelize) */
+    snprintf(label, sizeof label, "inside = solid: %ld solid nodes against the ball's volume %.0f (relative, 1/R = 1/6)",
+             solid, vball);
+    tess_test_close(label, solid / vball - 1, 0, 1.0 / 6);
+    tess_case_free(&c);
+    const char *const bad[] = {"outlet.o.opening=ball.opening0"};
+    const tess_status st = tess_case_load(ini, bad, 1, &c, &err);
+    snprintf(label, sizeof label, "an opening of a closed body is refused: %s", st == TESS_OK ? "accepted" : err.msg);
+    tess_test_true(label, st == TESS_ERR_INPUT && strstr(err.msg, "which has none"));
+    if (st == TESS_OK)
+        tess_case_free(&c);
     return tess_test_result("test_case_stl");
 }
