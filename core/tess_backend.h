@@ -2,7 +2,7 @@
  * command-line program call only these; backends/cpu, backends/cuda and backends/hip each fill one table.
  *
  * Populations cross this interface in the canonical tile storage of tess_layout.h (one copy, the run's
- * precision, ntiles * 19 * 64 values), so initial states, checkpoints and cross-checks are the same bytes
+ * precision, ntiles * q * 64 values), so initial states, checkpoints and cross-checks are the same bytes
  * for every backend. Every operation returns TESS_OK or an error code with a one-line message in err. */
 #ifndef TESS_BACKEND_H
 #define TESS_BACKEND_H
@@ -29,6 +29,8 @@ typedef struct {
     int plain_xyz;     /* 1: L_XYZ for every direction (layout study) */
     int tiles_per_block; /* GPU: 1 or 2 tiles per thread block; 0 = backend's choice */
     int mr_layer;      /* MR pattern: nodes per layer of a block (cross-section); 0 = from the cache size */
+    int generic;       /* 1: the lattice-generic engine (any lattice, curved walls, tilted inlets; CPU only).
+                        * tess_sim sets it from the case (tess_q_engine_needed); 0 keeps the tuned D3Q19 path. */
 } tess_backend_config_t;
 
 typedef struct tess_backend tess_backend_t; /* defined by each backend */

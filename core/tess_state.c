@@ -1,78 +1,129 @@
 #include "tess_state.h"
 #include "tess_layout.h"
 #include "tess_physics.h"
+#include "tess_physics_q.h"
 #include <string.h>
 
 size_t tess_state_count(const tess_tiling_t *t)
 {
-    return (size_t)t->ntiles * 19 * 64;
+    return (size_t)t->ntiles * (size_t)t->q * 64;
+}
+
+size_t tess_state_index(const tess_tiling_t *t, int32_t k, int i, int local)
+{
+    if (t->lattice == TESS_LATTICE_D3Q19)
+        return ((size_t)k * 19 + i) * 64 + tess_layout_offset(i, local & 3, (local >> 2) & 3, local >> 4, 0);
+    return ((size_t)k * t->q + i) * 64 + local;
+}
+
+/* Equilibrium and output moments of the generic lattices, by run-time lattice id. */
+static void equilibrium_q(int lattice, int fluid, double rho, const double u[3], double *feq)
+{
+    switch (lattice) {
+    case TESS_LATTICE_D2Q9: tess_q_equilibrium_d2q9_f64(fluid, rho, u, feq); break;
+    case TESS_LATTICE_D3Q13: tess_q_equilibrium_d3q13_f64(fluid, rho, u, feq); break;
+    case TESS_LATTICE_D3Q27: tess_q_equilibrium_d3q27_f64(fluid, rho, u, feq); break;
+    default: tess_equilibrium_f64(fluid, rho, u[0], u[1], u[2], feq); break;
+    }
+}
+
+static void macroscopic_q(int lattice, const tess_params_t *p, const double *f, double *rho, double *u)
+{
+    switch (lattice) {
+    case TESS_LATTICE_D2Q9: tess_q_macroscopic_d2q9_f64(p, f, rho, u); break;
+    case TESS_LATTICE_D3Q13: tess_q_macroscopic_d3q13_f64(p, f, rho, u); break;
+    case TESS_LATTICE_D3Q27: tess_q_macroscopic_d3q27_f64(p, f, rho, u); break;
+    default: tess_macroscopic_f64(p, f, rho, u); break;
+    }
+}
+
+static void macroscopic_q32(int lattice, const tess_params_t *p, const float *f, float *rho, float *u)
+{
+    switch (lattice) {
+    case TESS_LATTICE_D2Q9: tess_q_macroscopic_d2q9_f32(p, f, rho, u); break;
+    case TESS_LATTICE_D3Q13: tess_q_macroscopic_d3q13_f32(p, f, rho, u); break;
+    case TESS_LATTICE_D3Q27: tess_q_macroscopic_d3q27_f32(p, f, rho, u); break;
+    default: tess_macroscopic_f32(p, f, rho, u); break;
+    }
+}
+
+static void equilibrium_q32(int lattice, int fluid, float rho, const float u[3], float *feq)
+{
+    switch (lattice) {
+    case TESS_LATTICE_D2Q9: tess_q_equilibrium_d2q9_f32(fluid, rho, u, feq); break;
+    case TESS_LATTICE_D3Q13: tess_q_equilibrium_d3q13_f32(fluid, rho, u, feq); break;
+    case TESS_LATTICE_D3Q27: tess_q_equilibrium_d3q27_f32(fluid, rho, u, feq); break;
+    default: tess_equilibrium_f32(fluid, rho, u[0], u[1], u[2], feq); break;
+    }
 }
 
 void tess_state_equilibrium(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, void *pops,
                             double rho0, const double u0[3], const double *rho, const double *u)
 {
+    const int q = t->q;
     for (int32_t k = 0; k < t->ntiles; k++)
-        for (unsigned z = 0; z < 4; z++)
-            for (unsigned y = 0; y < 4; y++)
-                for (unsigned x = 0; x < 4; x++) {
-                    const int gx = t->tile_corner[3 * k] + (int)x, gy = t->tile_corner[3 * k + 1] + (int)y,
-                              gz = t->tile_corner[3 * k + 2] + (int)z;
-                    const uint8_t ty = t->node_type[64 * (size_t)k + tess_layout_xyz(x, y, z)];
-                    double r = rho0, v[3] = {u0[0], u0[1], u0[2]};
-                    if (!tess_kind_is_wet(p->mat[ty].kind)) {
-                        r = 1.0;
-                        v[0] = v[1] = v[2] = 0.0;
-                    } else if (rho && u && gx < t->nx && gy < t->ny && gz < t->nz) {
-                        const size_t d = (size_t)gx + (size_t)t->nx * ((size_t)gy + (size_t)t->ny * gz);
-                        r = rho[d];
-                        v[0] = u[3 * d];
-                        v[1] = u[3 * d + 1];
-                        v[2] = u[3 * d + 2];
-                    }
-                    for (int i = 0; i < 19; i++) {
-                        const size_t at = ((size_t)k * 19 + i) * 64 + tess_layout_offset(i, x, y, z, 0);
-                        if (prec == TESS_PRECISION_SINGLE) {
-                            float feq[19];
-                            tess_equilibrium_f32(p->fluid, (float)r, (float)v[0], (float)v[1], (float)v[2], feq);
-                            ((float *)pops)[at] = feq[i];
-                        } else {
-                            double feq[19];
-                            tess_equilibrium_f64(p->fluid, r, v[0], v[1], v[2], feq);
-                            ((double *)pops)[at] = feq[i];
-                        }
-                    }
-                }
+        for (int n = 0; n < 64; n++) {
+            int x, y, z;
+            tess_tiling_local_xyz(t, n, &x, &y, &z);
+            const int gx = t->tile_corner[3 * k] + x, gy = t->tile_corner[3 * k + 1] + y,
+                      gz = t->tile_corner[3 * k + 2] + z;
+            const uint8_t ty = t->node_type[64 * (size_t)k + n];
+            double r = rho0, v[3] = {u0[0], u0[1], u0[2]};
+            if (!tess_kind_is_wet(p->mat[ty].kind)) {
+                r = 1.0;
+                v[0] = v[1] = v[2] = 0.0;
+            } else if (rho && u && gx < t->nx && gy < t->ny && gz < t->nz) {
+                const size_t d = (size_t)gx + (size_t)t->nx * ((size_t)gy + (size_t)t->ny * gz);
+                r = rho[d];
+                v[0] = u[3 * d];
+                v[1] = u[3 * d + 1];
+                v[2] = u[3 * d + 2];
+            }
+            if (t->lattice != TESS_LATTICE_D3Q19 && t->ez == 1)
+                v[2] = 0.0; /* a 2D lattice has no z velocity */
+            if (prec == TESS_PRECISION_SINGLE) {
+                float feq[TESS_MAX_Q];
+                const float vf[3] = {(float)v[0], (float)v[1], (float)v[2]};
+                equilibrium_q32(t->lattice, p->fluid, (float)r, vf, feq);
+                for (int i = 0; i < q; i++)
+                    ((float *)pops)[tess_state_index(t, k, i, n)] = feq[i];
+            } else {
+                double feq[TESS_MAX_Q];
+                equilibrium_q(t->lattice, p->fluid, r, v, feq);
+                for (int i = 0; i < q; i++)
+                    ((double *)pops)[tess_state_index(t, k, i, n)] = feq[i];
+            }
+        }
 }
 
 void tess_state_fields(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *pops,
                        double *rho, double *u)
 {
+    const int q = t->q;
     for (int32_t k = 0; k < t->ntiles; k++)
-        for (unsigned z = 0; z < 4; z++)
-            for (unsigned y = 0; y < 4; y++)
-                for (unsigned x = 0; x < 4; x++) {
-                    const size_t n = 64 * (size_t)k + tess_layout_xyz(x, y, z);
-                    if (!tess_kind_is_wet(p->mat[t->node_type[n]].kind)) {
-                        rho[n] = 0.0;
-                        u[3 * n] = u[3 * n + 1] = u[3 * n + 2] = 0.0;
-                        continue;
-                    }
-                    if (prec == TESS_PRECISION_SINGLE) {
-                        float f[19], r, v[3];
-                        for (int i = 0; i < 19; i++)
-                            f[i] = ((const float *)pops)[((size_t)k * 19 + i) * 64 + tess_layout_offset(i, x, y, z, 0)];
-                        tess_macroscopic_f32(p, f, &r, v);
-                        rho[n] = r;
-                        u[3 * n] = v[0];
-                        u[3 * n + 1] = v[1];
-                        u[3 * n + 2] = v[2];
-                    } else {
-                        double f[19];
-                        for (int i = 0; i < 19; i++)
-                            f[i] = ((const double *)pops)[((size_t)k * 19 + i) * 64 + tess_layout_offset(i, x, y, z, 0)];
-                        tess_macroscopic_f64(p, f, &rho[n], &u[3 * n]);
-                    }
-                }
+        for (int n0 = 0; n0 < 64; n0++) {
+            const size_t n = 64 * (size_t)k + n0;
+            if (!tess_kind_is_wet(p->mat[t->node_type[n]].kind)) {
+                rho[n] = 0.0;
+                u[3 * n] = u[3 * n + 1] = u[3 * n + 2] = 0.0;
+                continue;
+            }
+            if (prec == TESS_PRECISION_SINGLE) {
+                float f[TESS_MAX_Q], r, v[3];
+                for (int i = 0; i < q; i++)
+                    f[i] = ((const float *)pops)[tess_state_index(t, k, i, n0)];
+                macroscopic_q32(t->lattice, p, f, &r, v);
+                rho[n] = r;
+                u[3 * n] = v[0];
+                u[3 * n + 1] = v[1];
+                u[3 * n + 2] = v[2];
+            } else {
+                double f[TESS_MAX_Q];
+                for (int i = 0; i < q; i++)
+                    f[i] = ((const double *)pops)[tess_state_index(t, k, i, n0)];
+                macroscopic_q(t->lattice, p, f, &rho[n], &u[3 * n]);
+            }
+        }
 }
 
 void tess_state_to_dense(const tess_tiling_t *t, const double *tiled, int ncomp, double empty, double *dense)

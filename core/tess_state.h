@@ -1,19 +1,24 @@
 /* The simulation state in canonical tile storage (tess_layout.h): building initial states from
- * macroscopic fields and reading macroscopic fields back, with the core's physics, for every backend. */
+ * macroscopic fields and reading macroscopic fields back, with the core's physics, for every backend.
+ * D3Q19 keeps the per-direction layouts of tess_layout.h; the other lattices store direction i of node
+ * `local` (x + ex (y + ey z)) of tile t at (t * q + i) * 64 + local. */
 #ifndef TESS_STATE_H
 #define TESS_STATE_H
 
 #include "tess_backend.h"
 
-/* Values in one population copy: ntiles * 19 * 64. */
+/* Values in one population copy: ntiles * q * 64. */
 size_t tess_state_count(const tess_tiling_t *t);
+
+/* Canonical index of population i of node `local` of tile k. */
+size_t tess_state_index(const tess_tiling_t *t, int32_t k, int i, int local);
 
 /* Fills pops with the equilibrium of (rho, u). rho and u are dense over the box (nx*ny*nz and 3*nx*ny*nz,
  * x fastest) or NULL for the uniform rho0 / u0. Solid nodes inside tiles get the rest state. */
 void tess_state_equilibrium(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, void *pops,
                             double rho0, const double u0[3], const double *rho, const double *u);
 
-/* Density and velocity per tile node (tile * 64 + L_XYZ) from canonical populations; solid nodes get 0. */
+/* Density and velocity per tile node (tile * 64 + local) from canonical populations; solid nodes get 0. */
 void tess_state_fields(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *pops,
                        double *rho, double *u);
 

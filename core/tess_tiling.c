@@ -1,6 +1,5 @@
 #include "tess_tiling.h"
-#include "tess_d3q19.h"
-#include "tess_layout.h"
+#include "tess_lattice.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +9,16 @@ void tess_tiling_free(tess_tiling_t *t)
     free(t->tile_corner);
     free(t->neighbors);
     free(t->node_type);
+    tess_links_free(&t->links);
     memset(t, 0, sizeof *t);
+}
+
+void tess_tiling_extent(int lattice, int e[3])
+{
+    const int flat = lattice == TESS_LATTICE_D2Q9;
+    e[0] = flat ? 8 : 4;
+    e[1] = flat ? 8 : 4;
+    e[2] = flat ? 1 : 4;
 }
 
 /* Geometry lookup with periodic wrap; nodes outside a non-periodic box (and padding) are plain solid. */
@@ -28,20 +36,20 @@ static uint8_t geo_type(const tess_geometry_t *g, int x, int y, int z)
     return g->type[tess_geometry_index(g, c[0], c[1], c[2])];
 }
 
-static int tile_needed(const tess_geometry_t *g, const tess_params_t *p, int x0, int y0, int z0)
+static int tile_needed(const tess_tiling_t *t, const tess_geometry_t *g, const tess_params_t *p,
+                       const tess_lattice_t *lat, int x0, int y0, int z0)
 {
-    static const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
-    for (int z = z0; z < z0 + 4; z++)
-        for (int y = y0; y < y0 + 4; y++)
-            for (int x = x0; x < x0 + 4; x++) {
+    for (int z = z0; z < z0 + t->ez; z++)
+        for (int y = y0; y < y0 + t->ey; y++)
+            for (int x = x0; x < x0 + t->ex; x++) {
                 if (x >= g->nx || y >= g->ny || z >= g->nz)
                     continue;
                 const int kind = p->mat[geo_type(g, x, y, z)].kind;
                 if (tess_kind_is_wet(kind))
                     return 1;
                 if (kind == TESS_NODE_WALL)
-                    for (int i = 1; i < 19; i++)
-                        if (tess_kind_is_wet(p->mat[geo_type(g, x + cx[i], y + cy[i], z + cz[i])].kind))
+                    for (int i = 1; i < lat->q; i++)
+                        if (tess_kind_is_wet(p->mat[geo_type(g, x + lat->c[i][0], y + lat->c[i][1], z + lat->c[i][2])].kind))
                             return 1;
             }
     return 0;
@@ -50,13 +58,20 @@ static int tile_needed(const tess_geometry_t *g, const tess_params_t *p, int x0,
 tess_status tess_tiling_build(tess_tiling_t *t, const tess_geometry_t *g, const tess_params_t *p, tess_error_t *err)
 {
     memset(t, 0, sizeof *t);
+    const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)p->lattice);
+    if (!lat)
+        return tess_fail(err, TESS_ERR_INPUT, "unknown lattice id %d", (int)p->lattice);
+    int e[3];
+    tess_tiling_extent(p->lattice, e);
+    if (lat->d == 2 && g->nz != 1)
+        return tess_fail(err, TESS_ERR_INPUT, "the 2D lattice %s needs nz = 1 (the domain has nz = %d)", lat->name, g->nz);
     const int n[3] = {g->nx, g->ny, g->nz};
     static const char axis_name[3] = {'x', 'y', 'z'};
     for (int a = 0; a < 3; a++)
-        if (g->periodic[a] && n[a] % 4 != 0)
+        if (g->periodic[a] && n[a] % e[a] != 0)
             return tess_fail(err, TESS_ERR_INPUT,
-                             "periodic axis %c has %d nodes; periodic axes need a multiple of 4 (tiles are 4 nodes wide)",
-                             axis_name[a], n[a]);
+                             "periodic axis %c has %d nodes; periodic axes need a multiple of %d (tiles are %d nodes wide)",
+                             axis_name[a], n[a], e[a], e[a]);
     const size_t nn = (size_t)g->nx * g->ny * g->nz;
     for (size_t i = 0; i < nn; i++)
         if (g->type[i] >= p->nmat)
@@ -66,13 +81,18 @@ tess_status tess_tiling_build(tess_tiling_t *t, const tess_geometry_t *g, const 
     t->nx = g->nx;
     t->ny = g->ny;
     t->nz = g->nz;
+    t->ex = e[0];
+    t->ey = e[1];
+    t->ez = e[2];
+    t->lattice = p->lattice;
+    t->q = lat->q;
     memcpy(t->periodic, g->periodic, sizeof t->periodic);
-    t->tx = (g->nx + 3) / 4;
-    t->ty = (g->ny + 3) / 4;
-    t->tz = (g->nz + 3) / 4;
-    t->px = 4 * t->tx;
-    t->py = 4 * t->ty;
-    t->pz = 4 * t->tz;
+    t->tx = (g->nx + e[0] - 1) / e[0];
+    t->ty = (g->ny + e[1] - 1) / e[1];
+    t->tz = (g->nz + e[2] - 1) / e[2];
+    t->px = e[0] * t->tx;
+    t->py = e[1] * t->ty;
+    t->pz = e[2] * t->tz;
     const size_t nmap = (size_t)t->tx * t->ty * t->tz;
     t->tile_map = malloc(nmap * sizeof *t->tile_map);
     if (!t->tile_map)
@@ -84,7 +104,7 @@ tess_status tess_tiling_build(tess_tiling_t *t, const tess_geometry_t *g, const 
         for (int ty = 0; ty < t->ty; ty++)
             for (int tx = 0; tx < t->tx; tx++) {
                 const size_t m = (size_t)tx + (size_t)t->tx * ((size_t)ty + (size_t)t->ty * tz);
-                t->tile_map[m] = tile_needed(g, p, 4 * tx, 4 * ty, 4 * tz) ? count++ : -1;
+                t->tile_map[m] = tile_needed(t, g, p, lat, e[0] * tx, e[1] * ty, e[2] * tz) ? count++ : -1;
             }
     t->ntiles = count;
     const size_t nt = count > 0 ? (size_t)count : 1;
@@ -101,17 +121,17 @@ tess_status tess_tiling_build(tess_tiling_t *t, const tess_geometry_t *g, const 
                 const int32_t k = t->tile_map[(size_t)tx + (size_t)t->tx * ((size_t)ty + (size_t)t->ty * tz)];
                 if (k < 0)
                     continue;
-                t->tile_corner[3 * k + 0] = 4 * tx;
-                t->tile_corner[3 * k + 1] = 4 * ty;
-                t->tile_corner[3 * k + 2] = 4 * tz;
-                for (int z = 0; z < 4; z++)
-                    for (int y = 0; y < 4; y++)
-                        for (int x = 0; x < 4; x++) {
-                            const int gx = 4 * tx + x, gy = 4 * ty + y, gz = 4 * tz + z;
+                t->tile_corner[3 * k + 0] = e[0] * tx;
+                t->tile_corner[3 * k + 1] = e[1] * ty;
+                t->tile_corner[3 * k + 2] = e[2] * tz;
+                for (int z = 0; z < e[2]; z++)
+                    for (int y = 0; y < e[1]; y++)
+                        for (int x = 0; x < e[0]; x++) {
+                            const int gx = e[0] * tx + x, gy = e[1] * ty + y, gz = e[2] * tz + z;
                             uint8_t ty8 = 0;
                             if (gx < g->nx && gy < g->ny && gz < g->nz)
                                 ty8 = g->type[tess_geometry_index(g, gx, gy, gz)];
-                            t->node_type[64 * (size_t)k + tess_layout_xyz(x, y, z)] = ty8;
+                            t->node_type[64 * (size_t)k + tess_tiling_local(t, x, y, z)] = ty8;
                             wet += tess_kind_is_wet(p->mat[ty8].kind);
                         }
                 for (int dz = -1; dz <= 1; dz++)
@@ -152,10 +172,10 @@ int64_t tess_tiling_node_index(const tess_tiling_t *t, int x, int y, int z)
             c[a] = ((c[a] % pn[a]) + pn[a]) % pn[a];
         }
     }
-    const int32_t k = t->tile_map[(size_t)(c[0] / 4) + (size_t)t->tx * ((size_t)(c[1] / 4) + (size_t)t->ty * (c[2] / 4))];
+    const int32_t k = t->tile_map[(size_t)(c[0] / t->ex) + (size_t)t->tx * ((size_t)(c[1] / t->ey) + (size_t)t->ty * (c[2] / t->ez))];
     if (k < 0)
         return -1;
-    return 64 * (int64_t)k + tess_layout_xyz(c[0] & 3, c[1] & 3, c[2] & 3);
+    return 64 * (int64_t)k + tess_tiling_local(t, c[0] % t->ex, c[1] % t->ey, c[2] % t->ez);
 }
 
 uint8_t tess_tiling_node_type_at(const tess_tiling_t *t, int x, int y, int z)

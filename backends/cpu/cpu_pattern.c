@@ -2,6 +2,7 @@
  * Every instance starts with its tess_backend_config_t, so the pattern can be read before the type is known. */
 #include "cpu_pattern.h"
 #include "cpu_backend.h"
+#include "cpu_q.h"
 #include "cpu_topology.h"
 #include "tess_layout.h"
 #include "tess_physics.h"
@@ -15,6 +16,12 @@
 
 _Static_assert(offsetof(struct tess_backend, cfg) == 0, "the AB backend must start with its config");
 _Static_assert(offsetof(tess_cpu_pattern_t, cfg) == 0, "the pattern backend must start with its config");
+
+/* Instances of the lattice-generic engine (cpu_q.c) have `generic` set in their config. */
+static int generic_of(const tess_backend_t *be)
+{
+    return ((const tess_backend_config_t *)(const void *)be)->generic;
+}
 
 static tess_pattern pattern_of(const tess_backend_t *be)
 {
@@ -34,6 +41,8 @@ void *tess_cpu_alloc(size_t bytes)
 
 static tess_status cpu_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
 {
+    if (cfg->generic)
+        return tess_cpu_q_ops.create(cfg, out, err);
     if (cfg->pattern == TESS_PATTERN_AB)
         return tess_cpu_ab_ops.create(cfg, out, err);
     if (cfg->pattern != TESS_PATTERN_AA && cfg->pattern != TESS_PATTERN_MR)
@@ -107,6 +116,10 @@ void tess_cpu_pattern_classify(tess_cpu_pattern_t *be)
 
 static tess_status cpu_upload_geometry(tess_backend_t *b, const tess_tiling_t *t, tess_error_t *err)
 {
+    if (generic_of(b))
+        return tess_cpu_q_ops.upload_geometry(b, t, err);
+    if (t->lattice != 0)
+        return tess_fail(err, TESS_ERR_INPUT, "the tuned cpu kernels run D3Q19 only (set generic in the config)");
     if (pattern_of(b) == TESS_PATTERN_AB)
         return tess_cpu_ab_ops.upload_geometry(b, t, err);
     tess_cpu_pattern_t *be = pat(b);
@@ -118,6 +131,8 @@ static tess_status cpu_upload_geometry(tess_backend_t *b, const tess_tiling_t *t
 
 static tess_status cpu_initialise(tess_backend_t *b, const tess_params_t *p, const void *pops, tess_error_t *err)
 {
+    if (generic_of(b))
+        return tess_cpu_q_ops.initialise(b, p, pops, err);
     if (pattern_of(b) == TESS_PATTERN_AB) {
         for (int m = 0; m < p->nmat; m++)
             if ((p->mat[m].kind == TESS_NODE_VELOCITY || p->mat[m].kind == TESS_NODE_PRESSURE) &&
@@ -145,6 +160,8 @@ static tess_status cpu_initialise(tess_backend_t *b, const tess_params_t *p, con
 
 static tess_status cpu_step(tess_backend_t *b, int nsteps, tess_error_t *err)
 {
+    if (generic_of(b))
+        return tess_cpu_q_ops.step(b, nsteps, err);
     if (pattern_of(b) == TESS_PATTERN_AB)
         return tess_cpu_ab_ops.step(b, nsteps, err);
     tess_cpu_pattern_t *be = pat(b);
@@ -161,6 +178,8 @@ static tess_status cpu_step(tess_backend_t *b, int nsteps, tess_error_t *err)
 
 static tess_status cpu_download_populations(tess_backend_t *b, void *pops, tess_error_t *err)
 {
+    if (generic_of(b))
+        return tess_cpu_q_ops.download_populations(b, pops, err);
     if (pattern_of(b) == TESS_PATTERN_AB)
         return tess_cpu_ab_ops.download_populations(b, pops, err);
     tess_cpu_pattern_t *be = pat(b);
@@ -178,6 +197,8 @@ static tess_status cpu_download_populations(tess_backend_t *b, void *pops, tess_
 
 static size_t cpu_bytes(const tess_backend_t *b)
 {
+    if (generic_of(b))
+        return tess_cpu_q_ops.bytes_allocated(b);
     if (pattern_of(b) == TESS_PATTERN_AB)
         return tess_cpu_ab_ops.bytes_allocated(b);
     return ((const tess_cpu_pattern_t *)(const void *)b)->bytes;
@@ -186,6 +207,10 @@ static size_t cpu_bytes(const tess_backend_t *b)
 static void cpu_describe(const tess_backend_t *b, char *buf, size_t len)
 {
     const tess_backend_config_t *cfg = (const tess_backend_config_t *)(const void *)b;
+    if (cfg->generic) {
+        tess_cpu_q_ops.describe(b, buf, len);
+        return;
+    }
     if (cfg->pattern == TESS_PATTERN_AB && tess_cpu_ab_ops.describe) {
         tess_cpu_ab_ops.describe(b, buf, len);
         return;
@@ -207,7 +232,7 @@ static void cpu_describe(const tess_backend_t *b, char *buf, size_t len)
  * temporary AB instance of the same threads, so every pattern reports the lead's measurement. */
 static double cpu_copy_bandwidth(tess_backend_t *b, size_t bytes, tess_error_t *err)
 {
-    if (!tess_cpu_ab_ops.copy_bandwidth)
+    if (!tess_cpu_ab_ops.copy_bandwidth || generic_of(b))
         return 0.0;
     if (pattern_of(b) == TESS_PATTERN_AB)
         return tess_cpu_ab_ops.copy_bandwidth(b, bytes, err);
@@ -224,13 +249,19 @@ static double cpu_copy_bandwidth(tess_backend_t *b, size_t bytes, tess_error_t *
 
 static double cpu_peak_bandwidth(const tess_backend_t *b)
 {
-    return tess_cpu_ab_ops.peak_bandwidth && pattern_of(b) == TESS_PATTERN_AB ? tess_cpu_ab_ops.peak_bandwidth(b) : 0.0;
+    return tess_cpu_ab_ops.peak_bandwidth && !generic_of(b) && pattern_of(b) == TESS_PATTERN_AB
+               ? tess_cpu_ab_ops.peak_bandwidth(b)
+               : 0.0;
 }
 
 static void cpu_destroy(tess_backend_t *b)
 {
     if (!b)
         return;
+    if (generic_of(b)) {
+        tess_cpu_q_ops.destroy(b);
+        return;
+    }
     if (pattern_of(b) == TESS_PATTERN_AB) {
         tess_cpu_ab_ops.destroy(b);
         return;

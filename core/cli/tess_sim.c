@@ -3,6 +3,7 @@
 #include "tess_restart.h"
 #include "tess_state.h"
 #include "tess_vti.h"
+#include "tess_wall_q.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,9 +56,17 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
     s->ops = ops;
     s->cfg = *cfg;
     s->params = c->params;
+    /* Other lattices, curved walls and tilted inlets run on the lattice-generic engine. */
+    s->cfg.generic = tess_q_engine_needed(&c->params);
+    cfg = &s->cfg;
     tess_status st = tess_tiling_build(&s->tiling, &c->geometry, &c->params, err);
     if (st != TESS_OK) {
         free(s);
+        return st;
+    }
+    if (c->params.wall != TESS_WALL_BOUNCE_BACK &&
+        (st = tess_links_build(&s->tiling.links, &s->tiling, &c->params, tess_wall_q_case, (void *)c, err)) != TESS_OK) {
+        tess_sim_free(s);
         return st;
     }
     const size_t n = tess_state_count(&s->tiling), nodes = 64 * (size_t)(s->tiling.ntiles ? s->tiling.ntiles : 1);
@@ -67,7 +76,8 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
     const size_t vsize = tess_precision_size(cfg->precision);
     size_t need = n * vsize + 4 * nodes * sizeof(double);
     if (strcmp(ops->name, "cpu") == 0)
-        need += (cfg->pattern == TESS_PATTERN_AA ? 1 : 2) * (cfg->pattern == TESS_PATTERN_MR ? 10 : 19) * nodes * vsize;
+        need += (cfg->pattern == TESS_PATTERN_AA ? 1 : 2) * (cfg->pattern == TESS_PATTERN_MR ? 10 : (size_t)s->tiling.q) *
+                nodes * vsize;
     char what[160];
     snprintf(what, sizeof what, "a run on %d tiles (%s backend, %s, pattern %s)", s->tiling.ntiles, ops->name,
              tess_precision_name(cfg->precision),

@@ -233,6 +233,11 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
 {
     if (!be->f[0])
         return tess_fail(err, TESS_ERR_INPUT, "initialise called before upload_geometry");
+    /* The GPU kernel is the tuned D3Q19 one: other lattices, curved walls and method nee run on the cpu. */
+    if (be->cfg.generic || tess_q_engine_needed(p))
+        return tess_fail(err, TESS_ERR_UNSUPPORTED,
+                         "the GPU backends run D3Q19 with halfway walls and Zou-He inlets only; this case (lattice, "
+                         "[physics] wall or method nee) runs on the cpu backend (--backend cpu)");
     /* The finite-difference inlet/outlet needs velocity gradients from a pre-pass that the GPU kernels do not
      * have yet: refuse it rather than run Zou-He in its place. */
     for (int m = 0; m < p->nmat; m++)

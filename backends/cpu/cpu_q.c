@@ -1,0 +1,276 @@
+/* The lattice-generic CPU engine: set-up, canonical conversion and the dispatch by lattice and precision. */
+#include "cpu_q.h"
+#include "cpu_pattern.h"
+#include "cpu_topology.h"
+#include "tess_physics_q.h"
+#include "tess_state.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TESS_QTEMPLATE "cpu_q_step_t.h"
+#include "tess_boundary_q_inst.h"
+
+static tess_cpu_q_t *qbe(tess_backend_t *b)
+{
+    return (tess_cpu_q_t *)(void *)b;
+}
+
+static size_t copy_bytes(const tess_cpu_q_t *be)
+{
+    return (size_t)(be->ntiles > 0 ? be->ntiles : 1) * (size_t)be->q * 64 * tess_precision_size(be->cfg.precision);
+}
+
+static tess_status q_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
+{
+    if (cfg->pattern != TESS_PATTERN_AB && cfg->pattern != TESS_PATTERN_AA)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED,
+                         "the lattice-generic engine (lattices other than D3Q19, curved walls, method nee) runs "
+                         "patterns ab and aa only");
+    if (cfg->variant != TESS_KERNEL_FULL || cfg->plain_xyz)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED,
+                         "kernel variants and the layout study exist for the tuned D3Q19 kernels only");
+    tess_cpu_q_t *be = calloc(1, sizeof *be);
+    if (!be)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory creating the generic cpu engine");
+    be->cfg = *cfg;
+    be->nthreads = tess_cpu_topology_team(cfg->threads);
+    *out = (tess_backend_t *)(void *)be;
+    return TESS_OK;
+}
+
+static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_error_t *err)
+{
+    tess_cpu_q_t *be = qbe(b);
+    const size_t nt = t->ntiles > 0 ? (size_t)t->ntiles : 1;
+    be->ntiles = t->ntiles;
+    be->lattice = t->lattice;
+    be->q = t->q;
+    be->ex = t->ex;
+    be->ey = t->ey;
+    be->ez = t->ez;
+    be->shape.lattice = t->lattice;
+    be->shape.q = t->q;
+    be->shape.ex = t->ex;
+    be->shape.ey = t->ey;
+    be->shape.ez = t->ez;
+    be->neighbors = malloc(27 * nt * sizeof *be->neighbors);
+    be->node_type = malloc(64 * nt);
+    be->node_link = calloc(64 * nt, sizeof *be->node_link);
+    be->node_nlink = calloc(64 * nt, 1);
+    const int64_t nl = t->links.n;
+    be->links = malloc((size_t)(nl > 0 ? nl : 1) * sizeof *be->links);
+    if (!be->neighbors || !be->node_type || !be->node_link || !be->node_nlink || !be->links)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory copying the tiling of %d tiles", t->ntiles);
+    memcpy(be->neighbors, t->neighbors, 27 * (size_t)t->ntiles * sizeof *be->neighbors);
+    memcpy(be->node_type, t->node_type, 64 * (size_t)t->ntiles);
+    if (nl > 0)
+        memcpy(be->links, t->links.link, (size_t)nl * sizeof *be->links);
+    /* Links come sorted by tile and node: each node's links are one range. */
+    for (int32_t k = 0; k < t->ntiles && nl > 0; k++)
+        for (int64_t l = t->links.start[k]; l < t->links.start[k + 1]; l++) {
+            const int64_t node = 64 * (int64_t)k + t->links.link[l].node;
+            if (be->node_nlink[node] == 0)
+                be->node_link[node] = l;
+            be->node_nlink[node]++;
+        }
+    be->grid.neighbors = be->neighbors;
+    be->grid.node_type = be->node_type;
+    be->grid.ex = t->ex;
+    be->grid.ey = t->ey;
+    be->grid.ez = t->ez;
+    const int ncopies = be->cfg.pattern == TESS_PATTERN_AA ? 1 : 2;
+    for (int c = 0; c < ncopies; c++) {
+        be->f[c] = tess_cpu_alloc(copy_bytes(be));
+        if (!be->f[c])
+            return tess_fail(err, TESS_ERR_NOMEM, "out of memory: the generic engine needs %zu bytes per copy for %d tiles",
+                             copy_bytes(be), t->ntiles);
+    }
+    be->bytes = ncopies * copy_bytes(be) + nt * (27 * sizeof(int32_t) + 64 + 64 * (sizeof(int64_t) + 1)) +
+                (size_t)nl * sizeof *be->links;
+    return TESS_OK;
+}
+
+/* Special nodes (pre-pass of the AA pattern): curved links or an extrapolated inlet/outlet. */
+static tess_status find_special(tess_cpu_q_t *be, tess_error_t *err)
+{
+    const tess_params_t *p = &be->params;
+    free(be->special);
+    free(be->special_of_node);
+    free(be->buf);
+    be->special = NULL;
+    be->buf = NULL;
+    be->nspecial = 0;
+    const size_t nn = 64 * (size_t)(be->ntiles > 0 ? be->ntiles : 1);
+    be->special_of_node = malloc(nn * sizeof *be->special_of_node);
+    if (!be->special_of_node)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the special-node map");
+    int64_t count = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        count = 0;
+        for (size_t node = 0; node < 64 * (size_t)be->ntiles; node++) {
+            const tess_material_t *m = &p->mat[be->node_type[node]];
+            const int open = (m->kind == TESS_NODE_VELOCITY || m->kind == TESS_NODE_PRESSURE) && m->method == TESS_BC_NEE;
+            const int curved = p->wall != TESS_WALL_BOUNCE_BACK && be->node_nlink[node] > 0;
+            if (pass == 0)
+                be->special_of_node[node] = -1;
+            if (!tess_q_kind_is_wet(m->kind) || !(open || curved))
+                continue;
+            if (pass) {
+                be->special[count] = (int64_t)node;
+                be->special_of_node[node] = (int32_t)count;
+            }
+            count++;
+        }
+        if (!pass) {
+            be->special = malloc((size_t)(count ? count : 1) * sizeof *be->special);
+            be->buf = malloc((size_t)(count ? count : 1) * be->q * tess_precision_size(be->cfg.precision));
+            if (!be->special || !be->buf)
+                return tess_fail(err, TESS_ERR_NOMEM, "out of memory for %lld special nodes", (long long)count);
+        }
+    }
+    be->nspecial = count;
+    return TESS_OK;
+}
+
+static tess_status check_physics(const tess_params_t *p, tess_error_t *err)
+{
+    const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)p->lattice);
+    static const char *const coll[] = {"lbgk", "mrt", "regularized"};
+    if (!lat)
+        return tess_fail(err, TESS_ERR_INPUT, "unknown lattice id %d", (int)p->lattice);
+    if (p->collision < 0 || p->collision > 2 || !tess_q_supports((tess_lattice_id)p->lattice, p->collision))
+        return tess_fail(err, TESS_ERR_UNSUPPORTED, "lattice %s has no %s collision", lat->name,
+                         p->collision >= 0 && p->collision <= 2 ? coll[p->collision] : "such");
+    for (int m = 0; m < p->nmat; m++) {
+        const tess_material_t *mt = &p->mat[m];
+        if (mt->kind != TESS_NODE_VELOCITY && mt->kind != TESS_NODE_PRESSURE)
+            continue;
+        if (mt->method == TESS_BC_FINITE_DIFFERENCE)
+            return tess_fail(err, TESS_ERR_UNSUPPORTED,
+                             "material %d: the finite-difference inlet/outlet runs with the tuned D3Q19 patterns aa "
+                             "and mr only; use method = nee",
+                             m);
+        if (mt->method == TESS_BC_ZOU_HE && p->lattice != TESS_LATTICE_D3Q19)
+            return tess_fail(err, TESS_ERR_UNSUPPORTED,
+                             "material %d: Zou-He planes exist for D3Q19 only; use method = nee on %s", m, lat->name);
+    }
+    return TESS_OK;
+}
+
+static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const void *pops, tess_error_t *err)
+{
+    tess_cpu_q_t *be = qbe(b);
+    if (!be->f[0])
+        return tess_fail(err, TESS_ERR_INPUT, "initialise called before upload_geometry");
+    if (p->lattice != be->lattice)
+        return tess_fail(err, TESS_ERR_INPUT, "the physics is for lattice %d but the tiling for lattice %d",
+                         (int)p->lattice, be->lattice);
+    tess_status st = check_physics(p, err);
+    if (st != TESS_OK)
+        return st;
+    be->params = *p;
+    if ((st = find_special(be, err)) != TESS_OK)
+        return st;
+    const size_t vs = tess_precision_size(be->cfg.precision);
+    const int ncopies = be->cfg.pattern == TESS_PATTERN_AA ? 1 : 2;
+    for (int32_t k = 0; k < be->ntiles; k++)
+        for (int i = 0; i < be->q; i++)
+            for (int n = 0; n < 64; n++) {
+                const size_t from = tess_state_index(&be->shape, k, i, n), to = ((size_t)k * be->q + i) * 64 + n;
+                for (int c = 0; c < ncopies; c++)
+                    memcpy((char *)be->f[c] + to * vs, (const char *)pops + from * vs, vs);
+            }
+    be->cur = 0;
+    be->nsteps_done = 0;
+    return TESS_OK;
+}
+
+#define Q_DISPATCH(fn, ...)                                                                                        \
+    do {                                                                                                           \
+        const int single_ = be->cfg.precision == TESS_PRECISION_SINGLE;                                           \
+        switch (be->lattice) {                                                                                     \
+        case TESS_LATTICE_D2Q9: single_ ? fn##_d2q9_f32(__VA_ARGS__) : fn##_d2q9_f64(__VA_ARGS__); break;         \
+        case TESS_LATTICE_D3Q13: single_ ? fn##_d3q13_f32(__VA_ARGS__) : fn##_d3q13_f64(__VA_ARGS__); break;      \
+        case TESS_LATTICE_D3Q27: single_ ? fn##_d3q27_f32(__VA_ARGS__) : fn##_d3q27_f64(__VA_ARGS__); break;      \
+        default: single_ ? fn##_d3q19_f32(__VA_ARGS__) : fn##_d3q19_f64(__VA_ARGS__); break;                      \
+        }                                                                                                          \
+    } while (0)
+
+static tess_status q_step(tess_backend_t *b, int nsteps, tess_error_t *err)
+{
+    tess_cpu_q_t *be = qbe(b);
+    if (!be->f[0])
+        return tess_fail(err, TESS_ERR_INPUT, "step called before upload_geometry and initialise");
+    for (int s = 0; s < nsteps; s++) {
+        Q_DISPATCH(cpu_q_step, be);
+        be->nsteps_done++;
+    }
+    return TESS_OK;
+}
+
+static tess_status q_download(tess_backend_t *b, void *pops, tess_error_t *err)
+{
+    tess_cpu_q_t *be = qbe(b);
+    if (be->cfg.pattern == TESS_PATTERN_AA && (be->nsteps_done & 1))
+        return tess_fail(err, TESS_ERR_UNSUPPORTED,
+                         "the AA pattern holds canonical populations after even steps only (%lld steps done)",
+                         (long long)be->nsteps_done);
+    const size_t vs = tess_precision_size(be->cfg.precision);
+    const char *src = be->f[be->cfg.pattern == TESS_PATTERN_AA ? 0 : be->cur];
+    for (int32_t k = 0; k < be->ntiles; k++)
+        for (int i = 0; i < be->q; i++)
+            for (int n = 0; n < 64; n++)
+                memcpy((char *)pops + tess_state_index(&be->shape, k, i, n) * vs,
+                       src + (((size_t)k * be->q + i) * 64 + n) * vs, vs);
+    return TESS_OK;
+}
+
+static size_t q_bytes(const tess_backend_t *b)
+{
+    const tess_cpu_q_t *be = (const tess_cpu_q_t *)(const void *)b;
+    return be->bytes + (size_t)be->nspecial * (be->q * tess_precision_size(be->cfg.precision) + sizeof(int64_t));
+}
+
+static void q_describe(const tess_backend_t *b, char *buf, size_t len)
+{
+    const tess_cpu_q_t *be = (const tess_cpu_q_t *)(const void *)b;
+    const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)be->lattice);
+    char topo[256];
+    tess_cpu_topology_summary(topo, sizeof topo);
+    snprintf(buf, len, "cpu, generic engine (%s), pattern %s, %d threads; %s", lat ? lat->name : "?",
+             be->cfg.pattern == TESS_PATTERN_AA ? "aa" : "ab", be->nthreads, topo);
+}
+
+static void q_destroy(tess_backend_t *b)
+{
+    tess_cpu_q_t *be = qbe(b);
+    if (!be)
+        return;
+    free(be->neighbors);
+    free(be->node_type);
+    free(be->links);
+    free(be->node_link);
+    free(be->node_nlink);
+    free(be->special);
+    free(be->special_of_node);
+    free(be->buf);
+    free(be->f[0]);
+    free(be->f[1]);
+    free(be);
+}
+
+const tess_backend_ops_t tess_cpu_q_ops = {
+    .name = "cpu",
+    .create = q_create,
+    .upload_geometry = q_upload,
+    .initialise = q_initialise,
+    .step = q_step,
+    .download_populations = q_download,
+    .download_fields = NULL,
+    .bytes_allocated = q_bytes,
+    .copy_bandwidth = NULL,
+    .peak_bandwidth = NULL,
+    .describe = q_describe,
+    .destroy = q_destroy,
+};

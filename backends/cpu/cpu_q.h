@@ -1,0 +1,38 @@
+/* The lattice-generic CPU engine (docs/architecture.md, "Generic lattice engine"): AB and AA pull over tiles for
+ * every lattice, with curved walls (Bouzidi) and inlets/outlets of any orientation (non-equilibrium
+ * extrapolation). The physics of a node is core/tess_q_step.h; this engine is only the loops. The CPU table
+ * (cpu_pattern.c) sends instances whose config has `generic` set here. */
+#ifndef TESS_CPU_Q_H
+#define TESS_CPU_Q_H
+
+#include "tess_backend.h"
+#include "tess_q_step.h"
+
+typedef struct tess_cpu_q {
+    tess_backend_config_t cfg; /* first member: the CPU table's dispatch reads it */
+    tess_params_t params;
+    int nthreads;
+    int lattice, q, ex, ey, ez;
+    int32_t ntiles;
+    int32_t *neighbors;       /* 27 per tile */
+    uint8_t *node_type;       /* 64 per tile, local order */
+    tess_q_grid_t grid;       /* views of the two arrays above */
+    tess_link_t *links;       /* the tiling's curved-wall links, sorted by tile and node */
+    int64_t *node_link;       /* per tile node: first link (index into links) */
+    uint8_t *node_nlink;      /* per tile node: number of links */
+    /* Nodes whose pull reads beyond the AA pattern's own slots (curved links, extrapolated inlets/outlets):
+     * the AA pattern gathers them in a pre-pass into buf before the sweep overwrites anything. */
+    int64_t nspecial;
+    int64_t *special;         /* tile node indices */
+    int32_t *special_of_node; /* per tile node: index into special, or -1 */
+    void *buf;                /* nspecial * q gathered populations */
+    tess_tiling_t shape;      /* lattice, q and extent only: for tess_state_index */
+    void *f[2];               /* AB: two copies; AA: f[0] only */
+    int cur;                  /* AB: the copy holding the state */
+    int64_t nsteps_done;      /* AA: odd means the copy is in the swapped convention */
+    size_t bytes;
+} tess_cpu_q_t;
+
+extern const tess_backend_ops_t tess_cpu_q_ops;
+
+#endif

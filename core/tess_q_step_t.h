@@ -1,0 +1,139 @@
+/* The per-node step of the lattice-generic engine, once for every lattice and precision. Do not include
+ * directly: tess_q_step.h instantiates it through tess_boundary_q_inst.h. */
+
+#define R TESS_R
+#define TESS_QPCAT_(a, b) a##_##b
+#define TESS_QPCAT(a, b) TESS_QPCAT_(a, b)
+
+/* Index of the slot that holds f*_j of node (x, y, z) of tile k under convention conv (tess_q_step.h). */
+TESS_HD TESS_INLINE int64_t TESS_QFN(tess_q_slot)(const tess_q_grid_t *g, const tess_params_t *p, int conv, int32_t k,
+                                                  int x, int y, int z, int j)
+{
+    if (conv == TESS_Q_SWAPPED && j != 0) {
+        const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
+        const int opp[TESS_QL_Q] = TESS_QL_OPP;
+        int x2 = x, y2 = y, z2 = z;
+        const int32_t k2 = tess_q_grid_move(g, k, &x2, &y2, &z2, cx[j], cy[j], cz[j]);
+        if (k2 >= 0 && tess_q_kind_is_wet(p->mat[tess_q_grid_type(g, k2, x2, y2, z2)].kind))
+            return ((int64_t)k2 * TESS_QL_Q + opp[j]) * 64 + tess_q_grid_local(g, x2, y2, z2);
+    }
+    return ((int64_t)k * TESS_QL_Q + j) * 64 + tess_q_grid_local(g, x, y, z);
+}
+
+/* Incoming populations of wet node (x, y, z) of tile k: f_i = f*_i(x - c_i) when that node is wet, otherwise
+ * the wall rule: halfway bounce-back (with the wall's velocity), or Bouzidi when p->wall asks for it and the
+ * node's link list (links[0 .. nlinks), the node's entries of tess_links_t) has the link towards -c_i. */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_pull)(const tess_params_t *p, const tess_q_grid_t *g, const R *f, int conv,
+                                               int32_t k, int x, int y, int z, const tess_link_t *links, int nlinks,
+                                               R *out)
+{
+    const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
+    const int opp[TESS_QL_Q] = TESS_QL_OPP;
+    out[0] = f[TESS_QFN(tess_q_slot)(g, p, conv, k, x, y, z, 0)];
+    for (int i = 1; i < TESS_QL_Q; i++) {
+        int ux = x, uy = y, uz = z;
+        const int32_t ku = tess_q_grid_move(g, k, &ux, &uy, &uz, -cx[i], -cy[i], -cz[i]);
+        const tess_material_t *up = &p->mat[tess_q_grid_type(g, ku, ux, uy, uz)];
+        if (tess_q_kind_is_wet(up->kind)) {
+            out[i] = f[TESS_QFN(tess_q_slot)(g, p, conv, ku, ux, uy, uz, i)];
+            continue;
+        }
+        const R fb = f[TESS_QFN(tess_q_slot)(g, p, conv, k, x, y, z, opp[i])];
+        double q = -1.0;
+        if (p->wall != TESS_WALL_BOUNCE_BACK)
+            for (int l = 0; l < nlinks; l++)
+                if (links[l].dir == opp[i])
+                    q = links[l].q;
+        if (q < 0.0) {
+            out[i] = TESS_QFN(tess_q_bounce_back)(i, fb, up);
+            continue;
+        }
+        const R fi = f[TESS_QFN(tess_q_slot)(g, p, conv, k, x, y, z, i)];
+        int x1 = x, y1 = y, z1 = z;
+        const int32_t k1 = tess_q_grid_move(g, k, &x1, &y1, &z1, cx[i], cy[i], cz[i]);
+        const int have1 = tess_q_kind_is_wet(p->mat[tess_q_grid_type(g, k1, x1, y1, z1)].kind);
+        R fb1 = (R)0, fi1 = (R)0, fb2 = (R)0;
+        int have2 = 0;
+        if (have1) {
+            fb1 = f[TESS_QFN(tess_q_slot)(g, p, conv, k1, x1, y1, z1, opp[i])];
+            fi1 = f[TESS_QFN(tess_q_slot)(g, p, conv, k1, x1, y1, z1, i)];
+            if (p->wall == TESS_WALL_BOUZIDI_QUADRATIC) {
+                int x2 = x1, y2 = y1, z2 = z1;
+                const int32_t k2 = tess_q_grid_move(g, k1, &x2, &y2, &z2, cx[i], cy[i], cz[i]);
+                have2 = tess_q_kind_is_wet(p->mat[tess_q_grid_type(g, k2, x2, y2, z2)].kind);
+                if (have2)
+                    fb2 = f[TESS_QFN(tess_q_slot)(g, p, conv, k2, x2, y2, z2, opp[i])];
+            }
+        }
+        out[i] = TESS_QFN(tess_q_bouzidi)(p->wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1, (R)q, fb, fi, fb1, fb2, fi1,
+                                          have1, have2, TESS_QFN(tess_q_wall_term)(i, up));
+    }
+}
+
+/* Lattice direction d from an open-boundary node to the fluid neighbour used for extrapolation: the one
+ * closest to the inward normal -n among the wet neighbours (largest cosine; the lowest index on a tie);
+ * -1 when no wet neighbour lies inward. */
+TESS_HD TESS_INLINE int TESS_QFN(tess_q_inward)(const tess_params_t *p, const tess_q_grid_t *g, const tess_material_t *m,
+                                                int32_t k, int x, int y, int z)
+{
+    const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
+    int best = -1;
+    double best_d = 0.0, best_c2 = 1.0;
+    for (int i = 1; i < TESS_QL_Q; i++) {
+        const double d = -(cx[i] * m->normal[0] + cy[i] * m->normal[1] + cz[i] * m->normal[2]);
+        const double c2 = (double)(cx[i] * cx[i] + cy[i] * cy[i] + cz[i] * cz[i]);
+        if (d <= 1e-12 || (best >= 0 && d * d * best_c2 <= best_d * best_d * c2 * (1.0 + 1e-12)))
+            continue;
+        int x1 = x, y1 = y, z1 = z;
+        const int32_t k1 = tess_q_grid_move(g, k, &x1, &y1, &z1, cx[i], cy[i], cz[i]);
+        if (!tess_q_kind_is_wet(p->mat[tess_q_grid_type(g, k1, x1, y1, z1)].kind))
+            continue;
+        best = i;
+        best_d = d;
+        best_c2 = c2;
+    }
+    return best;
+}
+
+/* All incoming populations of wet node (x, y, z) of tile k, boundaries included: the pull, then for an inlet
+ * or outlet its reconstruction (non-equilibrium extrapolation from the inward neighbour's pull, whose walls
+ * are plain halfway; Zou-He planes on D3Q19 only, tess_physics_t.h). */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_gather)(const tess_params_t *p, const tess_q_grid_t *g, const R *f, int conv,
+                                                 int32_t k, int x, int y, int z, const tess_link_t *links, int nlinks,
+                                                 R *out)
+{
+    TESS_QFN(tess_q_pull)(p, g, f, conv, k, x, y, z, links, nlinks, out);
+    const tess_material_t *m = &p->mat[tess_q_grid_type(g, k, x, y, z)];
+    if (m->kind != TESS_NODE_VELOCITY && m->kind != TESS_NODE_PRESSURE)
+        return;
+    if (m->method == TESS_BC_NEE) {
+        const int d = TESS_QFN(tess_q_inward)(p, g, m, k, x, y, z);
+        if (d < 0)
+            return;
+        const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
+        int x1 = x, y1 = y, z1 = z;
+        const int32_t k1 = tess_q_grid_move(g, k, &x1, &y1, &z1, cx[d], cy[d], cz[d]);
+        R fn[TESS_QL_Q];
+        TESS_QFN(tess_q_pull)(p, g, f, conv, k1, x1, y1, z1, links, 0, fn);
+        TESS_QFN(tess_q_nee)(p, m, fn, out);
+        return;
+    }
+#if TESS_QL_IS_D3Q19
+    if (m->method == TESS_BC_ZOU_HE)
+        TESS_QPCAT(tess_zou_he, TESS_QP)(p, m, out);
+#endif
+}
+
+/* The whole update of a wet node: gather with boundaries, then the bulk collision of tess_physics_q.h. out
+ * receives the node's post-collision populations. */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_node_step)(const tess_params_t *p, const tess_q_grid_t *g, const R *f,
+                                                    int conv, int32_t k, int x, int y, int z, const tess_link_t *links,
+                                                    int nlinks, R *out)
+{
+    TESS_QFN(tess_q_gather)(p, g, f, conv, k, x, y, z, links, nlinks, out);
+    TESS_QFN(tess_q_collide)(p, out);
+}
+
+#undef TESS_QPCAT
+#undef TESS_QPCAT_
+#undef R

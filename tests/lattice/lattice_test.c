@@ -1,0 +1,124 @@
+#include "lattice_test.h"
+#include "tess_state.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const tess_backend_ops_t tess_backend_cpu;
+
+double lt_planes_q(void *ctx, const double x[3], const double c[3])
+{
+    const lt_planes_t *pl = ctx;
+    double best = -1.0;
+    for (int k = 0; k < pl->n; k++) {
+        const double *n = pl->normal[k];
+        const double nc = n[0] * c[0] + n[1] * c[1] + n[2] * c[2];
+        if (nc >= 0.0)
+            continue;
+        const double q = (pl->d[k] - (n[0] * x[0] + n[1] * x[1] + n[2] * x[2])) / nc;
+        if (q > 0.0 && q <= 1.0 + 1e-12 && (best < 0.0 || q < best))
+            best = q > 1.0 ? 1.0 : q;
+    }
+    return best;
+}
+
+tess_status lt_start(lt_run_t *r, tess_geometry_t *g, const tess_params_t *p, tess_pattern pattern, int threads,
+                     tess_precision prec, tess_wall_q_fn fn, void *ctx, tess_error_t *err)
+{
+    memset(r, 0, sizeof *r);
+    r->g = g;
+    r->p = *p;
+    r->prec = prec;
+    tess_status st = tess_tiling_build(&r->t, g, p, err);
+    if (st != TESS_OK)
+        return st;
+    if (p->wall != TESS_WALL_BOUNCE_BACK && fn && (st = tess_links_build(&r->t.links, &r->t, p, fn, ctx, err)) != TESS_OK)
+        return st;
+    const size_t nn = (size_t)g->nx * g->ny * g->nz, nt = 64 * (size_t)(r->t.ntiles ? r->t.ntiles : 1);
+    r->pops = malloc(tess_state_count(&r->t) * tess_precision_size(prec) + 64);
+    r->rho = malloc(nn * sizeof *r->rho);
+    r->u = malloc(3 * nn * sizeof *r->u);
+    r->rho_t = malloc(nt * sizeof *r->rho_t);
+    r->u_t = malloc(3 * nt * sizeof *r->u_t);
+    if (!r->pops || !r->rho || !r->u || !r->rho_t || !r->u_t)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory");
+    const double u0[3] = {0, 0, 0};
+    tess_state_equilibrium(&r->t, p, prec, r->pops, 1.0, u0, NULL, NULL);
+    tess_backend_config_t cfg = {0};
+    cfg.precision = prec;
+    cfg.pattern = pattern;
+    cfg.threads = threads;
+    cfg.generic = 1;
+    if ((st = tess_backend_cpu.create(&cfg, &r->be, err)) != TESS_OK)
+        return st;
+    if ((st = tess_backend_cpu.upload_geometry(r->be, &r->t, err)) != TESS_OK)
+        return st;
+    return tess_backend_cpu.initialise(r->be, p, r->pops, err);
+}
+
+tess_status lt_step(lt_run_t *r, int n, tess_error_t *err)
+{
+    return tess_backend_cpu.step(r->be, n, err);
+}
+
+tess_status lt_fields(lt_run_t *r, tess_error_t *err)
+{
+    tess_status st = tess_backend_cpu.download_populations(r->be, r->pops, err);
+    if (st != TESS_OK)
+        return st;
+    tess_state_fields(&r->t, &r->p, r->prec, r->pops, r->rho_t, r->u_t);
+    tess_state_to_dense(&r->t, r->rho_t, 1, 0.0, r->rho);
+    tess_state_to_dense(&r->t, r->u_t, 3, 0.0, r->u);
+    return TESS_OK;
+}
+
+void lt_free(lt_run_t *r)
+{
+    if (r->be)
+        tess_backend_cpu.destroy(r->be);
+    tess_tiling_free(&r->t);
+    free(r->pops);
+    free(r->rho);
+    free(r->u);
+    free(r->rho_t);
+    free(r->u_t);
+    memset(r, 0, sizeof *r);
+}
+
+long lt_converge(lt_run_t *r, int chunk, double tol, long max_steps, tess_error_t *err)
+{
+    const size_t n3 = 3 * (size_t)r->g->nx * r->g->ny * r->g->nz;
+    double *prev = calloc(n3, sizeof *prev);
+    if (!prev)
+        return -1;
+    long steps = 0;
+    while (steps < max_steps) {
+        if (lt_step(r, chunk, err) != TESS_OK || lt_fields(r, err) != TESS_OK) {
+            free(prev);
+            return -1;
+        }
+        steps += chunk;
+        double dmax = 0.0, umax = 0.0;
+        for (size_t i = 0; i < n3; i++) {
+            dmax = fmax(dmax, fabs(r->u[i] - prev[i]));
+            umax = fmax(umax, fabs(r->u[i]));
+            prev[i] = r->u[i];
+        }
+        if (!(umax == umax)) /* NaN */
+            break;
+        if (dmax <= tol * umax)
+            break;
+    }
+    free(prev);
+    return steps;
+}
+
+void lt_channel_y(tess_geometry_t *g, int nx, int ny, int nz)
+{
+    tess_geometry_init(g, nx, ny, nz, 1);
+    for (int z = 0; z < nz; z++)
+        for (int x = 0; x < nx; x++) {
+            g->type[tess_geometry_index(g, x, 0, z)] = 0;
+            g->type[tess_geometry_index(g, x, ny - 1, z)] = 0;
+        }
+}

@@ -1,0 +1,48 @@
+/* Helpers of the generic-engine tests: a run of the CPU backend's lattice-generic engine on a geometry built
+ * in the test, plane walls at arbitrary distances as the wall_q callback, and profile error norms. */
+#ifndef LATTICE_TEST_H
+#define LATTICE_TEST_H
+
+#include "tess_backend.h"
+#include "tess_geometry.h"
+#include "tess_params.h"
+#include "tess_tiling.h"
+
+/* Plane walls: wall k is the plane n_k . x = d_k with fluid on the side n_k . x > d_k. */
+typedef struct {
+    int n;
+    double normal[4][3], d[4];
+} lt_planes_t;
+
+/* wall_q callback: the smallest fraction q in (0, 1] at which the link x -> x + c enters the solid side of one
+ * of the planes (ctx is an lt_planes_t), or -1. */
+double lt_planes_q(void *ctx, const double x[3], const double c[3]);
+
+typedef struct {
+    tess_geometry_t *g; /* borrowed */
+    tess_params_t p;
+    tess_tiling_t t;
+    tess_precision prec;
+    tess_backend_t *be;
+    void *pops;         /* canonical populations (host copy) */
+    double *rho, *u;    /* dense fields after lt_fields: nx*ny*nz and 3*nx*ny*nz */
+    double *rho_t, *u_t;
+} lt_run_t;
+
+/* Tiles g for p (p->lattice), builds the curved links from fn/ctx when p->wall asks for them (fn may be NULL),
+ * starts the generic engine with the given pattern and threads at rest (rho 1) and initialises it. */
+tess_status lt_start(lt_run_t *r, tess_geometry_t *g, const tess_params_t *p, tess_pattern pattern, int threads,
+                     tess_precision prec, tess_wall_q_fn fn, void *ctx, tess_error_t *err);
+tess_status lt_step(lt_run_t *r, int n, tess_error_t *err);
+/* Downloads the populations (r->pops) and the dense fields (r->rho, r->u). */
+tess_status lt_fields(lt_run_t *r, tess_error_t *err);
+void lt_free(lt_run_t *r);
+
+/* Steps until the largest velocity change over `chunk` steps falls below tol times the largest speed, or
+ * max_steps; returns the steps taken (negative on error). */
+long lt_converge(lt_run_t *r, int chunk, double tol, long max_steps, tess_error_t *err);
+
+/* Walls y = 0 and y = ny - 1 solid, everything else fluid (material 1). */
+void lt_channel_y(tess_geometry_t *g, int nx, int ny, int nz);
+
+#endif
