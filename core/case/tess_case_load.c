@@ -223,6 +223,11 @@ static tess_status read_physics(ctx_t *x)
     int has_force;
     TRY(tess_get_vec3(&x->es, "physics", "force", 0, p->force, &has_force, x->err));
     p->use_force = has_force && (p->force[0] != 0 || p->force[1] != 0 || p->force[2] != 0);
+    /* Curved walls: links whose wall distance a shape or STL surface knows use interpolated bounce-back. */
+    static const char *const walls[] = {"bounce-back", "bouzidi-linear", "bouzidi-quadratic", NULL}; /* tess_wall_model */
+    v = TESS_WALL_BOUNCE_BACK;
+    TRY(tess_get_choice(&x->es, "physics", "wall", walls, &v, NULL, x->err));
+    p->wall = v;
     return TESS_OK;
 }
 
@@ -312,10 +317,32 @@ static tess_status read_normal(ctx_t *x, const char *s, const tess_shape_t *sh, 
 {
     static const char *const normals[] = {"-x", "+x", "-y", "+y", "-z", "+z", NULL};
     int k = -1;
+    /* method = nee works at any orientation: the normal may be any vector (normalised here). */
+    tess_entry_t *ne = tess_entry_find(&x->es, s, "normal");
+    int named = 0;
+    for (int i = 0; ne && normals[i]; i++)
+        named |= strcmp(ne->value, normals[i]) == 0;
+    if (ne && !named && m->method == TESS_BC_NEE) {
+        double v[3];
+        TRY(tess_get_vec3(&x->es, s, "normal", 1, v, NULL, x->err));
+        const double len = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        if (!(len > 0.0) || !isfinite(len))
+            return tess_entry_fail(&x->es, ne, x->err, "a non-zero vector or -x, +x, -y, +y, -z, +z");
+        int a = 0;
+        for (int i = 0; i < 3; i++) {
+            m->normal[i] = v[i] / len;
+            if (fabs(v[i]) > fabs(v[a]))
+                a = i;
+        }
+        m->axis = a; /* the dominant axis, for anything that wants an axis-aligned face */
+        m->sign = v[a] > 0 ? 1 : -1;
+        return TESS_OK;
+    }
     TRY(tess_get_choice(&x->es, s, "normal", normals, &k, NULL, x->err));
     if (k >= 0) {
         m->axis = k / 2;
         m->sign = k % 2 ? 1 : -1;
+        m->normal[m->axis] = m->sign;
         return TESS_OK;
     }
     const int n[3] = {x->c->geometry.nx, x->c->geometry.ny, x->c->geometry.nz};
@@ -324,11 +351,13 @@ static tess_status read_normal(ctx_t *x, const char *s, const tess_shape_t *sh, 
             if (sh->b[a] <= 0.0) {
                 m->axis = a;
                 m->sign = -1;
+                m->normal[a] = -1.0;
                 return TESS_OK;
             }
             if (sh->a[a] >= n[a] - 1) {
                 m->axis = a;
                 m->sign = 1;
+                m->normal[a] = 1.0;
                 return TESS_OK;
             }
         }
@@ -484,11 +513,12 @@ static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
             TRY(tess_get_double(&x->es, s, "density", 0.0, INFINITY, 1, 1, &m->rho, NULL, x->err));
         }
         if (kind != GEO_WALL) {
-            TRY(read_normal(x, s, &sh, m));
-            static const char *const methods[] = {"zou-he", "fd", NULL}; /* tess_bc_method order */
-            int method = TESS_BC_ZOU_HE;
+            static const char *const methods[] = {"zou-he", "fd", "nee", NULL}; /* tess_bc_method order */
+            /* Zou-He planes exist for D3Q19 only: the other lattices default to extrapolation (nee). */
+            int method = c->params.lattice == TESS_LATTICE_D3Q19 ? TESS_BC_ZOU_HE : TESS_BC_NEE;
             TRY(tess_get_choice(&x->es, s, "method", methods, &method, NULL, x->err));
             m->method = method;
+            TRY(read_normal(x, s, &sh, m));
         }
     }
     if (kind == GEO_SOLID || kind == GEO_WALL)
