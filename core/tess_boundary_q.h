@@ -9,6 +9,6 @@
 
 
 #define TESS_QTEMPLATE "tess_boundary_q_t.h"
-#include "tess_boundary_q_inst.h"
+#include "tess_instantiate_q.h"
 
 #endif

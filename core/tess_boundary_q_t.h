@@ -1,5 +1,5 @@
 /* Wall and open-boundary physics for one node of any lattice, written once for every backend, lattice and
- * precision. Do not include directly: tess_boundary_q.h instantiates it through tess_boundary_q_inst.h. All
+ * precision. Do not include directly: tess_boundary_q.h instantiates it through tess_instantiate_q.h. All
  * populations named f* are post-collision values of the previous step, so that the rules work in pull form
  * (a node computes its own incoming populations) and in every propagation pattern. */
 

@@ -56,6 +56,6 @@ TESS_HD TESS_INLINE int tess_q_grid_type(const tess_q_grid_t *g, int32_t k, int 
 }
 
 #define TESS_QTEMPLATE "tess_q_step_t.h"
-#include "tess_boundary_q_inst.h"
+#include "tess_instantiate_q.h"
 
 #endif

@@ -1,9 +1,7 @@
 /* The per-node step of the lattice-generic engine, once for every lattice and precision. Do not include
- * directly: tess_q_step.h instantiates it through tess_boundary_q_inst.h. */
+ * directly: tess_q_step.h instantiates it through tess_instantiate_q.h. */
 
 #define R TESS_R
-#define TESS_QPCAT_(a, b) a##_##b
-#define TESS_QPCAT(a, b) TESS_QPCAT_(a, b)
 
 /* Index of the slot that holds f*_j of node (x, y, z) of tile k under convention conv (tess_q_step.h). */
 TESS_HD TESS_INLINE int64_t TESS_QFN(tess_q_slot)(const tess_q_grid_t *g, const tess_params_t *p, int conv, int32_t k,
@@ -120,7 +118,7 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_gather)(const tess_params_t *p, const t
     }
 #if TESS_QL_IS_D3Q19
     if (m->method == TESS_BC_ZOU_HE)
-        TESS_QPCAT(tess_zou_he, TESS_QP)(p, m, out);
+        TESS_QPFN(tess_zou_he)(p, m, out);
 #endif
 }
 
@@ -134,6 +132,4 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_node_step)(const tess_params_t *p, cons
     TESS_QFN(tess_q_collide)(p, out);
 }
 
-#undef TESS_QPCAT
-#undef TESS_QPCAT_
 #undef R

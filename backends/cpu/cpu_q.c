@@ -9,7 +9,7 @@
 #include <string.h>
 
 #define TESS_QTEMPLATE "cpu_q_step_t.h"
-#include "tess_boundary_q_inst.h"
+#include "tess_instantiate_q.h"
 
 static tess_cpu_q_t *qbe(tess_backend_t *b)
 {

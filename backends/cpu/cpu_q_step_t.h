@@ -1,5 +1,5 @@
 /* The loops of the generic CPU engine for one lattice and precision (instantiated by cpu_q.c through
- * tess_boundary_q_inst.h). Every node's result depends only on the state before the step, so any thread count
+ * tess_instantiate_q.h). Every node's result depends only on the state before the step, so any thread count
  * and any tile order give the same bits. */
 
 #define R TESS_R
