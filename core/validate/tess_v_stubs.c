@@ -1,5 +1,3 @@
 #include "tess_validate.h"
-tess_status tess_validate_poiseuille2d(tess_vctx_t *v, tess_error_t *err) { (void)err; tess_v_not_run(v, "Poiseuille 2D (D2Q9)", "needs the D2Q9 engine"); return TESS_OK; }
-tess_status tess_validate_cavity2d(tess_vctx_t *v, tess_error_t *err) { (void)err; tess_v_not_run(v, "Cavity 2D", "needs the D2Q9 engine"); return TESS_OK; }
 tess_status tess_validate_cylinder2d(tess_vctx_t *v, tess_error_t *err) { (void)err; tess_v_not_run(v, "Cylinder", "needs"); return TESS_OK; }
 tess_status tess_validate_sphere_pipe(tess_vctx_t *v, tess_error_t *err) { (void)err; tess_v_not_run(v, "Sphere", "needs"); return TESS_OK; }

@@ -80,7 +80,8 @@ typedef struct {
     int loaded;      /* c needs tess_case_free */
 } tess_vrun_t;
 
-/* Path of cases/validation/NAME.ini: $TESSERA_CASES/validation, else the source tree's. */
+/* Path of cases/validation/FILE: $TESSERA_CASES/validation, else the source tree's; case NAME: NAME.ini. */
+tess_status tess_v_data_path(const char *file, char *path, size_t len, tess_error_t *err);
 tess_status tess_v_case_path(const char *name, char *path, size_t len, tess_error_t *err);
 /* TESS_ERR_UNSUPPORTED when the case file cannot be read because this build lacks what it needs (an
  * unknown lattice, section or key): the caller reports "not run"; other errors are failures. */
