@@ -1,5 +1,6 @@
 #include "tess_wall_q.h"
 #include "tess_case.h"
+#include "tess_case_stl.h"
 #include <math.h>
 
 /* A crossing this far beyond the end of the link still counts: a node exactly on the surface is inside
@@ -124,8 +125,10 @@ double tess_wall_q_case(void *ctx, const double x[3], const double c[3])
         }
         if (skip)
             continue;
-        for (int i = 0; i < cs->nshapes; i++) {
-            const double q = tess_wall_q_shape(&cs->shapes[i].shape, y, c);
+        for (int i = 0; i <= cs->nshapes; i++) {
+            /* the primitives, then the STL surfaces of the case (core/case/tess_case_stl.h) */
+            const double q = i < cs->nshapes ? tess_wall_q_shape(&cs->shapes[i].shape, y, c)
+                                             : tess_case_stl_wall_q(cs->stl, y, c);
             if (q > 0.0 && (best < 0.0 || q < best))
                 best = q;
         }

@@ -205,7 +205,7 @@ static tess_status events(run_t *r, long step, int at_start, int final, tess_err
             if (c->forces.nbody) {
                 const void *pops;
                 if ((st = tess_sim_populations(r->sim, &pops, err)) != TESS_OK ||
-                    (st = tess_forces_compute(tess_lattice_by_name(c->lattice), tess_sim_tiling(r->sim), &c->geometry,
+                    (st = tess_forces_compute(tess_lattice_get(c->params.lattice), tess_sim_tiling(r->sim), &c->geometry,
                                               &c->params, &c->forces, c->precision, pops, r->force, err)) != TESS_OK)
                     return st;
                 tess_forces_values(&c->forces, r->force, r->force_cols);
