@@ -122,6 +122,51 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_gather)(const tess_params_t *p, const t
 #endif
 }
 
+/* tess_q_pull for a node of a plain tile: the tile holds fluid nodes only (no inlet, outlet or curved link) and
+ * every neighbour tile a lattice link can reach exists and holds wet nodes only, so no node type is read. The
+ * values are tess_q_pull's for such a node, bit for bit. */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_pull_plain)(const tess_q_grid_t *g, const R *f, int conv, int32_t k, int x,
+                                                     int y, int z, R *out)
+{
+    const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
+    const int opp[TESS_QL_Q] = TESS_QL_OPP;
+    const int64_t local = tess_q_grid_local(g, x, y, z);
+    if (conv == TESS_Q_SWAPPED) { /* everything already sits at the node, in the opposite slots */
+        TESS_UNROLL
+        for (int i = 0; i < TESS_QL_Q; i++)
+            out[i] = f[((int64_t)k * TESS_QL_Q + opp[i]) * 64 + local];
+        return;
+    }
+    TESS_UNROLL
+    for (int i = 0; i < TESS_QL_Q; i++) {
+        int ux = x, uy = y, uz = z;
+        const int32_t ku = tess_q_grid_move(g, k, &ux, &uy, &uz, -cx[i], -cy[i], -cz[i]);
+        out[i] = f[((int64_t)ku * TESS_QL_Q + i) * 64 + tess_q_grid_local(g, ux, uy, uz)];
+    }
+}
+
+/* Stores the post-collision populations v of a node of a plain tile through convention conv (tess_q_slot's
+ * slots, without node-type checks). */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_store_plain)(const tess_q_grid_t *g, R *f, int conv, int32_t k, int x, int y,
+                                                      int z, const R *v)
+{
+    const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
+    const int opp[TESS_QL_Q] = TESS_QL_OPP;
+    if (conv == TESS_Q_CANON) {
+        const int64_t local = tess_q_grid_local(g, x, y, z);
+        TESS_UNROLL
+        for (int i = 0; i < TESS_QL_Q; i++)
+            f[((int64_t)k * TESS_QL_Q + i) * 64 + local] = v[i];
+        return;
+    }
+    TESS_UNROLL
+    for (int j = 0; j < TESS_QL_Q; j++) {
+        int dx = x, dy = y, dz = z;
+        const int32_t kd = tess_q_grid_move(g, k, &dx, &dy, &dz, cx[j], cy[j], cz[j]);
+        f[((int64_t)kd * TESS_QL_Q + opp[j]) * 64 + tess_q_grid_local(g, dx, dy, dz)] = v[j];
+    }
+}
+
 /* The whole update of a wet node: gather with boundaries, then the bulk collision of tess_physics_q.h. out
  * receives the node's post-collision populations. */
 TESS_HD TESS_INLINE void TESS_QFN(tess_q_node_step)(const tess_params_t *p, const tess_q_grid_t *g, const R *f,

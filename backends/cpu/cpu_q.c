@@ -58,9 +58,10 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
     be->node_type = malloc(64 * nt);
     be->node_link = calloc(64 * nt, sizeof *be->node_link);
     be->node_nlink = calloc(64 * nt, 1);
+    be->tile_plain = calloc(nt, 1);
     const int64_t nl = t->links.n;
     be->links = malloc((size_t)(nl > 0 ? nl : 1) * sizeof *be->links);
-    if (!be->neighbors || !be->node_type || !be->node_link || !be->node_nlink || !be->links)
+    if (!be->neighbors || !be->node_type || !be->node_link || !be->node_nlink || !be->links || !be->tile_plain)
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory copying the tiling of %d tiles", t->ntiles);
     memcpy(be->neighbors, t->neighbors, 27 * (size_t)t->ntiles * sizeof *be->neighbors);
     memcpy(be->node_type, t->node_type, 64 * (size_t)t->ntiles);
@@ -86,7 +87,7 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
             return tess_fail(err, TESS_ERR_NOMEM, "out of memory: the generic engine needs %zu bytes per copy for %d tiles",
                              copy_bytes(be), t->ntiles);
     }
-    be->bytes = ncopies * copy_bytes(be) + nt * (27 * sizeof(int32_t) + 64 + 64 * (sizeof(int64_t) + 1)) +
+    be->bytes = ncopies * copy_bytes(be) + nt * (27 * sizeof(int32_t) + 64 + 64 * (sizeof(int64_t) + 1) + 1) +
                 (size_t)nl * sizeof *be->links;
     return TESS_OK;
 }
@@ -133,6 +134,32 @@ static tess_status find_special(tess_cpu_q_t *be, tess_error_t *err)
     return TESS_OK;
 }
 
+/* Plain tiles take tess_q_pull_plain: every node FLUID, no curved link, and every neighbour tile that a link can
+ * reach (the z neighbours do not count for a flat 2D tile) present with wet nodes only. */
+static void classify_tiles(tess_cpu_q_t *be)
+{
+    const tess_params_t *p = &be->params;
+    for (int32_t k = 0; k < be->ntiles; k++) {
+        int plain = 1;
+        for (int n = 0; n < 64 && plain; n++) {
+            const int64_t node = 64 * (int64_t)k + n;
+            plain = p->mat[be->node_type[node]].kind == TESS_NODE_FLUID && be->node_nlink[node] == 0;
+        }
+        for (int s = 0; s < 27 && plain; s++) {
+            if (be->ez == 1 && s / 9 != 1)
+                continue;
+            const int32_t t2 = be->neighbors[27 * (size_t)k + s];
+            if (t2 < 0) {
+                plain = 0;
+                break;
+            }
+            for (int n = 0; n < 64 && plain; n++)
+                plain = tess_q_kind_is_wet(p->mat[be->node_type[64 * (size_t)t2 + n]].kind);
+        }
+        be->tile_plain[k] = (uint8_t)plain;
+    }
+}
+
 static tess_status check_physics(const tess_params_t *p, tess_error_t *err)
 {
     const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)p->lattice);
@@ -172,6 +199,7 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
     be->params = *p;
     if ((st = find_special(be, err)) != TESS_OK)
         return st;
+    classify_tiles(be);
     const size_t vs = tess_precision_size(be->cfg.precision);
     const int ncopies = be->cfg.pattern == TESS_PATTERN_AA ? 1 : 2;
     for (int32_t k = 0; k < be->ntiles; k++)
@@ -252,6 +280,7 @@ static void q_destroy(tess_backend_t *b)
     free(be->links);
     free(be->node_link);
     free(be->node_nlink);
+    free(be->tile_plain);
     free(be->special);
     free(be->special_of_node);
     free(be->buf);

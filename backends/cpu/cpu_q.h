@@ -26,6 +26,7 @@ typedef struct tess_cpu_q {
     int64_t *special;         /* tile node indices */
     int32_t *special_of_node; /* per tile node: index into special, or -1 */
     void *buf;                /* nspecial * q gathered populations */
+    uint8_t *tile_plain;      /* per tile: fluid nodes only and a wet reachable neighbourhood (tess_q_pull_plain) */
     tess_tiling_t shape;      /* lattice, q and extent only: for tess_state_index */
     void *f[2];               /* AB: two copies; AA: f[0] only */
     int cur;                  /* AB: the copy holding the state */

@@ -29,7 +29,17 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
     const tess_q_grid_t *g = &be->grid;
     const R *buf = (const R *)be->buf;
 #pragma omp parallel for schedule(static) num_threads(be->nthreads)
-    for (int32_t k = 0; k < be->ntiles; k++)
+    for (int32_t k = 0; k < be->ntiles; k++) {
+        if (be->tile_plain[k]) {
+            for (int n = 0; n < 64; n++) {
+                const int x = n % g->ex, y = (n / g->ex) % g->ey, z = n / (g->ex * g->ey);
+                R fl[TESS_QL_Q];
+                TESS_QFN(tess_q_pull_plain)(g, src, conv_in, k, x, y, z, fl);
+                TESS_QFN(tess_q_collide)(p, fl);
+                TESS_QFN(tess_q_store_plain)(g, dst, conv_out, k, x, y, z, fl);
+            }
+            continue;
+        }
         for (int n = 0; n < 64; n++) {
             const int64_t node = 64 * (int64_t)k + n;
             if (!tess_q_kind_is_wet(p->mat[g->node_type[node]].kind))
@@ -48,6 +58,7 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
             for (int i = 0; i < TESS_QL_Q; i++)
                 dst[TESS_QFN(tess_q_slot)(g, p, conv_out, k, x, y, z, i)] = fl[i];
         }
+    }
 }
 
 static void TESS_QFN(cpu_q_step)(tess_cpu_q_t *be)
