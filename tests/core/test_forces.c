@@ -530,13 +530,14 @@ static void generic_lattices(void)
         char text[1024];
         snprintf(text, sizeof text,
                  "[lattice]\nmodel = %s\n[domain]\nnx = 16\nny = 16\nnz = %d\nperiodic = x y%s\n"
-                 "[physics]\ntau = 0.8\nforce = 1e-5 0 0\n"
+                 "[physics]\ntau = 0.8\nforce = 1e-5 0 0\nwall = %s\n"
                  "[solid.ball]\nshape = %s\ncenter = 7.5 7.5 %s\nradius = 3.3\n%sbody = yes\n",
-                 curved[k].lattice, two_d ? 1 : 16, two_d ? "" : " z", two_d ? "cylinder" : "sphere",
+                 curved[k].lattice, two_d ? 1 : 16, two_d ? "" : " z",
+                 curved[k].wall == TESS_WALL_BOUZIDI_LINEAR ? "bouzidi-linear" : "bouzidi-quadratic",
+                 two_d ? "cylinder" : "sphere",
                  two_d ? "0" : "7.5", two_d ? "axis = z\nlength = 4\n" : "");
         tess_case_t c;
         load("curved", text, NULL, 0, &c);
-        c.params.wall = curved[k].wall;
         tess_sim_t *s = start(&c, TESS_PATTERN_AB);
         const int64_t nlinks = tess_sim_tiling(s)->links.n;
         step(s, 200);
