@@ -338,6 +338,8 @@ static tess_status read_normal(ctx_t *x, const char *s, const tess_shape_t *sh, 
         m->sign = v[a] > 0 ? 1 : -1;
         return TESS_OK;
     }
+    if (ne && !named)
+        return tess_entry_fail(&x->es, ne, x->err, "-x, +x, -y, +y, -z or +z (any vector needs method = nee)");
     TRY(tess_get_choice(&x->es, s, "normal", normals, &k, NULL, x->err));
     if (k >= 0) {
         m->axis = k / 2;
@@ -517,6 +519,9 @@ static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
             /* Zou-He planes exist for D3Q19 only: the other lattices default to extrapolation (nee). */
             int method = c->params.lattice == TESS_LATTICE_D3Q19 ? TESS_BC_ZOU_HE : TESS_BC_NEE;
             TRY(tess_get_choice(&x->es, s, "method", methods, &method, NULL, x->err));
+            if (method != TESS_BC_NEE && c->params.lattice != TESS_LATTICE_D3Q19)
+                return tess_entry_fail(&x->es, tess_entry_find(&x->es, s, "method"), x->err,
+                                       "nee (the only inlet/outlet method on %s)", c->lattice);
             m->method = method;
             TRY(read_normal(x, s, &sh, m));
         }
