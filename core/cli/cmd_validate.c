@@ -248,7 +248,7 @@ static tess_status write_report(tess_vctx_t *v, const vopts_t *o, double wall, i
     int n[4] = {0};
     for (int i = 0; i < v->ncheck; i++)
         n[v->check[i].status]++;
-    char date[64], commit[320];
+    char date[64], commit[320], threads[64];
     const time_t t = time(NULL);
     struct tm tm;
     gmtime_r(&t, &tm);
@@ -258,11 +258,10 @@ static tess_status write_report(tess_vctx_t *v, const vopts_t *o, double wall, i
     fprintf(f, "- command: `tessera validate%s --backend %s --precision %s%s`\n", o->quick ? " --quick" : "", o->backend,
             o->precision, o->only ? " --only ..." : "");
     fprintf(f, "- mode: %s\n", o->quick ? "quick (reduced set)" : "full");
-    char threads[32];
     if (o->threads)
         snprintf(threads, sizeof threads, "%d", o->threads);
     else
-        snprintf(threads, sizeof threads, "OpenMP default");
+        snprintf(threads, sizeof threads, "OpenMP default (1 for cases under 65536 nodes)");
     fprintf(f, "- backend: %s; precision: %s; threads: %s\n", v->backend_used, o->precision, threads);
     fprintf(f, "- date: %s; tessera %s; git commit: %s\n", date, TESS_VERSION, commit);
     fprintf(f, "- wall time: %.0f s\n", wall);

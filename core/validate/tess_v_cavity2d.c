@@ -221,7 +221,7 @@ tess_status tess_validate_cavity2d(tess_vctx_t *v, tess_error_t *err)
         if (!(f = tess_v_open(v, gp)))
             continue;
         fprintf(f, "set terminal pngcairo size 640,560 noenhanced\nset output '%s.png'\n"
-                   "set xlabel 'Y (for u) or X (for v)'\nset ylabel 'velocity / U'\nset key bottom left\n"
+                   "set xlabel 'Y (for u) or X (for v)'\nset ylabel 'velocity / U'\nset key top center\n"
                    "set title 'Lid-driven cavity, Re %d: centreline profiles'\nset grid\nset xrange [0:1]\n"
                    "plot '%s.dat' u 1:2 w l lw 2 t 'u(X=0.5, Y), tessera', "
                    "'cavity2d_ghia.dat' u 1:%d w p pt 7 t 'u, Ghia et al. (1982)', "

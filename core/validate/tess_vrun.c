@@ -95,10 +95,6 @@ tess_status tess_vrun_open(tess_vctx_t *v, const char *case_name, const char *co
         /* A lattice or boundary that the backend does not run yet: not run, rather than failed. */
         return st;
     }
-    char dev[200];
-    tess_sim_describe(r->sim, dev, sizeof dev);
-    snprintf(v->backend_used, sizeof v->backend_used, "%s%s%.*s%s", ops->name, dev[0] ? " [" : "", 48, dev,
-             dev[0] ? "]" : "");
     r->n = (size_t)r->c.geometry.nx * r->c.geometry.ny * r->c.geometry.nz;
     r->rho = malloc(r->n * sizeof *r->rho);
     r->u = malloc(3 * r->n * sizeof *r->u);
