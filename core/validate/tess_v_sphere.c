@@ -54,9 +54,9 @@ tess_status tess_validate_sphere_pipe(tess_vctx_t *v, tess_error_t *err)
     if (dat)
         fprintf(dat, "# Re cd_ref cd_D3Q19 cd_D3Q13 (bounce-back), cd_D3Q19 cd_D3Q13 (Bouzidi linear) (NaN: not run)\n");
     double cd_all[2][2][3];
-    for (int w = 0; w < 2; w++)
-    for (int l = 0; l < 2; l++)
+    for (int wl = 0; wl < 4; wl++) /* wall treatment (outer), lattice */
         for (int k = 0; k < 3; k++) {
+            const int w = wl / 2, l = wl % 2;
             cd_all[w][l][k] = NAN;
             const double re = res[k], u0 = speeds[k], ref = reference(re);
             char ov[12][96];
