@@ -12,7 +12,7 @@ static void usage(FILE *f)
                "               [--checkpoint-every N] [--restart FILE] [--check BACKEND[:PATTERN] [--check-tol X]]\n"
                "  info         version, backends, CPU topology\n"
                "  bench ...    performance measurements\n"
-               "  validate     physics validation (not implemented yet)\n");
+               "  validate ... physics validation against analytic and published data (--quick: the CI subset)\n");
 }
 
 int main(int argc, char **argv)
