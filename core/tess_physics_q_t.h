@@ -42,6 +42,22 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_macroscopic)(const tess_params_t *p, co
     TESS_QPFN(tess_macroscopic)(p, f, rho, u);
 }
 
+/* The three stages of the regularized collision (tess_collide_regularized), for the moment representation. */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_hermite_moments)(const R *f, R *m)
+{
+    TESS_QPFN(tess_mr_moments)(f, m);
+}
+
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_moment_collide)(const tess_params_t *p, int fluid, int use_force, R *m)
+{
+    TESS_QPFN(tess_mr_collide)(p, fluid, use_force, m);
+}
+
+TESS_HD TESS_INLINE R TESS_QFN(tess_q_hermite_population)(int i, const R *h)
+{
+    return TESS_QPFN(tess_mr_population)(i, h);
+}
+
 #else
 
 /* ---- D2Q9, D3Q13, D3Q27 ------------------------------------------------------------------------------- */
@@ -178,65 +194,81 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_collide_lbgk)(const tess_params_t *p, i
     }
 }
 
-/* Regularized collision (Latt & Chopard 2006) in place: the ten moments rho, j, Pi (TESS_MR_* order), the
- * moment-space collision of tess_moments_t.h (Pi relaxes to rho0 u u + rho/3 I with 1/tau; Guo forcing on j
- * and Pi), then the second-order Hermite rebuild
- *   f_i = w_i [rho + 3 c.j + 9/2 (c_a c_b - delta_ab / 3) (Pi_ab - rho/3 delta_ab)]
- * summed over the lattice's d axes. For D2Q9 the z slots are set so that they drop out (P_zz = 0). */
-TESS_HD TESS_INLINE void TESS_QFN(tess_q_collide_regularized)(const tess_params_t *p, int fluid, int use_force, R *f)
+/* The ten moments of the regularized collision (TESS_MR_* order): rho, j = sum c f, Pi = sum c c f. */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_hermite_moments)(const R *f, R *m)
 {
     const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
-    const int wn[TESS_QL_Q] = TESS_QL_W;
-    R m[TESS_MR_NM], j[3];
+    R j[3];
     TESS_QFN(tess_q_raw_moments)(f, &m[TESS_MR_RHO], j);
     m[TESS_MR_JX] = j[0];
     m[TESS_MR_JY] = j[1];
     m[TESS_MR_JZ] = j[2];
-    {
-        int cxx[TESS_QL_Q], cyy[TESS_QL_Q], czz[TESS_QL_Q], cxy[TESS_QL_Q], cxz[TESS_QL_Q], cyz[TESS_QL_Q];
-        TESS_UNROLL
-        for (int i = 0; i < TESS_QL_Q; i++) {
-            cxx[i] = cx[i] * cx[i];
-            cyy[i] = cy[i] * cy[i];
-            czz[i] = cz[i] * cz[i];
-            cxy[i] = cx[i] * cy[i];
-            cxz[i] = cx[i] * cz[i];
-            cyz[i] = cy[i] * cz[i];
-        }
-        m[TESS_MR_PXX] = TESS_QPFN(tess_int_row_dot)(cxx, f, TESS_QL_Q);
-        m[TESS_MR_PYY] = TESS_QPFN(tess_int_row_dot)(cyy, f, TESS_QL_Q);
-        m[TESS_MR_PZZ] = TESS_QPFN(tess_int_row_dot)(czz, f, TESS_QL_Q);
-        m[TESS_MR_PXY] = TESS_QPFN(tess_int_row_dot)(cxy, f, TESS_QL_Q);
-        m[TESS_MR_PXZ] = TESS_QPFN(tess_int_row_dot)(cxz, f, TESS_QL_Q);
-        m[TESS_MR_PYZ] = TESS_QPFN(tess_int_row_dot)(cyz, f, TESS_QL_Q);
+    int cxx[TESS_QL_Q], cyy[TESS_QL_Q], czz[TESS_QL_Q], cxy[TESS_QL_Q], cxz[TESS_QL_Q], cyz[TESS_QL_Q];
+    TESS_UNROLL
+    for (int i = 0; i < TESS_QL_Q; i++) {
+        cxx[i] = cx[i] * cx[i];
+        cyy[i] = cy[i] * cy[i];
+        czz[i] = cz[i] * cz[i];
+        cxy[i] = cx[i] * cy[i];
+        cxz[i] = cx[i] * cz[i];
+        cyz[i] = cy[i] * cz[i];
     }
+    m[TESS_MR_PXX] = TESS_QPFN(tess_int_row_dot)(cxx, f, TESS_QL_Q);
+    m[TESS_MR_PYY] = TESS_QPFN(tess_int_row_dot)(cyy, f, TESS_QL_Q);
+    m[TESS_MR_PZZ] = TESS_QPFN(tess_int_row_dot)(czz, f, TESS_QL_Q);
+    m[TESS_MR_PXY] = TESS_QPFN(tess_int_row_dot)(cxy, f, TESS_QL_Q);
+    m[TESS_MR_PXZ] = TESS_QPFN(tess_int_row_dot)(cxz, f, TESS_QL_Q);
+    m[TESS_MR_PYZ] = TESS_QPFN(tess_int_row_dot)(cyz, f, TESS_QL_Q);
+}
+
+/* The moment-space collision of tess_moments_t.h (Pi relaxes to rho0 u u + rho/3 I with 1/tau; Guo forcing on
+ * j and Pi). For D2Q9 the z slots are then set so that they drop out of the rebuild (P_zz = 0). */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_moment_collide)(const tess_params_t *p, int fluid, int use_force, R *m)
+{
     TESS_QPFN(tess_mr_collide)(p, fluid, use_force, m);
 #if TESS_QL_D == 2
     m[TESS_MR_PZZ] = m[TESS_MR_RHO] * (R)(1.0 / 3.0); /* the same product tess_mr_coeffs subtracts: P_zz = 0 */
     m[TESS_MR_PXZ] = (R)0;
     m[TESS_MR_PYZ] = (R)0;
 #endif
-    R h[10];
+}
+
+/* Population i of the second-order Hermite expansion with the coefficients h of tess_mr_coeffs:
+ *   f_i = w_i [rho + 3 c.j + 9/2 (c_a c_b - delta_ab / 3) (Pi_ab - rho/3 delta_ab)]
+ * summed over the lattice's d axes; the same operations whether one population or all are rebuilt. */
+TESS_HD TESS_INLINE R TESS_QFN(tess_q_hermite_population)(int i, const R *h)
+{
+    const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
+    const int wn[TESS_QL_Q] = TESS_QL_W;
+    R e = h[0];
+    if (cx[i])
+        e += h[4];
+    if (cy[i])
+        e += h[5];
+    if (cz[i])
+        e += h[6];
+    if (cx[i] && cy[i])
+        e = cx[i] * cy[i] > 0 ? e + h[7] : e - h[7];
+    if (cx[i] && cz[i])
+        e = cx[i] * cz[i] > 0 ? e + h[8] : e - h[8];
+    if (cy[i] && cz[i])
+        e = cy[i] * cz[i] > 0 ? e + h[9] : e - h[9];
+    if (i > 0)
+        e += TESS_QPFN(tess_cdot)(cx[i], cy[i], cz[i], h[1], h[2], h[3]);
+    return (R)wn[i] / (R)TESS_QL_WDEN * e;
+}
+
+/* Regularized collision (Latt & Chopard 2006) in place: the ten moments, the moment-space collision, the
+ * second-order Hermite rebuild. */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_collide_regularized)(const tess_params_t *p, int fluid, int use_force, R *f)
+{
+    R m[TESS_MR_NM], h[10];
+    TESS_QFN(tess_q_hermite_moments)(f, m);
+    TESS_QFN(tess_q_moment_collide)(p, fluid, use_force, m);
     TESS_QPFN(tess_mr_coeffs)(m, h);
     TESS_UNROLL
-    for (int i = 0; i < TESS_QL_Q; i++) {
-        R e = h[0];
-        if (cx[i])
-            e += h[4];
-        if (cy[i])
-            e += h[5];
-        if (cz[i])
-            e += h[6];
-        if (cx[i] && cy[i])
-            e = cx[i] * cy[i] > 0 ? e + h[7] : e - h[7];
-        if (cx[i] && cz[i])
-            e = cx[i] * cz[i] > 0 ? e + h[8] : e - h[8];
-        if (cy[i] && cz[i])
-            e = cy[i] * cz[i] > 0 ? e + h[9] : e - h[9];
-        if (i > 0)
-            e += TESS_QPFN(tess_cdot)(cx[i], cy[i], cz[i], h[1], h[2], h[3]);
-        f[i] = (R)wn[i] / (R)TESS_QL_WDEN * e;
-    }
+    for (int i = 0; i < TESS_QL_Q; i++)
+        f[i] = TESS_QFN(tess_q_hermite_population)(i, h);
 }
 #endif /* TESS_QL_Q != 13 */
 

@@ -18,25 +18,86 @@ TESS_HD TESS_INLINE int64_t TESS_QFN(tess_q_slot)(const tess_q_grid_t *g, const 
     return ((int64_t)k * TESS_QL_Q + j) * 64 + tess_q_grid_local(g, x, y, z);
 }
 
+#if TESS_QL_Q != 13
+/* Moment representation (pattern mr): per tile, per stored moment s, 64 values at (k * nm + s) * 64 + local.
+ * 3D lattices store the ten TESS_MR_* moments, D2Q9 six (rho, jx, jy, pxx, pyy, pxy); the z slots come back as
+ * the values the D2Q9 collision leaves in them, so that the rebuild is the same. */
+TESS_HD TESS_INLINE int TESS_QFN(tess_q_mr_count)(void)
+{
+    return TESS_QL_D == 2 ? 6 : TESS_MR_NM;
+}
+
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_mr_load)(const R *ms, int32_t k, int local, R *m)
+{
+#if TESS_QL_D == 2
+    const int slot[6] = {TESS_MR_RHO, TESS_MR_JX, TESS_MR_JY, TESS_MR_PXX, TESS_MR_PYY, TESS_MR_PXY};
+    TESS_UNROLL
+    for (int s = 0; s < 6; s++)
+        m[slot[s]] = ms[((int64_t)k * 6 + s) * 64 + local];
+    m[TESS_MR_JZ] = (R)0;
+    m[TESS_MR_PZZ] = m[TESS_MR_RHO] * (R)(1.0 / 3.0);
+    m[TESS_MR_PXZ] = (R)0;
+    m[TESS_MR_PYZ] = (R)0;
+#else
+    TESS_UNROLL
+    for (int s = 0; s < TESS_MR_NM; s++)
+        m[s] = ms[((int64_t)k * TESS_MR_NM + s) * 64 + local];
+#endif
+}
+
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_mr_store)(R *ms, int32_t k, int local, const R *m)
+{
+#if TESS_QL_D == 2
+    const int slot[6] = {TESS_MR_RHO, TESS_MR_JX, TESS_MR_JY, TESS_MR_PXX, TESS_MR_PYY, TESS_MR_PXY};
+    TESS_UNROLL
+    for (int s = 0; s < 6; s++)
+        ms[((int64_t)k * 6 + s) * 64 + local] = m[slot[s]];
+#else
+    TESS_UNROLL
+    for (int s = 0; s < TESS_MR_NM; s++)
+        ms[((int64_t)k * TESS_MR_NM + s) * 64 + local] = m[s];
+#endif
+}
+#endif
+
+/* f*_j of node (x, y, z) of tile k: read from the populations f through convention conv, or, in the moment
+ * representation (ms != NULL), rebuilt from the node's stored post-collision moments with the Hermite
+ * expansion of the regularized collision: the value an AB run of that collision stores there, bit for bit. */
+TESS_HD TESS_INLINE R TESS_QFN(tess_q_load)(const tess_q_grid_t *g, const tess_params_t *p, const R *f, const R *ms,
+                                            int conv, int32_t k, int x, int y, int z, int j)
+{
+#if TESS_QL_Q != 13
+    if (ms) {
+        R m[TESS_MR_NM], h[10];
+        TESS_QFN(tess_q_mr_load)(ms, k, tess_q_grid_local(g, x, y, z), m);
+        TESS_QPFN(tess_mr_coeffs)(m, h);
+        return TESS_QFN(tess_q_hermite_population)(j, h);
+    }
+#else
+    (void)ms;
+#endif
+    return f[TESS_QFN(tess_q_slot)(g, p, conv, k, x, y, z, j)];
+}
+
 /* Incoming populations of wet node (x, y, z) of tile k: f_i = f*_i(x - c_i) when that node is wet, otherwise
  * the wall rule: halfway bounce-back (with the wall's velocity), or Bouzidi when p->wall asks for it and the
  * node's link list (links[0 .. nlinks), the node's entries of tess_links_t) has the link towards -c_i. */
-TESS_HD TESS_INLINE void TESS_QFN(tess_q_pull)(const tess_params_t *p, const tess_q_grid_t *g, const R *f, int conv,
-                                               int32_t k, int x, int y, int z, const tess_link_t *links, int nlinks,
-                                               R *out)
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_pull_from)(const tess_params_t *p, const tess_q_grid_t *g, const R *f,
+                                                    const R *ms, int conv, int32_t k, int x, int y, int z,
+                                                    const tess_link_t *links, int nlinks, R *out)
 {
     const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
     const int opp[TESS_QL_Q] = TESS_QL_OPP;
-    out[0] = f[TESS_QFN(tess_q_slot)(g, p, conv, k, x, y, z, 0)];
+    out[0] = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k, x, y, z, 0);
     for (int i = 1; i < TESS_QL_Q; i++) {
         int ux = x, uy = y, uz = z;
         const int32_t ku = tess_q_grid_move(g, k, &ux, &uy, &uz, -cx[i], -cy[i], -cz[i]);
         const tess_material_t *up = &p->mat[tess_q_grid_type(g, ku, ux, uy, uz)];
         if (tess_q_kind_is_wet(up->kind)) {
-            out[i] = f[TESS_QFN(tess_q_slot)(g, p, conv, ku, ux, uy, uz, i)];
+            out[i] = TESS_QFN(tess_q_load)(g, p, f, ms, conv, ku, ux, uy, uz, i);
             continue;
         }
-        const R fb = f[TESS_QFN(tess_q_slot)(g, p, conv, k, x, y, z, opp[i])];
+        const R fb = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k, x, y, z, opp[i]);
         double q = -1.0;
         if (p->wall != TESS_WALL_BOUNCE_BACK)
             for (int l = 0; l < nlinks; l++)
@@ -46,26 +107,34 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_pull)(const tess_params_t *p, const tes
             out[i] = TESS_QFN(tess_q_bounce_back)(i, fb, up);
             continue;
         }
-        const R fi = f[TESS_QFN(tess_q_slot)(g, p, conv, k, x, y, z, i)];
+        const R fi = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k, x, y, z, i);
         int x1 = x, y1 = y, z1 = z;
         const int32_t k1 = tess_q_grid_move(g, k, &x1, &y1, &z1, cx[i], cy[i], cz[i]);
         const int have1 = tess_q_kind_is_wet(p->mat[tess_q_grid_type(g, k1, x1, y1, z1)].kind);
         R fb1 = (R)0, fi1 = (R)0, fb2 = (R)0;
         int have2 = 0;
         if (have1) {
-            fb1 = f[TESS_QFN(tess_q_slot)(g, p, conv, k1, x1, y1, z1, opp[i])];
-            fi1 = f[TESS_QFN(tess_q_slot)(g, p, conv, k1, x1, y1, z1, i)];
+            fb1 = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k1, x1, y1, z1, opp[i]);
+            fi1 = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k1, x1, y1, z1, i);
             if (p->wall == TESS_WALL_BOUZIDI_QUADRATIC) {
                 int x2 = x1, y2 = y1, z2 = z1;
                 const int32_t k2 = tess_q_grid_move(g, k1, &x2, &y2, &z2, cx[i], cy[i], cz[i]);
                 have2 = tess_q_kind_is_wet(p->mat[tess_q_grid_type(g, k2, x2, y2, z2)].kind);
                 if (have2)
-                    fb2 = f[TESS_QFN(tess_q_slot)(g, p, conv, k2, x2, y2, z2, opp[i])];
+                    fb2 = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k2, x2, y2, z2, opp[i]);
             }
         }
         out[i] = TESS_QFN(tess_q_bouzidi)(p->wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1, (R)q, fb, fi, fb1, fb2, fi1,
                                           have1, have2, TESS_QFN(tess_q_wall_term)(i, up));
     }
+}
+
+/* tess_q_pull_from on populations (AB and AA). */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_pull)(const tess_params_t *p, const tess_q_grid_t *g, const R *f, int conv,
+                                               int32_t k, int x, int y, int z, const tess_link_t *links, int nlinks,
+                                               R *out)
+{
+    TESS_QFN(tess_q_pull_from)(p, g, f, (const R *)0, conv, k, x, y, z, links, nlinks, out);
 }
 
 /* Lattice direction d from an open-boundary node to the fluid neighbour used for extrapolation: the one
@@ -96,11 +165,11 @@ TESS_HD TESS_INLINE int TESS_QFN(tess_q_inward)(const tess_params_t *p, const te
 /* All incoming populations of wet node (x, y, z) of tile k, boundaries included: the pull, then for an inlet
  * or outlet its reconstruction (non-equilibrium extrapolation from the inward neighbour's pull, whose walls
  * are plain halfway; Zou-He planes on D3Q19 only, tess_physics_t.h). */
-TESS_HD TESS_INLINE void TESS_QFN(tess_q_gather)(const tess_params_t *p, const tess_q_grid_t *g, const R *f, int conv,
-                                                 int32_t k, int x, int y, int z, const tess_link_t *links, int nlinks,
-                                                 R *out)
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_gather_from)(const tess_params_t *p, const tess_q_grid_t *g, const R *f,
+                                                      const R *ms, int conv, int32_t k, int x, int y, int z,
+                                                      const tess_link_t *links, int nlinks, R *out)
 {
-    TESS_QFN(tess_q_pull)(p, g, f, conv, k, x, y, z, links, nlinks, out);
+    TESS_QFN(tess_q_pull_from)(p, g, f, ms, conv, k, x, y, z, links, nlinks, out);
     const tess_material_t *m = &p->mat[tess_q_grid_type(g, k, x, y, z)];
     if (m->kind != TESS_NODE_VELOCITY && m->kind != TESS_NODE_PRESSURE)
         return;
@@ -112,7 +181,7 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_gather)(const tess_params_t *p, const t
         int x1 = x, y1 = y, z1 = z;
         const int32_t k1 = tess_q_grid_move(g, k, &x1, &y1, &z1, cx[d], cy[d], cz[d]);
         R fn[TESS_QL_Q];
-        TESS_QFN(tess_q_pull)(p, g, f, conv, k1, x1, y1, z1, links, 0, fn);
+        TESS_QFN(tess_q_pull_from)(p, g, f, ms, conv, k1, x1, y1, z1, links, 0, fn);
         TESS_QFN(tess_q_nee)(p, m, fn, out);
         return;
     }
@@ -120,6 +189,14 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_gather)(const tess_params_t *p, const t
     if (m->method == TESS_BC_ZOU_HE)
         TESS_QPFN(tess_zou_he)(p, m, out);
 #endif
+}
+
+/* tess_q_gather_from on populations (AB and AA). */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_gather)(const tess_params_t *p, const tess_q_grid_t *g, const R *f, int conv,
+                                                 int32_t k, int x, int y, int z, const tess_link_t *links, int nlinks,
+                                                 R *out)
+{
+    TESS_QFN(tess_q_gather_from)(p, g, f, (const R *)0, conv, k, x, y, z, links, nlinks, out);
 }
 
 /* tess_q_pull for a node of a plain tile: the tile holds fluid nodes only (no inlet, outlet or curved link) and
@@ -176,5 +253,20 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_node_step)(const tess_params_t *p, cons
     TESS_QFN(tess_q_gather)(p, g, f, conv, k, x, y, z, links, nlinks, out);
     TESS_QFN(tess_q_collide)(p, out);
 }
+
+#if TESS_QL_Q != 13
+/* The update of a wet node in the moment representation (regularized collision only): gather through the
+ * stored moments ms, the moments of the incoming populations and their moment-space collision. mout receives
+ * the node's post-collision moments (TESS_MR_* order), the ones whose rebuild an AB run would store. */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_node_step_mr)(const tess_params_t *p, const tess_q_grid_t *g, const R *ms,
+                                                       int32_t k, int x, int y, int z, const tess_link_t *links,
+                                                       int nlinks, R *mout)
+{
+    R f[TESS_QL_Q];
+    TESS_QFN(tess_q_gather_from)(p, g, (const R *)0, ms, TESS_Q_CANON, k, x, y, z, links, nlinks, f);
+    TESS_QFN(tess_q_hermite_moments)(f, mout);
+    TESS_QFN(tess_q_moment_collide)(p, p->fluid, p->use_force, mout);
+}
+#endif
 
 #undef R

@@ -9,6 +9,13 @@ size_t tess_state_count(const tess_tiling_t *t)
     return (size_t)t->ntiles * (size_t)t->q * 64;
 }
 
+int tess_state_node_values(tess_pattern pattern, int lattice, int q)
+{
+    if (pattern == TESS_PATTERN_MR)
+        return lattice == TESS_LATTICE_D2Q9 ? 6 : 10;
+    return q;
+}
+
 size_t tess_state_index(const tess_tiling_t *t, int32_t k, int i, int local)
 {
     if (t->lattice == TESS_LATTICE_D3Q19)

@@ -10,6 +10,10 @@
 /* Values in one population copy: ntiles * q * 64. */
 size_t tess_state_count(const tess_tiling_t *t);
 
+/* Values that one state copy holds per node in a pattern: q populations (AB, AA), or the stored moments of
+ * the moment representation (MR: 10 on 3D lattices, 6 on D2Q9). */
+int tess_state_node_values(tess_pattern pattern, int lattice, int q);
+
 /* Canonical index of population i of node `local` of tile k. */
 size_t tess_state_index(const tess_tiling_t *t, int32_t k, int i, int local);
 

@@ -6,6 +6,7 @@
 #include "tess_cli.h"
 #include "tess_file.h"
 #include "tess_sim.h"
+#include "tess_state.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -312,7 +313,7 @@ static int run_one(const bench_opts *o, const char *case_path, int size, const c
     row->mlups = reps % 2 ? mlups[reps / 2] : 0.5 * (mlups[reps / 2 - 1] + mlups[reps / 2]);
     row->mlups_min = mlups[0];
     row->mlups_max = mlups[reps - 1];
-    const double values = cfg.pattern == TESS_PATTERN_MR ? 10.0 : 19.0;
+    const double values = (double)tess_state_node_values(cfg.pattern, t->lattice, t->q);
     row->bytes_per_update = 2.0 * values * (double)tess_precision_size(cfg.precision);
     row->gbs = row->mlups * 1e6 * row->bytes_per_update / 1e9;
     row->frac_copy = copy_gbs > 0 ? row->gbs / copy_gbs : 0.0;

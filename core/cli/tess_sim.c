@@ -76,7 +76,7 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
     const size_t vsize = tess_precision_size(cfg->precision);
     size_t need = n * vsize + 4 * nodes * sizeof(double);
     if (strcmp(ops->name, "cpu") == 0)
-        need += (cfg->pattern == TESS_PATTERN_AA ? 1 : 2) * (cfg->pattern == TESS_PATTERN_MR ? 10 : (size_t)s->tiling.q) *
+        need += (cfg->pattern == TESS_PATTERN_AA ? 1 : 2) * (size_t)tess_state_node_values(cfg->pattern, s->tiling.lattice, s->tiling.q) *
                 nodes * vsize;
     char what[160];
     snprintf(what, sizeof what, "a run on %d tiles (%s backend, %s, pattern %s)", s->tiling.ntiles, ops->name,
