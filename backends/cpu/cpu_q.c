@@ -16,17 +16,24 @@ static tess_cpu_q_t *qbe(tess_backend_t *b)
     return (tess_cpu_q_t *)(void *)b;
 }
 
+/* Values per node in one copy: q populations, or the stored moments of the MR pattern (tess_q_mr_count). */
+static int node_values(const tess_cpu_q_t *be)
+{
+    return tess_state_node_values(be->cfg.pattern, be->lattice, be->q);
+}
+
 static size_t copy_bytes(const tess_cpu_q_t *be)
 {
-    return (size_t)(be->ntiles > 0 ? be->ntiles : 1) * (size_t)be->q * 64 * tess_precision_size(be->cfg.precision);
+    return (size_t)(be->ntiles > 0 ? be->ntiles : 1) * (size_t)node_values(be) * 64 *
+           tess_precision_size(be->cfg.precision);
 }
 
 static tess_status q_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
 {
-    if (cfg->pattern != TESS_PATTERN_AB && cfg->pattern != TESS_PATTERN_AA)
+    if (cfg->pattern != TESS_PATTERN_AB && cfg->pattern != TESS_PATTERN_AA && cfg->pattern != TESS_PATTERN_MR)
         return tess_fail(err, TESS_ERR_UNSUPPORTED,
                          "the lattice-generic engine (lattices other than D3Q19, curved walls, method nee) runs "
-                         "patterns ab and aa only");
+                         "patterns ab, aa and mr only");
     if (cfg->variant != TESS_KERNEL_FULL || cfg->plain_xyz)
         return tess_fail(err, TESS_ERR_UNSUPPORTED,
                          "kernel variants and the layout study exist for the tuned D3Q19 kernels only");
@@ -185,6 +192,17 @@ static tess_status check_physics(const tess_params_t *p, tess_error_t *err)
     return TESS_OK;
 }
 
+#define Q_DISPATCH(fn, ...)                                                                                        \
+    do {                                                                                                           \
+        const int single_ = be->cfg.precision == TESS_PRECISION_SINGLE;                                           \
+        switch (be->lattice) {                                                                                     \
+        case TESS_LATTICE_D2Q9: single_ ? fn##_d2q9_f32(__VA_ARGS__) : fn##_d2q9_f64(__VA_ARGS__); break;         \
+        case TESS_LATTICE_D3Q13: single_ ? fn##_d3q13_f32(__VA_ARGS__) : fn##_d3q13_f64(__VA_ARGS__); break;      \
+        case TESS_LATTICE_D3Q27: single_ ? fn##_d3q27_f32(__VA_ARGS__) : fn##_d3q27_f64(__VA_ARGS__); break;      \
+        default: single_ ? fn##_d3q19_f32(__VA_ARGS__) : fn##_d3q19_f64(__VA_ARGS__); break;                      \
+        }                                                                                                          \
+    } while (0)
+
 static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const void *pops, tess_error_t *err)
 {
     tess_cpu_q_t *be = qbe(b);
@@ -196,10 +214,21 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
     tess_status st = check_physics(p, err);
     if (st != TESS_OK)
         return st;
+    if (be->cfg.pattern == TESS_PATTERN_MR && p->collision != TESS_COLLISION_REGULARIZED)
+        return tess_fail(err, TESS_ERR_INPUT,
+                         "the MR pattern stores moments and runs the regularized collision only: set collision = "
+                         "regularized, or use pattern ab or aa for lbgk and mrt");
     be->params = *p;
     if ((st = find_special(be, err)) != TESS_OK)
         return st;
     classify_tiles(be);
+    be->cur = 0;
+    be->nsteps_done = 0;
+    if (be->cfg.pattern == TESS_PATTERN_MR) {
+        Q_DISPATCH(cpu_q_mr_convert, be, be->f[0], (void *)pops, 1);
+        memcpy(be->f[1], be->f[0], copy_bytes(be));
+        return TESS_OK;
+    }
     const size_t vs = tess_precision_size(be->cfg.precision);
     const int ncopies = be->cfg.pattern == TESS_PATTERN_AA ? 1 : 2;
     for (int32_t k = 0; k < be->ntiles; k++)
@@ -209,21 +238,8 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
                 for (int c = 0; c < ncopies; c++)
                     memcpy((char *)be->f[c] + to * vs, (const char *)pops + from * vs, vs);
             }
-    be->cur = 0;
-    be->nsteps_done = 0;
     return TESS_OK;
 }
-
-#define Q_DISPATCH(fn, ...)                                                                                        \
-    do {                                                                                                           \
-        const int single_ = be->cfg.precision == TESS_PRECISION_SINGLE;                                           \
-        switch (be->lattice) {                                                                                     \
-        case TESS_LATTICE_D2Q9: single_ ? fn##_d2q9_f32(__VA_ARGS__) : fn##_d2q9_f64(__VA_ARGS__); break;         \
-        case TESS_LATTICE_D3Q13: single_ ? fn##_d3q13_f32(__VA_ARGS__) : fn##_d3q13_f64(__VA_ARGS__); break;      \
-        case TESS_LATTICE_D3Q27: single_ ? fn##_d3q27_f32(__VA_ARGS__) : fn##_d3q27_f64(__VA_ARGS__); break;      \
-        default: single_ ? fn##_d3q19_f32(__VA_ARGS__) : fn##_d3q19_f64(__VA_ARGS__); break;                      \
-        }                                                                                                          \
-    } while (0)
 
 static tess_status q_step(tess_backend_t *b, int nsteps, tess_error_t *err)
 {
@@ -244,6 +260,10 @@ static tess_status q_download(tess_backend_t *b, void *pops, tess_error_t *err)
         return tess_fail(err, TESS_ERR_UNSUPPORTED,
                          "the AA pattern holds canonical populations after even steps only (%lld steps done)",
                          (long long)be->nsteps_done);
+    if (be->cfg.pattern == TESS_PATTERN_MR) {
+        Q_DISPATCH(cpu_q_mr_convert, be, be->f[be->cur], pops, 0);
+        return TESS_OK;
+    }
     const size_t vs = tess_precision_size(be->cfg.precision);
     const char *src = be->f[be->cfg.pattern == TESS_PATTERN_AA ? 0 : be->cur];
     for (int32_t k = 0; k < be->ntiles; k++)
@@ -267,7 +287,8 @@ static void q_describe(const tess_backend_t *b, char *buf, size_t len)
     char topo[256];
     tess_cpu_topology_summary(topo, sizeof topo);
     snprintf(buf, len, "cpu, generic engine (%s), pattern %s, %d threads; %s", lat ? lat->name : "?",
-             be->cfg.pattern == TESS_PATTERN_AA ? "aa" : "ab", be->nthreads, topo);
+             be->cfg.pattern == TESS_PATTERN_AA ? "aa" : be->cfg.pattern == TESS_PATTERN_MR ? "mr (moments, two copies)" : "ab",
+             be->nthreads, topo);
 }
 
 static void q_destroy(tess_backend_t *b)

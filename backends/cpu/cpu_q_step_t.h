@@ -61,8 +61,63 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
     }
 }
 
+/* Moment representation (pattern mr): two copies of the stored moments (tess_q_mr_store's layout); every wet
+ * node gathers through the rebuilt populations of the old copy and stores its collided moments in the new one.
+ * D3Q13 has no regularized collision, so no MR (initialise refuses it before a step). */
+static void TESS_QFN(cpu_q_sweep_mr)(tess_cpu_q_t *be, const R *src, R *dst)
+{
+#if TESS_QL_Q != 13
+    const tess_params_t *p = &be->params;
+    const tess_q_grid_t *g = &be->grid;
+#pragma omp parallel for schedule(static) num_threads(be->nthreads)
+    for (int32_t k = 0; k < be->ntiles; k++)
+        for (int n = 0; n < 64; n++) {
+            const int64_t node = 64 * (int64_t)k + n;
+            if (!tess_q_kind_is_wet(p->mat[g->node_type[node]].kind))
+                continue;
+            const int x = n % g->ex, y = (n / g->ex) % g->ey, z = n / (g->ex * g->ey);
+            R m[TESS_MR_NM];
+            TESS_QFN(tess_q_node_step_mr)(p, g, src, k, x, y, z, be->links + be->node_link[node], be->node_nlink[node],
+                                          m);
+            TESS_QFN(tess_q_mr_store)(dst, k, n, m);
+        }
+#else
+    (void)be, (void)src, (void)dst;
+#endif
+}
+
+/* MR state from canonical populations (pops: tess_state_index order), or back: the moments of every node's
+ * populations, and the Hermite rebuild of its populations. */
+static void TESS_QFN(cpu_q_mr_convert)(tess_cpu_q_t *be, R *ms, R *pops, int to_moments)
+{
+#if TESS_QL_Q != 13
+    for (int32_t k = 0; k < be->ntiles; k++)
+        for (int n = 0; n < 64; n++) {
+            R f[TESS_QL_Q], m[TESS_MR_NM], h[10];
+            if (to_moments) {
+                for (int i = 0; i < TESS_QL_Q; i++)
+                    f[i] = pops[tess_state_index(&be->shape, k, i, n)];
+                TESS_QFN(tess_q_hermite_moments)(f, m);
+                TESS_QFN(tess_q_mr_store)(ms, k, n, m);
+                continue;
+            }
+            TESS_QFN(tess_q_mr_load)(ms, k, n, m);
+            TESS_QPFN(tess_mr_coeffs)(m, h);
+            for (int i = 0; i < TESS_QL_Q; i++)
+                pops[tess_state_index(&be->shape, k, i, n)] = TESS_QFN(tess_q_hermite_population)(i, h);
+        }
+#else
+    (void)be, (void)ms, (void)pops, (void)to_moments;
+#endif
+}
+
 static void TESS_QFN(cpu_q_step)(tess_cpu_q_t *be)
 {
+    if (be->cfg.pattern == TESS_PATTERN_MR) {
+        TESS_QFN(cpu_q_sweep_mr)(be, (const R *)be->f[be->cur], (R *)be->f[1 - be->cur]);
+        be->cur = 1 - be->cur;
+        return;
+    }
     if (be->cfg.pattern == TESS_PATTERN_AB) {
         TESS_QFN(cpu_q_sweep)(be, (const R *)be->f[be->cur], (R *)be->f[1 - be->cur], TESS_Q_CANON, TESS_Q_CANON, 0);
         be->cur = 1 - be->cur;

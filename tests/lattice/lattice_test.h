@@ -45,4 +45,14 @@ long lt_converge(lt_run_t *r, int chunk, double tol, long max_steps, tess_error_
 /* Walls y = 0 and y = ny - 1 solid, everything else fluid (material 1). */
 void lt_channel_y(tess_geometry_t *g, int nx, int ny, int nz);
 
+/* The mixed case of the pattern tests: a small box (2D 41 x 35, 3D 21 x 18 x 8) with every boundary kind: a
+ * curved bottom wall at q = 0.3 (Bouzidi quadratic), a moving lid, a tilted extrapolated velocity inlet and a
+ * pressure outlet, random obstacles, a body force; LBGK (D3Q13: MRT), tau 0.7. pl receives the wall plane. */
+void lt_mixed_case(tess_lattice_id lat, tess_geometry_t *g, tess_params_t *p, lt_planes_t *pl);
+/* Runs the mixed case (collision >= 0 replaces its model) on the generic engine for `steps` steps and returns a
+ * malloc'd copy of the canonical populations (NULL, with a failure counted, when the run fails); nlinks receives
+ * the number of curved links, keep (when not NULL) the case's tiling. */
+void *lt_mixed_run(tess_lattice_id lat, int collision, tess_pattern pat, int threads, tess_precision prec, int steps,
+                   int64_t *nlinks, tess_tiling_t *keep);
+
 #endif
