@@ -82,11 +82,10 @@ tess_status tess_cpu_aa_initialise(tess_cpu_pattern_t *be, const void *pops, tes
     const tess_status s = build_fixups(be, err);
     if (s != TESS_OK)
         return s;
-    const size_t blk = 19 * 64 * tess_precision_size(be->cfg.precision);
     /* First touch by the thread that updates the tile (the step's static schedule). */
 #pragma omp parallel for schedule(static) num_threads(be->nthreads)
     for (int32_t k = 0; k < be->ntiles; k++)
-        memcpy((char *)be->f + (size_t)k * blk, (const char *)pops + (size_t)k * blk, blk);
+        tess_cpu_tile_convert(k, be->f, pops, tess_precision_size(be->cfg.precision), 1);
     return TESS_OK;
 }
 
@@ -100,5 +99,6 @@ void tess_cpu_aa_step(tess_cpu_pattern_t *be)
 
 void tess_cpu_aa_download(tess_cpu_pattern_t *be, void *pops)
 {
-    memcpy(pops, be->f, copy_bytes(be));
+    for (int32_t k = 0; k < be->ntiles; k++)
+        tess_cpu_tile_convert(k, pops, be->f, tess_precision_size(be->cfg.precision), 0);
 }

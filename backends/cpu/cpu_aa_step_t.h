@@ -13,6 +13,7 @@
 #define R TESS_R
 
 #include "cpu_collide_tile_t.h"
+#include "cpu_pull_rows_t.h"
 
 /* Inlet and outlet reconstruction of the tile's open nodes, on the gathered populations. */
 static void TESS_FN(cpu_aa_open)(const tess_cpu_pattern_t *be, int32_t k, TESS_FN(cpu_tile_buffer) *buf)
@@ -39,9 +40,8 @@ static void TESS_FN(cpu_aa_open)(const tess_cpu_pattern_t *be, int32_t k, TESS_F
     }
 }
 
-/* The odd step's gather and scatter with every location folded to a constant offset from one of the 27
- * neighbour tiles (as the AB pattern's gather). The scatter writes f*_opp(i) back to where f_i came from, for
- * the nodes in wet (bit n: node n is wet); links from solid nodes and empty tiles are fixed by the caller. */
+/* Odd step, any tile: the same locations one value at a time; the scatter writes only for the nodes in wet
+ * (bit n: node n is wet); links from solid nodes and empty tiles are fixed by the caller. */
 static void TESS_FN(cpu_aa_odd_io)(R *const *base, TESS_FN(cpu_tile_buffer) *TESS_RESTRICT buf, int write, uint64_t wet)
 {
     TESS_UNROLL
@@ -53,7 +53,7 @@ static void TESS_FN(cpu_aa_odd_io)(R *const *base, TESS_FN(cpu_tile_buffer) *TES
                 TESS_UNROLL
                 for (int x = 0; x < 4; x++) {
                     const unsigned n = tess_layout_xyz(x, y, z);
-                    R *loc = &base[tess_pull_slot(i, x, y, z)][i * 64 + tess_pull_offset(i, x, y, z, 0)];
+                    R *loc = &base[tess_pull_slot(i, x, y, z)][i * 64 + tess_pull_offset(i, x, y, z, 1)];
                     if (!write)
                         buf->f[i][n] = *loc;
                     else if (wet >> n & 1u)
@@ -61,23 +61,17 @@ static void TESS_FN(cpu_aa_odd_io)(R *const *base, TESS_FN(cpu_tile_buffer) *TES
                 }
 }
 
-/* Even step, inside the tile: read slot opp(i), write slot i, constant offsets. */
+/* Even step, inside the tile: read slot opp(i), write slot i; with every direction in L_XYZ these are block
+ * copies of 64 values. */
 static void TESS_FN(cpu_aa_even_io)(R *TESS_RESTRICT self, TESS_FN(cpu_tile_buffer) *TESS_RESTRICT buf, int write)
 {
     TESS_UNROLL
-    for (int i = 0; i < 19; i++)
-        TESS_UNROLL
-        for (int z = 0; z < 4; z++)
-            TESS_UNROLL
-            for (int y = 0; y < 4; y++)
-                TESS_UNROLL
-                for (int x = 0; x < 4; x++) {
-                    if (write)
-                        self[i * 64 + tess_layout_offset(i, x, y, z, 0)] = buf->f[i][tess_layout_xyz(x, y, z)];
-                    else
-                        buf->f[i][tess_layout_xyz(x, y, z)] =
-                            self[TESS_D3Q19_OPP(i) * 64 + tess_layout_offset(TESS_D3Q19_OPP(i), x, y, z, 0)];
-                }
+    for (int i = 0; i < 19; i++) {
+        if (write)
+            memcpy(self + i * 64, buf->f[i], 64 * sizeof(R));
+        else
+            memcpy(buf->f[i], self + TESS_D3Q19_OPP(i) * 64, 64 * sizeof(R));
+    }
 }
 
 /* Odd step of tile k: gather from and scatter back to the locations (i, n). A wet node's link from a solid node
@@ -93,12 +87,13 @@ static void TESS_FN(cpu_aa_odd_tile)(const tess_cpu_pattern_t *be, int32_t k, R 
     R *base[27];
     for (int s = 0; s < 27; s++)
         base[s] = nb[s] >= 0 ? a + (size_t)nb[s] * 19 * 64 : scratch;
-    TESS_FN(cpu_aa_odd_io)(base, buf, 0, ~(uint64_t)0);
     if (be->tile_plain[k]) {
+        TESS_FN(cpu_pull_rows)(base, buf, 0);
         TESS_FN(cpu_collide_tile)(p, buf);
-        TESS_FN(cpu_aa_odd_io)(base, buf, 1, ~(uint64_t)0);
+        TESS_FN(cpu_pull_rows)(base, buf, 1);
         return;
     }
+    TESS_FN(cpu_aa_odd_io)(base, buf, 0, ~(uint64_t)0);
     const tess_cpu_gather_table_t *g = &be->table;
     const int64_t e0 = be->fix_start[k], e1 = be->fix_start[k + 1];
     uint64_t wet = ~(uint64_t)0;

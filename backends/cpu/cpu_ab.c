@@ -43,7 +43,7 @@ static tess_status cpu_create(const tess_backend_config_t *cfg, tess_backend_t *
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory creating the cpu backend");
     be->cfg = *cfg;
     be->nthreads = tess_cpu_topology_team(cfg->threads);
-    tess_cpu_gather_table_build(&be->table, 0);
+    tess_cpu_gather_table_build(&be->table, 1); /* the copies hold L_XYZ (tess_cpu_tile_convert) */
     static const int w36[19] = TESS_D3Q19_W36;
     for (int i = 0; i < 19; i++)
         be->rest_w[i] = w36[i] / 36.0;
@@ -179,8 +179,8 @@ static tess_status cpu_initialise(tess_backend_t *be, const tess_params_t *p, co
 #pragma omp parallel for schedule(static) num_threads(be->nthreads)
     for (int32_t j = 0; j < be->ntiles; j++) {
         const size_t k = (size_t)be->order[j];
-        memcpy((char *)be->f[0] + k * blk, (const char *)pops + k * blk, blk);
-        memcpy((char *)be->f[1] + k * blk, (const char *)pops + k * blk, blk);
+        tess_cpu_tile_convert((int32_t)k, be->f[0], pops, tess_precision_size(be->cfg.precision), 1);
+        memcpy((char *)be->f[1] + k * blk, (char *)be->f[0] + k * blk, blk);
     }
     fill_dummy_tile(be, be->f[0]);
     fill_dummy_tile(be, be->f[1]);
@@ -203,7 +203,8 @@ static tess_status cpu_step(tess_backend_t *be, int nsteps, tess_error_t *err)
 static tess_status cpu_download_populations(tess_backend_t *be, void *pops, tess_error_t *err)
 {
     (void)err;
-    memcpy(pops, be->f[be->cur], (size_t)be->ntiles * 19 * 64 * tess_precision_size(be->cfg.precision));
+    for (int32_t k = 0; k < be->ntiles; k++)
+        tess_cpu_tile_convert(k, pops, be->f[be->cur], tess_precision_size(be->cfg.precision), 0);
     return TESS_OK;
 }
 

@@ -8,44 +8,25 @@
 #define R TESS_R
 
 #include "cpu_collide_tile_t.h"
+#include "cpu_pull_rows_t.h"
 
-/* Pull of all 19 x 64 links of a tile. The loops unroll completely, so the core's layout functions and the
- * neighbour slots fold into constant offsets: each link is one load and one store, vectorised where runs are
- * contiguous. Links from solid nodes are corrected afterwards from the fix-up list. */
+/* Pull of all 19 x 64 links of a tile by rows (cpu_pull_rows_t.h), unconditionally: empty neighbours point at the
+ * rest-state dummy tile, and links from solid nodes are corrected afterwards from the fix-up list. */
 static void TESS_FN(cpu_gather_tile)(const R *TESS_RESTRICT src, const int32_t *TESS_RESTRICT nb,
                                      TESS_FN(cpu_tile_buffer) *TESS_RESTRICT buf)
 {
-    const R *TESS_RESTRICT base[27];
+    R *base[27]; /* read only: cpu_pull_rows stores nothing with write = 0 */
     for (int s = 0; s < 27; s++)
-        base[s] = src + (size_t)nb[s] * 19 * 64;
-    TESS_UNROLL
-    for (int i = 0; i < 19; i++)
-        TESS_UNROLL
-        for (int z = 0; z < 4; z++)
-            TESS_UNROLL
-            for (int y = 0; y < 4; y++)
-                TESS_UNROLL
-                for (int x = 0; x < 4; x++)
-                    buf->f[i][tess_layout_xyz(x, y, z)] =
-                        base[tess_pull_slot(i, x, y, z)][i * 64 + tess_pull_offset(i, x, y, z, 0)];
+        base[s] = (R *)(uintptr_t)(src + (size_t)nb[s] * 19 * 64);
+    TESS_FN(cpu_pull_rows)(base, buf, 0);
 }
 
-/* Writes the tile's post-collision populations in the per-direction layouts: permuted into a local block
- * (constant offsets, as above), then streamed to memory with non-temporal stores, which skip reading the
- * destination lines first (456 -> 304 bytes of memory traffic per FP64 update). */
+/* The tile's post-collision populations: the buffer is already in the copy's L_XYZ order, so it is streamed to
+ * memory as it is, with non-temporal stores that skip reading the destination lines first (456 -> 304 bytes
+ * of memory traffic per FP64 update). */
 static void TESS_FN(cpu_store_tile)(const TESS_FN(cpu_tile_buffer) *TESS_RESTRICT buf, R *TESS_RESTRICT out)
 {
-    _Alignas(64) R blk[19 * 64];
-    TESS_UNROLL
-    for (int i = 0; i < 19; i++)
-        TESS_UNROLL
-        for (int z = 0; z < 4; z++)
-            TESS_UNROLL
-            for (int y = 0; y < 4; y++)
-                TESS_UNROLL
-                for (int x = 0; x < 4; x++)
-                    blk[i * 64 + tess_layout_offset(i, x, y, z, 0)] = buf->f[i][tess_layout_xyz(x, y, z)];
-    tess_cpu_stream_copy(out, blk, sizeof blk);
+    tess_cpu_stream_copy(out, buf->f, sizeof buf->f);
 }
 
 static void TESS_FN(cpu_ab_tile)(const tess_backend_t *be, int32_t k, const R *TESS_RESTRICT src,

@@ -2,7 +2,7 @@
  * hence the same bits). Included inside a precision template (TESS_R as R, TESS_FN defined). */
 
 typedef struct {
-    R f[19][64];
+    _Alignas(64) R f[19][64]; /* aligned for the streaming stores of the AB pattern */
 } TESS_FN(cpu_tile_buffer);
 
 /* Collides the 64 nodes of a tile buffer in one SIMD loop. The boundary reconstruction is already done, so

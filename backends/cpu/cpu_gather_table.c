@@ -2,6 +2,7 @@
 #include "tess_d3q19.h"
 #include "tess_layout.h"
 #include "tess_tiling.h"
+#include <string.h>
 
 void tess_cpu_gather_table_build(tess_cpu_gather_table_t *g, int plain_xyz)
 {
@@ -22,4 +23,18 @@ void tess_cpu_gather_table_build(tess_cpu_gather_table_t *g, int plain_xyz)
         for (int n = 0; n < 64; n++)
             g->dst_plain[i] &= g->dst_off[i][n] == n;
     }
+}
+
+void tess_cpu_tile_convert(int32_t k, void *dst, const void *src, size_t value_size, int to_xyz)
+{
+    const size_t blk = (size_t)k * 19 * 64;
+    for (int i = 0; i < 19; i++)
+        for (unsigned z = 0; z < 4; z++)
+            for (unsigned y = 0; y < 4; y++)
+                for (unsigned x = 0; x < 4; x++) {
+                    const size_t canon = blk + (size_t)i * 64 + tess_layout_offset(i, x, y, z, 0);
+                    const size_t xyz = blk + (size_t)i * 64 + tess_layout_xyz(x, y, z);
+                    memcpy((char *)dst + (to_xyz ? xyz : canon) * value_size,
+                           (const char *)src + (to_xyz ? canon : xyz) * value_size, value_size);
+                }
 }

@@ -4,6 +4,7 @@
 #ifndef TESS_CPU_GATHER_TABLE_H
 #define TESS_CPU_GATHER_TABLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct {
@@ -17,5 +18,11 @@ typedef struct {
 } tess_cpu_gather_table_t;
 
 void tess_cpu_gather_table_build(tess_cpu_gather_table_t *g, int plain_xyz);
+
+/* The AB and AA patterns keep every direction of a tile in L_XYZ (x fastest): a row of 4 nodes then pulls from
+ * contiguous values and the even AA step and the AB store are block copies, which vectorise; the paper's
+ * per-direction layouts serve the GPU's coalescing and buy nothing in a CPU cache. Converts tile k (19 x 64
+ * values of value_size bytes) from the canonical layouts to L_XYZ (to_xyz) or back. */
+void tess_cpu_tile_convert(int32_t k, void *dst, const void *src, size_t value_size, int to_xyz);
 
 #endif

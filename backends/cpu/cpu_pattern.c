@@ -43,20 +43,22 @@ static tess_status cpu_create(const tess_backend_config_t *cfg, tess_backend_t *
 {
     if (cfg->generic)
         return tess_cpu_q_ops.create(cfg, out, err);
+    if (cfg->plain_xyz && !cfg->generic)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED,
+                         "the layout study (plain_xyz) is a GPU measurement: the cpu patterns store every direction in "
+                         "L_XYZ already");
     if (cfg->pattern == TESS_PATTERN_AB)
         return tess_cpu_ab_ops.create(cfg, out, err);
     if (cfg->pattern != TESS_PATTERN_AA && cfg->pattern != TESS_PATTERN_MR)
         return tess_fail(err, TESS_ERR_INPUT, "unknown propagation pattern %d (expected ab, aa or mr)", (int)cfg->pattern);
     if (cfg->variant != TESS_KERNEL_FULL)
         return tess_fail(err, TESS_ERR_UNSUPPORTED, "kernel variants other than 'full' exist on the GPU backends only");
-    if (cfg->plain_xyz)
-        return tess_fail(err, TESS_ERR_UNSUPPORTED, "the layout study (plain_xyz) runs with the AB pattern only");
     tess_cpu_pattern_t *be = calloc(1, sizeof *be);
     if (!be)
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory creating the cpu backend");
     be->cfg = *cfg;
     be->nthreads = tess_cpu_topology_team(cfg->threads);
-    tess_cpu_gather_table_build(&be->table, 0);
+    tess_cpu_gather_table_build(&be->table, cfg->pattern == TESS_PATTERN_AA); /* AA stores L_XYZ (cpu_aa.c) */
     static const int w36[19] = TESS_D3Q19_W36;
     for (int i = 0; i < 19; i++)
         be->rest_w[i] = w36[i] / 36.0;
