@@ -40,9 +40,9 @@ static void TESS_FN(cpu_aa_open)(const tess_cpu_pattern_t *be, int32_t k, TESS_F
     }
 }
 
-/* Odd step, any tile: the same locations one value at a time; the scatter writes only for the nodes in wet
- * (bit n: node n is wet); links from solid nodes and empty tiles are fixed by the caller. */
-static void TESS_FN(cpu_aa_odd_io)(R *const *base, TESS_FN(cpu_tile_buffer) *TESS_RESTRICT buf, int write, uint64_t wet)
+/* Odd step, a tile with dry nodes: the scatter of cpu_pull_rows one value at a time, for the nodes in wet only
+ * (bit n: node n is wet): a dry node's location may be a wet neighbour's bounce-back slot. */
+static void TESS_FN(cpu_aa_odd_scatter)(R *const *base, const TESS_FN(cpu_tile_buffer) *TESS_RESTRICT buf, uint64_t wet)
 {
     TESS_UNROLL
     for (int i = 0; i < 19; i++)
@@ -53,11 +53,9 @@ static void TESS_FN(cpu_aa_odd_io)(R *const *base, TESS_FN(cpu_tile_buffer) *TES
                 TESS_UNROLL
                 for (int x = 0; x < 4; x++) {
                     const unsigned n = tess_layout_xyz(x, y, z);
-                    R *loc = &base[tess_pull_slot(i, x, y, z)][i * 64 + tess_pull_offset(i, x, y, z, 1)];
-                    if (!write)
-                        buf->f[i][n] = *loc;
-                    else if (wet >> n & 1u)
-                        *loc = buf->f[TESS_D3Q19_OPP(i)][n];
+                    if (wet >> n & 1u)
+                        base[tess_pull_slot(i, x, y, z)][i * 64 + tess_pull_offset(i, x, y, z, 1)] =
+                            buf->f[TESS_D3Q19_OPP(i)][n];
                 }
 }
 
@@ -93,7 +91,7 @@ static void TESS_FN(cpu_aa_odd_tile)(const tess_cpu_pattern_t *be, int32_t k, R 
         TESS_FN(cpu_pull_rows)(base, buf, 1);
         return;
     }
-    TESS_FN(cpu_aa_odd_io)(base, buf, 0, ~(uint64_t)0);
+    TESS_FN(cpu_pull_rows)(base, buf, 0);
     const tess_cpu_gather_table_t *g = &be->table;
     const int64_t e0 = be->fix_start[k], e1 = be->fix_start[k + 1];
     uint64_t wet = ~(uint64_t)0;
@@ -111,7 +109,10 @@ static void TESS_FN(cpu_aa_odd_tile)(const tess_cpu_pattern_t *be, int32_t k, R 
     if (be->tile_has_open[k])
         TESS_FN(cpu_aa_open)(be, k, buf);
     TESS_FN(cpu_collide_tile)(p, buf);
-    TESS_FN(cpu_aa_odd_io)(base, buf, 1, wet);
+    if (wet == ~(uint64_t)0)
+        TESS_FN(cpu_pull_rows)(base, buf, 1); /* every node writes: whole rows */
+    else
+        TESS_FN(cpu_aa_odd_scatter)(base, buf, wet);
     /* stored already bounced: the even step reads it as the node's incoming f_i */
     for (int64_t e = e0; e < e1; e++) {
         const tess_cpu_mr_fix_t fx = be->fix[e];
