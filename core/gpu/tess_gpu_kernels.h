@@ -125,24 +125,26 @@ tess_gpu_ab_step(const R *__restrict__ src, R *__restrict__ dst, const int32_t *
             f[i] = self[i * 64 + tess_layout_offset(i, x, y, z, PLAIN_XYZ)];
     } else {
         const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
-        /* Every load is issued unconditionally (from the own tile where the upstream node is dry), so all 19
-         * are in flight together; the few boundary links are patched afterwards. */
+        /* Every load is issued unconditionally, so all 19 are in flight together: the upstream f_i where the
+         * upstream node is wet, else the node's own f_opp(i), which the bounce-back then turns into f_i (one load
+         * per link also where walls are many: sparse media). */
         TESS_UNROLL
         for (int i = 0; i < 19; i++) {
             const int sx = x - cx[i], sy = y - cy[i], sz = z - cz[i];
             const unsigned code = s_code[local][(sz + 1) * 36 + (sy + 1) * 6 + (sx + 1)];
-            const int32_t t2 = code == TESS_GPU_WET ? s_nb[local][tess_pull_slot(i, x, y, z)] : k;
-            f[i] = src[((size_t)t2 * 19 + i) * 64 + tess_pull_offset(i, x, y, z, PLAIN_XYZ)];
+            const int opp = TESS_D3Q19_OPP(i);
+            const size_t at = code == TESS_GPU_WET
+                                  ? ((size_t)s_nb[local][tess_pull_slot(i, x, y, z)] * 19 + i) * 64 +
+                                        tess_pull_offset(i, x, y, z, PLAIN_XYZ)
+                                  : ((size_t)k * 19 + opp) * 64 + tess_layout_offset(opp, x, y, z, PLAIN_XYZ);
+            f[i] = src[at];
         }
         TESS_UNROLL
         for (int i = 0; i < 19; i++) {
             const int sx = x - cx[i], sy = y - cy[i], sz = z - cz[i];
             const unsigned code = s_code[local][(sz + 1) * 36 + (sy + 1) * 6 + (sx + 1)];
-            if (code != TESS_GPU_WET) {
-                const int opp = TESS_D3Q19_OPP(i);
-                f[i] = tess_gpu_physics<R>::bounce_back(i, self[opp * 64 + tess_layout_offset(opp, x, y, z, PLAIN_XYZ)],
-                                                        &c->p.mat[code]);
-            }
+            if (code != TESS_GPU_WET)
+                f[i] = tess_gpu_physics<R>::bounce_back(i, f[i], &c->p.mat[code]);
         }
         if (VARIANT == TESS_KERNEL_FULL)
             tess_gpu_node_update<R, MODEL>(&c->p, &c->p.mat[own_type], f);
