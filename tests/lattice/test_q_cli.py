@@ -27,6 +27,33 @@ umax = float(last.get("max_u", "nan"))
 check(abs(rho - 1.0) <= 1e-10, "cavity2d: mean density after 400 steps %.15f, reference 1, tolerance 1e-10" % rho)
 check(0.05 <= umax <= 0.1, "cavity2d: max speed %.4f in [0.05, 0.1] (lid speed 0.1)" % umax)
 
+# The moment representation (--pattern mr, regularized collision) against AB on the same cavity: MR stores the
+# moments whose Hermite rebuild AB stores, so the runs agree to round-off (tests/lattice/test_q_mr.c: 1e-15 of
+# the populations); the monitor's max speed (printed with 11 significant digits) must agree to 1e-8 relative.
+speeds = {}
+for pat in ("ab", "mr"):
+    rc, out, err = run(["run", os.path.join(cases, "cavity2d.ini"), "--steps", "400", "--out", pat, "--quiet",
+                        "--pattern", pat, "--set", "physics.collision=regularized", "--set", "run.monitor_every=200",
+                        "--set", "run.output_every=0"], d)
+    check(rc == 0, "cavity2d regularized, pattern %s: exit status 0 (rc %d, %r)" % (pat, rc, err.strip()[-300:]))
+    if rc == 0:
+        with open(os.path.join(d, pat, "monitor.csv")) as f:
+            head = f.readline().strip().split(",")
+            last = [dict(zip(head, line.strip().split(","))) for line in f if line.strip()][-1]
+        speeds[pat] = float(last["max_u"])
+        if pat == "mr":
+            check(abs(float(last["mean_rho"]) - 1.0) <= 1e-10,
+                  "cavity2d MR: mean density %s, reference 1, tolerance 1e-10" % last["mean_rho"])
+if len(speeds) == 2:
+    rel = abs(speeds["mr"] - speeds["ab"]) / speeds["ab"]
+    check(rel <= 1e-8, "cavity2d: MR max speed %.10g vs AB %.10g (relative %.2g, tolerance 1e-8)"
+          % (speeds["mr"], speeds["ab"], rel))
+rc, out, err = run(["run", os.path.join(cases, "cavity2d.ini"), "--steps", "10", "--out", "mrl", "--pattern", "mr"], d)
+check(rc == 2 and "regularized" in err and len(err.strip().splitlines()) == 1,
+      "cavity2d with lbgk and pattern mr: exit status 2 and one line naming the regularized collision (rc %d, %r)"
+      % (rc, err.strip()))
+check(not os.path.exists(os.path.join(d, "mrl")), "cavity2d with lbgk and pattern mr: nothing written")
+
 BASE = """[lattice]
 model = D2Q9
 [domain]
