@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # GPU check for a machine with an NVIDIA GPU: builds the fast and the reproducible configurations, runs the GPU
-# tests (bitwise against the CPU in the reproducible build, within docs/gpu.md's tolerances in the fast one),
-# a `tessera run --check cpu` cross-check, the compiler's resource report, the benchmark, and prints a short
+# tests (bitwise against the CPU in the reproducible build, within docs/gpu.md's tolerances in the fast one;
+# the tuned D3Q19 kernels and the generic engine), `tessera run --check cpu` cross-checks (cavity3d, cavity2d),
+# the generic engine's validations, the compiler's resource report, the benchmark, and prints a short
 # table last. Logs and CSV files go to $OUT (default ./gpu-check-out).
 #
 # Environment: CUDA_ARCHS (default "80;90"); BENCH_SIZE (default 256); TESSERA_DEPS: a folder of Debian .debs
 # (libinih1, libinih-dev) to unpack when the machine has no libinih (the lent GPU machines have none);
-# GPU_CHECK_BENCH=0 skips the benchmark; GPU_CHECK_WRONG_ARCH=1 checks the error of an sm_80-only build on a newer
-# GPU; GPU_CHECK_NCU=1 adds Nsight Compute DRAM/L2 sector counts of the propagation kernels (layout study).
+# GPU_CHECK_BENCH=0 skips the benchmark; GPU_CHECK_VALIDATE=0 skips the generic engine's validations on the GPU;
+# GPU_CHECK_WRONG_ARCH=1 checks the error of an sm_80-only build on a newer GPU; GPU_CHECK_NCU=1 adds Nsight
+# Compute DRAM/L2 sector counts of the propagation kernels (layout study).
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -36,7 +38,8 @@ configure() { # dir, reproducible
         "-DTESSERA_CUDA_ARCHITECTURES=$archs" -DTESSERA_GPU_RESOURCE_REPORT=ON -DTESSERA_REPRODUCIBLE="$2" \
         "${cmake_extra[@]}" >"$1.configure.log" 2>&1 || return 1
     # The GPU targets first and on their own: the check must not depend on unrelated work in progress.
-    cmake --build "$1" -j 8 --target test_gpu_vs_cpu_cuda test_gpu_variants_cuda tess_gpu_bench_cuda \
+    cmake --build "$1" -j 8 --target test_gpu_vs_cpu_cuda test_gpu_variants_cuda test_gpu_q_vs_cpu_cuda \
+        tess_gpu_bench_cuda \
         >"$1.build.log" 2>&1 || return 1
     cmake --build "$1" -j 8 --target tessera >>"$1.build.log" 2>&1 || echo "tessera did not build (see $1.build.log)"
 }
@@ -76,9 +79,41 @@ for b in /tmp/tess-fast /tmp/tess-repro; do
         "$b/core/cli/tessera" run "$root/cases/cavity3d.ini" --backend cuda --precision $prec --steps 200 \
             --out /tmp/tess-check-$prec --quiet --check cpu >>/tmp/check.log 2>&1 &&
             echo "ok   $b $prec cross-check" || { echo "FAIL $b $prec cross-check"; status=1; }
+        # The generic engine (D2Q9) on the GPU against the CPU's.
+        "$b/core/cli/tessera" run "$root/cases/cavity2d.ini" --backend cuda --precision $prec --steps 200 \
+            --out /tmp/tess-check2d-$prec --quiet --check cpu >>/tmp/check.log 2>&1 &&
+            echo "ok   $b $prec cavity2d cross-check" || { echo "FAIL $b $prec cavity2d cross-check"; status=1; }
     done
 done
 tail -4 /tmp/check.log
+
+if [ "${GPU_CHECK_VALIDATE:-1}" = 1 ]; then
+    # The generic engine's validations on the GPU (D2Q9 Poiseuille and cavity in quick mode; the D3Q13/D3Q19 sphere
+    # with Bouzidi walls, nee planes and forces in full mode), which ran on the CPU only before. Exit status 1 (a
+    # check failed) is not fatal for the one row the CPU fails too (D3Q19 bounce-back sphere at Re 50,
+    # docs/validation.md); compare the rows with its table. A "not run" row, any other failing row or another
+    # status fails the check.
+    step "tessera validate --backend cuda: poiseuille2d, cavity2d (quick), sphere (full)"
+    v=/tmp/tess-fast/core/cli/tessera
+    "$v" validate --backend cuda --quick --only poiseuille2d,cavity2d --out /tmp/tess-validate-2d --quiet \
+        >/tmp/validate-2d.log 2>&1
+    rc2=$?
+    timeout 600 "$v" validate --backend cuda --only sphere --out /tmp/tess-validate-sphere --quiet \
+        >/tmp/validate-sphere.log 2>&1
+    rcs=$?
+    for d in 2d sphere; do
+        r=/tmp/tess-validate-$d/report.md
+        cp "$r" "$out/validate-$d.md" 2>/dev/null
+        grep -E '^[|] ' "$r" 2>/dev/null | grep -vE '^[|] (validation|---)' | cut -c1-200
+        if ! [ -f "$r" ] || grep -q '| not run |' "$r"; then echo "FAIL validate $d: not run on the GPU"; status=1; fi
+        if grep 'FAIL' "$r" 2>/dev/null | grep -vq 'D3Q19 MRT, bounce-back, Re 50'; then
+            echo "FAIL validate $d: a check failed that passes on the CPU"
+            status=1
+        fi
+    done
+    echo "validate exit status: 2d $rc2, sphere $rcs (0: all passed, 1: a check failed)"
+    [ $rc2 -le 1 ] && [ $rcs -le 1 ] || status=1
+fi
 
 if [ "${GPU_CHECK_WRONG_ARCH:-0}" = 1 ]; then
     step "wrong architecture (sm_80 machine code only)"

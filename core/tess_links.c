@@ -67,3 +67,16 @@ tess_status tess_links_build(tess_links_t *l, const struct tess_tiling *t, const
     l->start[t->ntiles] = l->n;
     return TESS_OK;
 }
+
+void tess_links_node_ranges(const struct tess_tiling *t, int64_t *node_link, uint8_t *node_nlink)
+{
+    memset(node_link, 0, 64 * (size_t)t->ntiles * sizeof *node_link);
+    memset(node_nlink, 0, 64 * (size_t)t->ntiles);
+    for (int32_t k = 0; k < t->ntiles && t->links.n > 0; k++)
+        for (int64_t l = t->links.start[k]; l < t->links.start[k + 1]; l++) {
+            const int64_t node = 64 * (int64_t)k + t->links.link[l].node;
+            if (node_nlink[node] == 0)
+                node_link[node] = l;
+            node_nlink[node]++;
+        }
+}

@@ -44,11 +44,22 @@ static inline int tess_q_engine_needed(const tess_params_t *p)
 
 struct tess_tiling;
 
+/* Whether the engine runs these physics: a known lattice with a collision it has (tess_q_supports), inlets and
+ * outlets by nee (or Zou-He on D3Q19); the finite-difference method is the tuned D3Q19 patterns' only.
+ * TESS_ERR_UNSUPPORTED (or TESS_ERR_INPUT for an unknown lattice) with the reason; every backend of the engine
+ * calls it in initialise, so the refusals read the same on the CPU and the GPUs. */
+tess_status tess_q_check_physics(const tess_params_t *p, tess_error_t *err);
+
 /* Asks fn for every link from a wet node to a solid node (kind SOLID or WALL) of the tiling's lattice and
  * keeps those with q in (0, 1] and q != 1/2 (q = 1/2 is plain bounce-back already). q outside (0, 1] other
  * than -1 is an error (TESS_ERR_INPUT naming the node and direction). Errors also: TESS_ERR_NOMEM. */
 tess_status tess_links_build(tess_links_t *l, const struct tess_tiling *t, const tess_params_t *p, tess_wall_q_fn fn,
                              void *ctx, tess_error_t *err);
 void tess_links_free(tess_links_t *l);
+
+/* Per tile node (64 * tile + local): the first link of the node (index into l->link) and how many it has, the
+ * range that tess_q_node_step takes as (links, nlinks). Both arrays hold 64 * ntiles entries and are written
+ * in full (0, 0 for a node without links); links come sorted by tile and node, so a node's links are one range. */
+void tess_links_node_ranges(const struct tess_tiling *t, int64_t *node_link, uint8_t *node_nlink);
 
 #endif

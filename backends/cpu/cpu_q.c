@@ -74,14 +74,7 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
     memcpy(be->node_type, t->node_type, 64 * (size_t)t->ntiles);
     if (nl > 0)
         memcpy(be->links, t->links.link, (size_t)nl * sizeof *be->links);
-    /* Links come sorted by tile and node: each node's links are one range. */
-    for (int32_t k = 0; k < t->ntiles && nl > 0; k++)
-        for (int64_t l = t->links.start[k]; l < t->links.start[k + 1]; l++) {
-            const int64_t node = 64 * (int64_t)k + t->links.link[l].node;
-            if (be->node_nlink[node] == 0)
-                be->node_link[node] = l;
-            be->node_nlink[node]++;
-        }
+    tess_links_node_ranges(t, be->node_link, be->node_nlink);
     be->grid.neighbors = be->neighbors;
     be->grid.node_type = be->node_type;
     be->grid.ex = t->ex;
@@ -167,31 +160,6 @@ static void classify_tiles(tess_cpu_q_t *be)
     }
 }
 
-static tess_status check_physics(const tess_params_t *p, tess_error_t *err)
-{
-    const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)p->lattice);
-    static const char *const coll[] = {"lbgk", "mrt", "regularized"};
-    if (!lat)
-        return tess_fail(err, TESS_ERR_INPUT, "unknown lattice id %d", (int)p->lattice);
-    if (p->collision < 0 || p->collision > 2 || !tess_q_supports((tess_lattice_id)p->lattice, p->collision))
-        return tess_fail(err, TESS_ERR_UNSUPPORTED, "lattice %s has no %s collision", lat->name,
-                         p->collision >= 0 && p->collision <= 2 ? coll[p->collision] : "such");
-    for (int m = 0; m < p->nmat; m++) {
-        const tess_material_t *mt = &p->mat[m];
-        if (mt->kind != TESS_NODE_VELOCITY && mt->kind != TESS_NODE_PRESSURE)
-            continue;
-        if (mt->method == TESS_BC_FINITE_DIFFERENCE)
-            return tess_fail(err, TESS_ERR_UNSUPPORTED,
-                             "material %d: the finite-difference inlet/outlet runs with the tuned D3Q19 patterns aa "
-                             "and mr only; use method = nee",
-                             m);
-        if (mt->method == TESS_BC_ZOU_HE && p->lattice != TESS_LATTICE_D3Q19)
-            return tess_fail(err, TESS_ERR_UNSUPPORTED,
-                             "material %d: Zou-He planes exist for D3Q19 only; use method = nee on %s", m, lat->name);
-    }
-    return TESS_OK;
-}
-
 #define Q_DISPATCH(fn, ...)                                                                                        \
     do {                                                                                                           \
         const int single_ = be->cfg.precision == TESS_PRECISION_SINGLE;                                           \
@@ -211,7 +179,7 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
     if (p->lattice != be->lattice)
         return tess_fail(err, TESS_ERR_INPUT, "the physics is for lattice %d but the tiling for lattice %d",
                          (int)p->lattice, be->lattice);
-    tess_status st = check_physics(p, err);
+    tess_status st = tess_q_check_physics(p, err);
     if (st != TESS_OK)
         return st;
     if (be->cfg.pattern == TESS_PATTERN_MR && p->collision != TESS_COLLISION_REGULARIZED)

@@ -7,9 +7,9 @@ const tess_backend_ops_t *tess_backend_choose(const char *name, const tess_backe
         return tess_backend_find(name, err);
     int n;
     const tess_backend_ops_t *const *list = tess_backend_list(&n);
-    /* A GPU backend is usable when it can be created: its create fails without a device. The lattice-generic
-     * engine (cfg->generic) exists on the CPU only. */
-    for (int i = 0; i < n && !cfg->generic; i++) {
+    /* A GPU backend is usable when it can be created: its create fails without a device (or for a pattern
+     * other than AB). The GPU backends run the lattice-generic engine (cfg->generic) too. */
+    for (int i = 0; i < n; i++) {
         if (strcmp(list[i]->name, "cpu") == 0)
             continue;
         tess_backend_t *be = NULL;

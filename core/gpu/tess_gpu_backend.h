@@ -4,7 +4,10 @@
 #ifndef TESS_GPU_BACKEND_H
 #define TESS_GPU_BACKEND_H
 
-#include "tess_gpu_kernels.h"
+#include "tess_gpu_q_kernels.h"
+extern "C" {
+#include "tess_state.h"
+}
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +17,15 @@ struct tess_backend {
     tess_gpu_constants_t consts;
     int32_t ntiles;
     int tiles_per_block;
+    tess_tiling_t shape; /* the tiling's lattice, q and tile extent (for tess_state_index) */
+    int generic;         /* 1: the lattice-generic kernel (tess_gpu_q_kernels.h) runs; set by initialise */
     void *f[2];          /* the two population copies (AB), device layout */
     int cur;             /* which copy holds the current state */
     int32_t *neighbors;  /* 27 per tile */
     uint8_t *node_type;  /* 64 per tile */
+    tess_link_t *links;  /* curved-wall links and per-node ranges (generic kernel); NULL when the tiling has none */
+    int64_t *node_link;
+    uint8_t *node_nlink;
     size_t bytes;
     char device_name[256];
 };
@@ -128,9 +136,15 @@ static void tess_gpu_free_device(tess_backend_t *be)
     (void)gpuFree(be->f[1]);
     (void)gpuFree(be->neighbors);
     (void)gpuFree(be->node_type);
+    (void)gpuFree(be->links);
+    (void)gpuFree(be->node_link);
+    (void)gpuFree(be->node_nlink);
     be->f[0] = be->f[1] = NULL;
     be->neighbors = NULL;
     be->node_type = NULL;
+    be->links = NULL;
+    be->node_link = NULL;
+    be->node_nlink = NULL;
     be->bytes = 0;
 }
 
@@ -138,8 +152,11 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
 {
     tess_gpu_free_device(be);
     const size_t nt = t->ntiles > 0 ? (size_t)t->ntiles : 1;
-    const size_t fbytes = nt * 19 * 64 * tess_precision_size(be->cfg.precision);
-    const size_t need = 2 * fbytes + nt * (27 * sizeof(int32_t) + 64);
+    const size_t fbytes = nt * (size_t)t->q * 64 * tess_precision_size(be->cfg.precision);
+    /* Curved links (generic kernel): the links and, per tile node, its range (tess_links_node_ranges). */
+    const size_t nl = t->links.n > 0 ? (size_t)t->links.n : 0;
+    const size_t lbytes = nl ? nl * sizeof(tess_link_t) + nt * 64 * (sizeof(int64_t) + 1) : 0;
+    const size_t need = 2 * fbytes + nt * (27 * sizeof(int32_t) + 64) + lbytes;
     size_t free_b = 0, total_b = 0;
     TESS_GPU_TRY(gpuMemGetInfo(&free_b, &total_b), err, "querying device memory");
     if (need > free_b)
@@ -155,6 +172,12 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
         rc = gpuMalloc((void **)&be->neighbors, nt * 27 * sizeof(int32_t));
     if (rc == gpuSuccess)
         rc = gpuMalloc((void **)&be->node_type, nt * 64);
+    if (rc == gpuSuccess && nl)
+        rc = gpuMalloc((void **)&be->links, nl * sizeof(tess_link_t));
+    if (rc == gpuSuccess && nl)
+        rc = gpuMalloc((void **)&be->node_link, nt * 64 * sizeof(int64_t));
+    if (rc == gpuSuccess && nl)
+        rc = gpuMalloc((void **)&be->node_nlink, nt * 64);
     if (rc != gpuSuccess) {
         tess_gpu_free_device(be);
         (void)gpuGetLastError(); /* clear the sticky allocation error */
@@ -164,6 +187,30 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
     }
     be->bytes = need;
     be->ntiles = t->ntiles;
+    memset(&be->shape, 0, sizeof be->shape);
+    be->shape.lattice = t->lattice;
+    be->shape.q = t->q;
+    be->shape.ex = t->ex;
+    be->shape.ey = t->ey;
+    be->shape.ez = t->ez;
+    if (nl && t->ntiles > 0) {
+        int64_t *node_link = (int64_t *)malloc(nt * 64 * sizeof(int64_t));
+        uint8_t *node_nlink = (uint8_t *)malloc(nt * 64);
+        gpuError_t rl = node_link && node_nlink ? gpuSuccess : gpuErrorMemoryAllocation;
+        if (rl == gpuSuccess) {
+            tess_links_node_ranges(t, node_link, node_nlink);
+            rl = gpuMemcpy(be->links, t->links.link, nl * sizeof(tess_link_t), gpuMemcpyHostToDevice);
+        }
+        if (rl == gpuSuccess)
+            rl = gpuMemcpy(be->node_link, node_link, nt * 64 * sizeof(int64_t), gpuMemcpyHostToDevice);
+        if (rl == gpuSuccess)
+            rl = gpuMemcpy(be->node_nlink, node_nlink, nt * 64, gpuMemcpyHostToDevice);
+        free(node_link);
+        free(node_nlink);
+        if (!node_link || !node_nlink)
+            return tess_fail(err, TESS_ERR_NOMEM, "out of host memory for the link ranges of %d tiles", t->ntiles);
+        TESS_GPU_TRY(rl, err, "uploading the curved-wall links");
+    }
     if (t->ntiles > 0) {
         TESS_GPU_TRY(gpuMemcpy(be->neighbors, t->neighbors, (size_t)t->ntiles * 27 * sizeof(int32_t),
                                gpuMemcpyHostToDevice),
@@ -174,38 +221,45 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
     return TESS_OK;
 }
 
-/* Canonical storage <-> the device's: identical unless plain_xyz asks for L_XYZ in every direction. */
+/* Canonical storage <-> the device's. The device holds (t * q + i) * 64 + local for the generic kernel and the
+ * L_XYZ layout study; only D3Q19's canonical storage differs from that (tess_state_index: the per-direction
+ * layouts of tess_layout.h). */
+static int tess_gpu_converts(const tess_backend_t *be)
+{
+    return be->shape.lattice == TESS_LATTICE_D3Q19 && (be->cfg.plain_xyz || be->generic);
+}
+
 template <typename R>
-static void tess_gpu_convert(const R *in, R *out, int32_t ntiles, int to_device)
+static void tess_gpu_convert(const tess_tiling_t *shape, const R *in, R *out, int32_t ntiles, int to_device)
 {
     for (int32_t k = 0; k < ntiles; k++)
-        for (int i = 0; i < 19; i++) {
-            const size_t blk = ((size_t)k * 19 + i) * 64;
-            for (unsigned n = 0; n < 64; n++) {
-                const unsigned canon = tess_layout_offset(i, n & 3u, (n >> 2) & 3u, n >> 4, 0);
+        for (int i = 0; i < shape->q; i++) {
+            const size_t blk = ((size_t)k * shape->q + i) * 64;
+            for (int n = 0; n < 64; n++) {
+                const size_t canon = tess_state_index(shape, k, i, n);
                 if (to_device)
-                    out[blk + n] = in[blk + canon];
+                    out[blk + n] = in[canon];
                 else
-                    out[blk + canon] = in[blk + n];
+                    out[canon] = in[blk + n];
             }
         }
 }
 
 static tess_status tess_gpu_transfer(tess_backend_t *be, void *host, int to_device, tess_error_t *err)
 {
-    const size_t bytes = (size_t)be->ntiles * 19 * 64 * tess_precision_size(be->cfg.precision);
+    const size_t bytes = (size_t)be->ntiles * be->shape.q * 64 * tess_precision_size(be->cfg.precision);
     if (bytes == 0)
         return TESS_OK;
     void *staging = host;
-    if (be->cfg.plain_xyz) {
+    if (tess_gpu_converts(be)) {
         staging = malloc(bytes);
         if (!staging)
             return tess_fail(err, TESS_ERR_NOMEM, "out of host memory: %zu bytes for the layout conversion", bytes);
         if (to_device) {
             if (be->cfg.precision == TESS_PRECISION_SINGLE)
-                tess_gpu_convert((const float *)host, (float *)staging, be->ntiles, 1);
+                tess_gpu_convert(&be->shape, (const float *)host, (float *)staging, be->ntiles, 1);
             else
-                tess_gpu_convert((const double *)host, (double *)staging, be->ntiles, 1);
+                tess_gpu_convert(&be->shape, (const double *)host, (double *)staging, be->ntiles, 1);
         }
     }
     gpuError_t rc = gpuSuccess;
@@ -215,11 +269,11 @@ static tess_status tess_gpu_transfer(tess_backend_t *be, void *host, int to_devi
             rc = gpuMemcpy(be->f[1], staging, bytes, gpuMemcpyHostToDevice);
     } else {
         rc = gpuMemcpy(staging, be->f[be->cur], bytes, gpuMemcpyDeviceToHost);
-        if (rc == gpuSuccess && be->cfg.plain_xyz) {
+        if (rc == gpuSuccess && staging != host) {
             if (be->cfg.precision == TESS_PRECISION_SINGLE)
-                tess_gpu_convert((const float *)staging, (float *)host, be->ntiles, 0);
+                tess_gpu_convert(&be->shape, (const float *)staging, (float *)host, be->ntiles, 0);
             else
-                tess_gpu_convert((const double *)staging, (double *)host, be->ntiles, 0);
+                tess_gpu_convert(&be->shape, (const double *)staging, (double *)host, be->ntiles, 0);
         }
     }
     if (staging != host)
@@ -233,20 +287,29 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
 {
     if (!be->f[0])
         return tess_fail(err, TESS_ERR_INPUT, "initialise called before upload_geometry");
-    /* The GPU kernel is the tuned D3Q19 one: other lattices, curved walls and method nee run on the cpu. */
-    if (be->cfg.generic || tess_q_engine_needed(p))
-        return tess_fail(err, TESS_ERR_UNSUPPORTED,
-                         "the GPU backends run D3Q19 with halfway walls and Zou-He inlets only; this case (lattice, "
-                         "[physics] wall or method nee) runs on the cpu backend (--backend cpu)");
+    if (p->lattice != be->shape.lattice)
+        return tess_fail(err, TESS_ERR_INPUT, "the physics is for lattice %d but the tiling for lattice %d",
+                         (int)p->lattice, be->shape.lattice);
     /* The finite-difference inlet/outlet needs velocity gradients from a pre-pass that the GPU kernels do not
-     * have yet: refuse it rather than run Zou-He in its place. */
+     * have yet: refuse it rather than run another method in its place. */
     for (int m = 0; m < p->nmat; m++)
         if ((p->mat[m].kind == TESS_NODE_VELOCITY || p->mat[m].kind == TESS_NODE_PRESSURE) &&
             p->mat[m].method == TESS_BC_FINITE_DIFFERENCE)
             return tess_fail(err, TESS_ERR_UNSUPPORTED,
                              "material %d: the finite-difference inlet/outlet method runs on the cpu backend (patterns "
-                             "aa and mr) only; use method = zou-he on the GPU",
+                             "aa and mr) only; use method = zou-he or nee on the GPU",
                              m);
+    /* Other lattices, curved walls and method nee take the generic kernel; D3Q19 with halfway walls and Zou-He
+     * planes keeps the tuned one. */
+    be->generic = be->cfg.generic || tess_q_engine_needed(p);
+    if (be->generic) {
+        if (be->cfg.variant != TESS_KERNEL_FULL || be->cfg.plain_xyz)
+            return tess_fail(err, TESS_ERR_UNSUPPORTED,
+                             "kernel variants and the layout study exist for the tuned D3Q19 kernels only");
+        const tess_status st = tess_q_check_physics(p, err);
+        if (st != TESS_OK)
+            return st;
+    }
     be->consts.p = *p;
     for (int m = 0; m < 256; m++)
         be->consts.wet[m] = (uint8_t)(m < p->nmat && tess_kind_is_wet(p->mat[m].kind));
@@ -256,9 +319,40 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
     return tess_gpu_transfer(be, (void *)pops, 1, err);
 }
 
+/* One step of the generic kernel for the tiling's lattice: one block of 64 threads per tile. */
+template <typename R>
+static void tess_gpu_launch_q(tess_backend_t *be)
+{
+    tess_gpu_q_args_t a;
+    a.neighbors = be->neighbors;
+    a.node_type = be->node_type;
+    a.links = be->links;
+    a.node_link = be->node_link;
+    a.node_nlink = be->node_nlink;
+    a.ex = be->shape.ex;
+    a.ey = be->shape.ey;
+    a.ez = be->shape.ez;
+    a.ntiles = be->ntiles;
+    const R *src = (const R *)be->f[be->cur];
+    R *dst = (R *)be->f[1 - be->cur];
+    const unsigned blocks = (unsigned)be->ntiles;
+    switch (be->shape.lattice) {
+    case TESS_LATTICE_D2Q9: tess_gpu_q_ab_step<R, TESS_LATTICE_D2Q9><<<blocks, 64>>>(src, dst, a); break;
+    case TESS_LATTICE_D3Q13: tess_gpu_q_ab_step<R, TESS_LATTICE_D3Q13><<<blocks, 64>>>(src, dst, a); break;
+    case TESS_LATTICE_D3Q27: tess_gpu_q_ab_step<R, TESS_LATTICE_D3Q27><<<blocks, 64>>>(src, dst, a); break;
+    default: tess_gpu_q_ab_step<R, TESS_LATTICE_D3Q19><<<blocks, 64>>>(src, dst, a); break;
+    }
+}
+
 template <typename R>
 static tess_status tess_gpu_launch(tess_backend_t *be, tess_error_t *err)
 {
+    if (be->generic) {
+        tess_gpu_launch_q<R>(be);
+        TESS_GPU_TRY(gpuGetLastError(), err, "launching the generic step kernel");
+        be->cur = 1 - be->cur;
+        return TESS_OK;
+    }
     const tess_gpu_step_kernel_t<R> kernel = be->cfg.plain_xyz ? tess_gpu_pick_kernel<R, 1>(be->cfg.variant, &be->consts.p)
                                                                : tess_gpu_pick_kernel<R, 0>(be->cfg.variant, &be->consts.p);
     const unsigned tpb = (unsigned)be->tiles_per_block;
@@ -369,12 +463,18 @@ TESS_GPU_OP void tess_gpu_describe(const tess_backend_t *be, char *buf, size_t l
     }
     (void)gpuDeviceGetAttribute(&clock_khz, gpuDevAttrClockRate, be->cfg.device);
     (void)gpuDeviceGetAttribute(&mem_khz, gpuDevAttrMemoryClockRate, be->cfg.device);
+    char kernel[64];
+    const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)be->shape.lattice);
+    if (be->generic)
+        snprintf(kernel, sizeof kernel, "generic engine (%s), 1 tile per block", lat ? lat->name : "?");
+    else
+        snprintf(kernel, sizeof kernel, "%d tile%s per block", be->tiles_per_block, be->tiles_per_block == 1 ? "" : "s");
     snprintf(buf, len,
              "%s %s (compute capability %d.%d), %d multiprocessors, %.1f GiB, %d MHz, memory %d MHz x %d bit, "
-             "L2 %d MiB, %d tile%s per block",
+             "L2 %d MiB, %s",
              TESS_GPU_RUNTIME_NAME, prop.name, prop.major, prop.minor, prop.multiProcessorCount,
              prop.totalGlobalMem / 1073741824.0, clock_khz / 1000, mem_khz / 1000, prop.memoryBusWidth,
-             prop.l2CacheSize >> 20, be->tiles_per_block, be->tiles_per_block == 1 ? "" : "s");
+             prop.l2CacheSize >> 20, kernel);
 }
 
 TESS_GPU_OP void tess_gpu_destroy(tess_backend_t *be)

@@ -1,0 +1,30 @@
+/* The physics the lattice-generic engine runs (tess_links.h: tess_q_check_physics), checked once for every
+ * backend of the engine. */
+#include "tess_lattice.h"
+#include "tess_links.h"
+#include "tess_physics_q.h"
+
+tess_status tess_q_check_physics(const tess_params_t *p, tess_error_t *err)
+{
+    const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)p->lattice);
+    static const char *const coll[] = {"lbgk", "mrt", "regularized"};
+    if (!lat)
+        return tess_fail(err, TESS_ERR_INPUT, "unknown lattice id %d", (int)p->lattice);
+    if (p->collision < 0 || p->collision > 2 || !tess_q_supports((tess_lattice_id)p->lattice, p->collision))
+        return tess_fail(err, TESS_ERR_UNSUPPORTED, "lattice %s has no %s collision", lat->name,
+                         p->collision >= 0 && p->collision <= 2 ? coll[p->collision] : "such");
+    for (int m = 0; m < p->nmat; m++) {
+        const tess_material_t *mt = &p->mat[m];
+        if (mt->kind != TESS_NODE_VELOCITY && mt->kind != TESS_NODE_PRESSURE)
+            continue;
+        if (mt->method == TESS_BC_FINITE_DIFFERENCE)
+            return tess_fail(err, TESS_ERR_UNSUPPORTED,
+                             "material %d: the finite-difference inlet/outlet runs with the tuned D3Q19 patterns aa "
+                             "and mr only; use method = nee",
+                             m);
+        if (mt->method == TESS_BC_ZOU_HE && p->lattice != TESS_LATTICE_D3Q19)
+            return tess_fail(err, TESS_ERR_UNSUPPORTED,
+                             "material %d: Zou-He planes exist for D3Q19 only; use method = nee on %s", m, lat->name);
+    }
+    return TESS_OK;
+}

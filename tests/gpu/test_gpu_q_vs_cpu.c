@@ -1,0 +1,227 @@
+/* The GPU backend's lattice-generic kernel (core/gpu/tess_gpu_q_kernels.h) against the CPU generic engine
+ * (backends/cpu/cpu_q.c, AB), through the ops tables only. Every lattice with each collision model it has
+ * (D2Q9 LBGK, MRT, regularized; D3Q13 MRT; D3Q19 LBGK, MRT, regularized; D3Q27 LBGK, regularized), both
+ * precisions, on the box of tests/lattice/test_q_patterns.c: a curved bottom wall at q = 0.3 (quadratic
+ * Bouzidi), a moving lid, a tilted extrapolated (nee) velocity inlet, an extrapolated pressure outlet, random
+ * obstacles, a body force, padding and interior tiles. D3Q19 also with linear Bouzidi, and with halfway walls
+ * and nee planes only (a tiling without curved links). 200 steps from a random state.
+ *
+ * Built with TESSERA_REPRODUCIBLE (no FMA contraction on either side) the GPU must give the same bits as the
+ * CPU for every wet node: both run the same per-node source (core/tess_q_step.h). Otherwise the tolerance
+ * below applies. Without a usable device the test exits 77 (ctest: skipped). */
+#include "lattice_test.h"
+#include "tess_state.h"
+#include "tess_test.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const tess_backend_ops_t TESS_TEST_GPU_OPS;
+extern const tess_backend_ops_t tess_backend_cpu;
+#define STR2(x) #x
+#define STR(x) STR2(x)
+
+enum { NSTEPS = 200 };
+
+/* Fast-mode tolerances, absolute on populations (at most 1/2: D3Q13's rest weight). A fused multiply-add changes
+ * one rounding by at most one unit in the last place; a node update with Bouzidi or extrapolation has a few
+ * dozen dependent operations, so allow 10 ulp(1/2) per step; the scheme is stable (tau 0.7, |u| <= 0.05), so
+ * differences of earlier steps are carried, not amplified, and add up to at most NSTEPS times that:
+ * 200 * 10 * 1.1e-16 = 2.2e-13 in FP64 and 200 * 10 * 6.0e-8 = 1.2e-4 in FP32. A wrong link, neighbour or
+ * missed node changes populations by the size of the random state's perturbation (1e-2), far outside. */
+static const double tol_fast[2] = {2.2e-13, 1.2e-4};
+
+typedef struct {
+    tess_lattice_id lat;
+    int collision;
+    int wall;    /* TESS_WALL_* */
+    int fluid;
+} variant_t;
+
+/* The box of test_q_patterns.c (every boundary kind of the generic engine). */
+static void mixed_case(const variant_t *v, tess_geometry_t *g, tess_params_t *p, lt_planes_t *pl)
+{
+    const int d2 = v->lat == TESS_LATTICE_D2Q9;
+    const int nx = d2 ? 41 : 21, ny = d2 ? 35 : 18, nz = d2 ? 1 : 8;
+    tess_geometry_init(g, nx, ny, nz, 1);
+    g->periodic[2] = !d2;
+    tess_test_rng r;
+    tess_test_rng_seed(&r, 7 + (uint64_t)v->lat);
+    for (int z = 0; z < nz; z++)
+        for (int y = 0; y < ny; y++)
+            for (int x = 0; x < nx; x++) {
+                uint8_t m = 1;
+                if (y == 0)
+                    m = 0;
+                else if (y == ny - 1)
+                    m = 2;
+                else if (x == 0)
+                    m = 3;
+                else if (x == nx - 1)
+                    m = 4;
+                else if (x >= 3 && x < nx / 4 && tess_test_uniform(&r) < 0.2)
+                    m = 0;
+                g->type[tess_geometry_index(g, x, y, z)] = m;
+            }
+    tess_params_default(p);
+    tess_params_set_lattice(p, v->lat);
+    p->collision = v->collision;
+    p->fluid = v->fluid;
+    tess_params_set_tau(p, 0.7);
+    p->wall = v->wall;
+    p->use_force = 1;
+    p->force[0] = 2e-5;
+    p->force[1] = -1e-5;
+    p->nmat = 5;
+    p->mat[2].kind = TESS_NODE_WALL;
+    p->mat[2].u[0] = 0.05;
+    p->mat[3].kind = TESS_NODE_VELOCITY;
+    p->mat[3].method = TESS_BC_NEE;
+    p->mat[3].u[0] = 0.03;
+    p->mat[3].u[1] = 0.01;
+    p->mat[3].normal[0] = -0.9578;
+    p->mat[3].normal[1] = 0.2873;
+    p->mat[4].kind = TESS_NODE_PRESSURE;
+    p->mat[4].method = TESS_BC_NEE;
+    p->mat[4].rho = 1.0;
+    p->mat[4].normal[0] = 1.0;
+    /* the bottom wall surface at y = 0.7: q = 0.3 on the links from y = 1 */
+    memset(pl, 0, sizeof *pl);
+    pl->n = 1;
+    pl->normal[0][1] = 1.0;
+    pl->d[0] = 0.7;
+}
+
+static tess_status run(const tess_backend_ops_t *ops, const tess_tiling_t *t, const tess_params_t *p, tess_precision prec,
+                       const void *in, void *out, tess_error_t *err)
+{
+    tess_backend_config_t cfg = {0};
+    cfg.precision = prec;
+    cfg.pattern = TESS_PATTERN_AB;
+    cfg.variant = TESS_KERNEL_FULL;
+    cfg.generic = 1; /* as tess_sim sets it for these cases (tess_q_engine_needed) */
+    tess_backend_t *be = NULL;
+    tess_status s = ops->create(&cfg, &be, err);
+    if (s == TESS_OK)
+        s = ops->upload_geometry(be, t, err);
+    if (s == TESS_OK)
+        s = ops->initialise(be, p, in, err);
+    if (s == TESS_OK)
+        s = ops->step(be, NSTEPS, err);
+    if (s == TESS_OK)
+        s = ops->download_populations(be, out, err);
+    if (be)
+        ops->destroy(be);
+    return s;
+}
+
+static double pop(const void *a, tess_precision prec, size_t j)
+{
+    return prec == TESS_PRECISION_SINGLE ? (double)((const float *)a)[j] : ((const double *)a)[j];
+}
+
+/* Largest difference over the wet nodes' populations, whether every one has the same bits, and whether the
+ * reference b is finite (a diverged reference would make equal NaNs look like agreement). */
+static double wet_diff(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *a,
+                       const void *b, int *bitwise, int *finite)
+{
+    const size_t sz = tess_precision_size(prec);
+    double worst = 0.0;
+    *bitwise = 1;
+    *finite = 1;
+    for (int32_t k = 0; k < t->ntiles; k++)
+        for (int n = 0; n < 64; n++) {
+            if (!tess_kind_is_wet(p->mat[t->node_type[64 * (size_t)k + n]].kind))
+                continue;
+            for (int i = 0; i < t->q; i++) {
+                const size_t j = tess_state_index(t, k, i, n);
+                const double d = fabs(pop(a, prec, j) - pop(b, prec, j));
+                if (!(d <= worst))
+                    worst = d; /* NaN propagates as a failure */
+                if (!isfinite(pop(b, prec, j)))
+                    *finite = 0;
+                if (memcmp((const char *)a + j * sz, (const char *)b + j * sz, sz) != 0)
+                    *bitwise = 0;
+            }
+        }
+    return worst;
+}
+
+static int skip_or_fail(const tess_error_t *err, int first)
+{
+    if (first && err->code == TESS_ERR_DEVICE) {
+        printf("SKIPPED: %s backend unusable here: %s\n", STR(TESS_TEST_GPU_OPS), err->msg);
+        exit(77);
+    }
+    printf("FAIL %s\n", err->msg);
+    return 1;
+}
+
+int main(void)
+{
+    static const char *coll_name[] = {"lbgk", "mrt", "regularized"};
+    static const char *wall_name[] = {"bounce-back", "bouzidi-linear", "bouzidi-quadratic"};
+    const int L = TESS_COLLISION_LBGK, M = TESS_COLLISION_MRT, G = TESS_COLLISION_REGULARIZED;
+    const int BB = TESS_WALL_BOUNCE_BACK, B1 = TESS_WALL_BOUZIDI_LINEAR, B2 = TESS_WALL_BOUZIDI_QUADRATIC;
+    const variant_t variants[] = {
+        {TESS_LATTICE_D2Q9, L, B2, 1},  {TESS_LATTICE_D2Q9, M, B2, 0},  {TESS_LATTICE_D2Q9, G, B2, 1},
+        {TESS_LATTICE_D3Q13, M, B2, 1}, {TESS_LATTICE_D3Q13, M, B2, 0}, {TESS_LATTICE_D3Q19, L, B2, 1},
+        {TESS_LATTICE_D3Q19, M, B2, 0}, {TESS_LATTICE_D3Q19, G, B2, 1}, {TESS_LATTICE_D3Q19, L, B1, 0},
+        {TESS_LATTICE_D3Q19, M, BB, 1}, {TESS_LATTICE_D3Q27, L, B2, 1}, {TESS_LATTICE_D3Q27, G, B2, 0},
+    };
+    int first = 1;
+#ifdef TESS_GPU_REPRODUCIBLE
+    const int want_bits = 1;
+#else
+    const int want_bits = 0;
+#endif
+    printf("mode: %s\n", want_bits ? "reproducible (bitwise)" : "fast (tolerance)");
+    for (size_t vi = 0; vi < sizeof variants / sizeof variants[0]; vi++)
+        for (int prec_i = 0; prec_i < 2; prec_i++) {
+            const variant_t *v = &variants[vi];
+            const tess_precision prec = (tess_precision)prec_i;
+            tess_geometry_t g;
+            tess_params_t p;
+            tess_tiling_t t;
+            lt_planes_t pl;
+            tess_error_t err = {0};
+            mixed_case(v, &g, &p, &pl);
+            if (tess_tiling_build(&t, &g, &p, &err) != TESS_OK ||
+                (p.wall != TESS_WALL_BOUNCE_BACK && tess_links_build(&t.links, &t, &p, lt_planes_q, &pl, &err) != TESS_OK))
+                return skip_or_fail(&err, 0);
+            void *in = tess_test_random_state(&t, &p, prec, 5 + vi);
+            const size_t bytes = tess_state_count(&t) * tess_precision_size(prec);
+            void *ref = malloc(bytes), *got = malloc(bytes);
+            if (!ref || !got) {
+                printf("FAIL out of memory\n");
+                return 1;
+            }
+            if (run(&tess_backend_cpu, &t, &p, prec, in, ref, &err) != TESS_OK)
+                return skip_or_fail(&err, 0);
+            memset(got, 0, bytes);
+            if (run(&TESS_TEST_GPU_OPS, &t, &p, prec, in, got, &err) != TESS_OK)
+                return skip_or_fail(&err, first);
+            first = 0;
+            int bits, finite;
+            const double d = wet_diff(&t, &p, prec, got, ref, &bits, &finite);
+            const tess_lattice_t *lat = tess_lattice_get(v->lat);
+            char what[256];
+            snprintf(what, sizeof what, "%s %s %s %s fluid=%d (%lld curved links): %d steps vs cpu, max |diff| %.3g",
+                     lat->name, tess_precision_name(prec), coll_name[v->collision], wall_name[v->wall], v->fluid,
+                     (long long)t.links.n, NSTEPS, d);
+            tess_test_true("cpu reference finite", finite);
+            if (v->wall != TESS_WALL_BOUNCE_BACK)
+                tess_test_true("curved links present", t.links.n > 0);
+            if (want_bits)
+                tess_test_true(what, bits);
+            else
+                tess_test_close(what, d, 0.0, tol_fast[prec_i]);
+            free(in);
+            free(ref);
+            free(got);
+            tess_tiling_free(&t);
+            tess_geometry_free(&g);
+        }
+    return tess_test_result("test_gpu_q_vs_cpu");
+}
