@@ -81,6 +81,15 @@ T.append(("face unknown", SMALL_CASE + "[outlet.o]\nface = x\ndensity = 1\n", []
           ["key 'face' in [outlet.o]", "got 'x'"]))
 T.append(("mr_layer negative", replace("threads = 1", "threads = 1\nmr_layer = -16"), [],
           ["key 'mr_layer' in [run]", "got '-16'"]))
+# Velocity profiles of inlets (docs/case-format.md, "Inlet velocity profiles").
+T.append(("profile on an outlet", SMALL_CASE + "[outlet.o]\nface = +x\ndensity = 1\nprofile = parabolic\n", [],
+          ["key 'profile' in [outlet.o]: an outlet prescribes a density, not a velocity profile"]))
+T.append(("parabolic profile with zou-he", SMALL_CASE + "[inlet.in]\nface = -x\nvelocity = 0.01 0 0\n"
+          "profile = parabolic\n", [], ["key 'profile' in [inlet.in]: parabolic needs method = nee (the zou-he inlet"]))
+T.append(("profile unknown", SMALL_CASE + "[inlet.in]\nface = -x\nvelocity = 0.01 0 0\nmethod = nee\nprofile = cubic\n",
+          [], ["key 'profile' in [inlet.in]", "expected uniform or parabolic, got 'cubic'"]))
+T.append(("parabolic profile on a tilted normal", SMALL_CASE + "[inlet.in]\nface = -x\nvelocity = 0.01 0 0\n"
+          "method = nee\nnormal = -1 0.2 0\nprofile = parabolic\n", [], ["parabolic needs an axis-aligned normal"]))
 # [forces] and body keys (docs/case-format.md, "Forces on bodies").
 BODY = replace("velocity = 0.05 0 0", "velocity = 0.05 0 0\nbody = yes")
 T.append(("forces without a body", SMALL_CASE + "[forces]\nref_velocity = 0.05\nref_area = 10\n", [],
