@@ -2,19 +2,19 @@
  * (Re 100, periodic: St, cD max, cL max, dp half a period after the lift maximum), against the reference
  * intervals of cases/validation/schaefer_turek_1996.csv. Full mode only.
  *
- * Case cases/validation/cylinder2d.ini (D2Q9, MRT, Bouzidi linear walls on the cylinder, parabolic
+ * Case cases/validation/cylinder2d.ini (D2Q9, MRT, Bouzidi quadratic walls on the cylinder, parabolic
  * extrapolation inlet, density outlet): the cylinder diameter D in nodes is the case's [forces] ref_area (per
  * unit depth), the peak inflow Um the inlet's velocity; spacing h = 0.1 / D, node (x, y) at
  * X = x h, Y = (y + 1/2) h. Both runs start from the inflow parabola in every node (density 1). Units: the
  * benchmark's Ubar is 0.2 (2D-1) or 1 (2D-2) against the lattice Ubar = 2 Um / 3, so a lattice time step is
  * h Ubar_lat / Ubar and a lattice pressure rho c_s^2 is (Ubar / Ubar_lat)^2 benchmark pressure units.
  *
- * 2D-1: run until the velocity changes by less than 1e-7 (relative L2) over 1000 steps; cD, cL from the
+ * 2D-1: run until the velocity changes by less than 1e-5 (relative L2) over 1000 steps; cD, cL from the
  * momentum-exchange force (tess_forces) with C = 2 F / (Ubar_lat^2 D); dp = c_s^2 (rho(front) - rho(rear)) at
  * (0.15, 0.2) and (0.25, 0.2), each the mean of the two node rows around Y = 0.2; La = X_r - 0.25 with X_r the
  * first sign change of u_x from negative to positive behind the cylinder on that line (linear between nodes).
  * 2D-2: cD, cL and dp sampled every 1/100 of the expected period; the shedding is developed when the lift's
- * range over one expected period changes by less than 0.5% from the period before; then four more periods are
+ * range over one expected period changes by less than 0.2% from the period before; then four more periods are
  * recorded: St = D f / Ubar from the mean spacing of the upward zero crossings of cL - mean(cL), the maxima
  * refined by a parabola through the largest sample and its neighbours.
  *
@@ -176,7 +176,7 @@ static void steady(tess_vctx_t *v, const geom_t *g, const char *init)
     double change = NAN, cd = NAN, cl = NAN, drho = NAN;
     tess_status st = open_case(v, 20, init, max_steps, &r, &e);
     if (st == TESS_OK)
-        st = tess_vrun_steady(&r, 1000, 1e-7, max_steps, &change, &e);
+        st = tess_vrun_steady(&r, 1000, 1e-5, max_steps, &change, &e);
     if (st == TESS_OK)
         st = sample(&r, g, &cd, &cl, &drho, &e);
     if (st != TESS_OK) {
@@ -207,11 +207,11 @@ static void steady(tess_vctx_t *v, const geom_t *g, const char *init)
     check(v, "2D-1", "cL", "lift coefficient cL", cl, 0.30);
     check(v, "2D-1", "La", "recirculation length La", la, 0.05);
     check(v, "2D-1", "dp", "pressure difference dp", dp, 0.02);
-    if (!(change < 1e-7)) {
+    if (!(change < 1e-5)) {
         snprintf(what, sizeof what, "2D-1: steady state (velocity change per 1000 steps) within %ld steps", max_steps);
-        tess_v_check(v, group, what, change, "< 1e-7", NAN, "< 1e-7", 0);
+        tess_v_check(v, group, what, change, "< 1e-5", NAN, "< 1e-5", 0);
     }
-    tess_v_note(v, "%s, 2D-1 (Re 20): %dx%d nodes, D = %g, Um = %g, MRT, tau %.4f, Bouzidi linear; %ld steps (t = %.2f) "
+    tess_v_note(v, "%s, 2D-1 (Re 20): %dx%d nodes, D = %g, Um = %g, MRT, tau %.4f, Bouzidi quadratic; %ld steps (t = %.2f) "
                    "to a velocity change of %.1e per 1000 steps; %.1f s stepping",
                 group, r.c.geometry.nx, r.c.geometry.ny, g->D, g->um, r.c.params.tau, r.steps,
                 r.steps * h * g->ubar_lat / ubar, change, r.seconds);
@@ -264,7 +264,7 @@ static void periodic(tess_vctx_t *v, const geom_t *g, const char *init)
                 hi = fmax(hi, cl[i]);
             }
             const double range = hi - lo;
-            if (range > 0.5 && fabs(range - range_prev) < 0.005 * range)
+            if (range > 0.5 && fabs(range - range_prev) < 0.002 * range)
                 developed = n;
             range_prev = range;
         }
@@ -323,7 +323,7 @@ static void periodic(tess_vctx_t *v, const geom_t *g, const char *init)
     check(v, "2D-2", "cDmax", "maximum drag coefficient cD max", cdmax, 0.02);
     check(v, "2D-2", "cLmax", "maximum lift coefficient cL max", clmax, 0.05);
     check(v, "2D-2", "dp", "pressure difference dp half a period after the lift maximum", dp, 0.05);
-    tess_v_note(v, "%s, 2D-2 (Re 100): %dx%d nodes, D = %g, Um = %g, MRT, tau %.4f, Bouzidi linear; forces every %ld "
+    tess_v_note(v, "%s, 2D-2 (Re 100): %dx%d nodes, D = %g, Um = %g, MRT, tau %.4f, Bouzidi quadratic; forces every %ld "
                    "steps; shedding developed by step %ld (t = %.2f), then %d periods recorded (%ld steps in all); "
                    "period %.1f steps; %.1f s stepping",
                 group, r.c.geometry.nx, r.c.geometry.ny, g->D, g->um, r.c.params.tau, every, (long)developed * every,
@@ -344,10 +344,10 @@ static void periodic(tess_vctx_t *v, const geom_t *g, const char *init)
                        "set grid\nset xlabel 't'\nset key bottom right\nset ylabel 'cD'\n", g->D);
             if (have)
                 fprintf(f, "set yrange [%g:%g]\n", lo - 0.15, hi + 0.1);
-            fprintf(f, "plot 'cylinder2d_re100.dat' u 1:2 w l t 'drag coefficient'%s\n",
-                    have ? ", " : "");
+            fprintf(f, "plot 'cylinder2d_re100.dat' u 1:2 w l t 'drag coefficient'");
             if (have)
-                fprintf(f, "%g w l dt 2 lc rgb 'black' t 'benchmark cD max'\n", 0.5 * (lo + hi));
+                fprintf(f, ", %g w l dt 2 lc rgb 'black' t 'benchmark cD max'", 0.5 * (lo + hi));
+            fprintf(f, "\n");
             fprintf(f, "set autoscale y\nset ylabel 'cL'\nplot 'cylinder2d_re100.dat' u 1:3 w l t 'lift coefficient'");
             if (have)
                 fprintf(f, ", %g w l dt 2 lc rgb 'black' t 'benchmark cL max'", 0.5 * (llo + lhi));
