@@ -70,7 +70,7 @@ T.append(("--check unknown backend", None, ["--check", "quantum"], ["--check: un
 T.append(("--check unknown pattern", None, ["--check", "cpu:zz"], ["--check: unknown pattern 'zz'"]))
 T.append(("restart precision mismatch", None, ["--restart", "single.tsr"], ["single.tsr: restart file does not match the case (precision"]))
 T.append(("inlet method unknown", SMALL_CASE + "[inlet.in]\nshape = box\nmin = 0 0 0\nmax = 0 15 14\nvelocity = 0.01 0 0\n"
-          "method = magic\n", [], ["key 'method' in [inlet.in]", "expected zou-he or fd, got 'magic'"]))
+          "method = magic\n", [], ["key 'method' in [inlet.in]", "expected zou-he, fd or nee, got 'magic'"]))
 T.append(("init file of the wrong size", replace("[run]", "[init]\nfile = f8.vti\n[run]"), [],
           ["[init] file", "f8.vti has 8x8x8 nodes, expected the domain's 16x16x16"]))
 T.append(("missing case file", None, ["__nofile__"], ["no such case file"]))
@@ -225,9 +225,9 @@ rc, out, err = run(["run", "case.ini", "--steps", "0", "--out", "machout"], d)
 check(rc == 0 and "warning" in err and "Mach number 0.346" in err,
       "lid speed 0.2 (Ma = 0.2 sqrt(3) = 0.346): warning and exit 0 (rc %d, %r)" % (rc, err.strip()))
 
-# validate is a placeholder with status 2.
-rc, out, err = run(["validate"], d)
-check(rc == 2 and "not implemented yet" in err, "tessera validate: 'not implemented yet', status 2")
+# validate: a bad option is status 2 before anything runs (a bare `tessera validate` runs the whole suite).
+rc, out, err = run(["validate", "--frobnicate"], d)
+check(rc == 2 and "unknown option" in err, "tessera validate --frobnicate: 'unknown option', status 2")
 rc, out, err = run(["frobnicate"], d)
 check(rc == 2 and "unknown command" in err, "unknown command: status 2")
 cleanup(d)
