@@ -54,11 +54,13 @@ TESS_HD TESS_INLINE R TESS_QFN(tess_q_bouzidi)(int order, R q, R fb, R fi, R fb1
 }
 
 /* Non-equilibrium extrapolation (Guo, Zheng & Shi 2002) for a velocity inlet or pressure outlet of any
- * orientation: the boundary node takes the equilibrium of its prescribed velocity (density extrapolated) or
- * prescribed density (velocity extrapolated) plus the non-equilibrium part of its fluid neighbour's
- * populations fn (pulled at the same time level, so that the neighbour's moments are current). f receives
- * all populations of the boundary node, which then collides like any fluid node. */
-TESS_HD TESS_INLINE void TESS_QFN(tess_q_nee)(const tess_params_t *p, const tess_material_t *m, const R *fn, R *f)
+ * orientation: the boundary node takes the equilibrium of its prescribed velocity u_in (an inlet's value at
+ * this node, tess_inlet.h; density extrapolated) or prescribed density (velocity extrapolated) plus the
+ * non-equilibrium part of its fluid neighbour's populations fn (pulled at the same time level, so that the
+ * neighbour's moments are current). f receives all populations of the boundary node, which then collides like
+ * any fluid node. */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_nee)(const tess_params_t *p, const tess_material_t *m, const double u_in[3],
+                                              const R *fn, R *f)
 {
     R rho_n, j[3], u_n[3];
     TESS_QFN(tess_q_raw_moments)(fn, &rho_n, j);
@@ -66,7 +68,7 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_nee)(const tess_params_t *p, const tess
     R feq_n[TESS_QL_Q], feq_b[TESS_QL_Q];
     TESS_QFN(tess_q_equilibrium)(p->fluid, rho_n, u_n, feq_n);
     if (m->kind == TESS_NODE_VELOCITY) {
-        const R u_b[3] = {(R)m->u[0], (R)m->u[1], (R)m->u[2]};
+        const R u_b[3] = {(R)u_in[0], (R)u_in[1], (R)u_in[2]};
         TESS_QFN(tess_q_equilibrium)(p->fluid, rho_n, u_b, feq_b);
     } else {
         TESS_QFN(tess_q_equilibrium)(p->fluid, (R)m->rho, u_n, feq_b);

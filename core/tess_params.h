@@ -29,6 +29,8 @@ typedef enum { TESS_BC_ZOU_HE = 0, TESS_BC_FINITE_DIFFERENCE = 1, TESS_BC_NEE = 
 /* Curved-wall treatment of links with a wall distance (tess_links.h); plain walls stay halfway bounce-back. */
 typedef enum { TESS_WALL_BOUNCE_BACK = 0, TESS_WALL_BOUZIDI_LINEAR = 1, TESS_WALL_BOUZIDI_QUADRATIC = 2 } tess_wall_model;
 typedef enum { TESS_FLUID_INCOMPRESSIBLE = 0, TESS_FLUID_QUASI_COMPRESSIBLE = 1 } tess_fluid_model;
+/* Velocity profile of an inlet (tess_inlet.h): u everywhere, or u times a parabola across the plane. */
+typedef enum { TESS_PROFILE_UNIFORM = 0, TESS_PROFILE_PARABOLIC = 1 } tess_inlet_profile;
 
 typedef struct {
     int32_t kind;    /* tess_node_kind */
@@ -40,6 +42,9 @@ typedef struct {
     int32_t method;  /* inlets and outlets: tess_bc_method (0 Zou-He, 1 finite-difference velocity gradient) */
     int32_t pad2;
     double normal[3]; /* inlets and outlets: outward unit normal (any direction with method nee) */
+    int32_t profile;  /* inlets: tess_inlet_profile; u is then the peak velocity */
+    int32_t pad3;
+    double wall_lo[3], wall_hi[3]; /* parabolic inlet: wall coordinates across each axis (lo == hi: none) */
 } tess_material_t;
 
 typedef struct {

@@ -22,6 +22,8 @@ tess_status tess_q_check_physics(const tess_params_t *p, tess_error_t *err)
                              "material %d: the finite-difference inlet/outlet runs with the tuned D3Q19 patterns aa "
                              "and mr only; use method = nee",
                              m);
+        if (mt->profile != TESS_PROFILE_UNIFORM && mt->method != TESS_BC_NEE)
+            return tess_fail(err, TESS_ERR_INPUT, "material %d: a parabolic inlet needs method = nee", m);
         if (mt->method == TESS_BC_ZOU_HE && p->lattice != TESS_LATTICE_D3Q19)
             return tess_fail(err, TESS_ERR_UNSUPPORTED,
                              "material %d: Zou-He planes exist for D3Q19 only; use method = nee on %s", m, lat->name);

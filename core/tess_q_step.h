@@ -13,6 +13,7 @@
 #define TESS_Q_STEP_H
 
 #include "tess_boundary_q.h"
+#include "tess_inlet.h"
 #include "tess_links.h"
 #include <stdint.h>
 
@@ -22,6 +23,7 @@ enum { TESS_Q_CANON = 0, TESS_Q_SWAPPED = 1 };
 typedef struct {
     const int32_t *neighbors; /* 27 per tile (tess_tiling_slot order), -1: empty or outside */
     const uint8_t *node_type; /* 64 per tile, local order */
+    const int32_t *corner;    /* 3 per tile: box coordinates of its node (0, 0, 0) (profiled inlets need them) */
     int ex, ey, ez;           /* tile extent */
 } tess_q_grid_t;
 

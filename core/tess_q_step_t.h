@@ -182,7 +182,12 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_gather_from)(const tess_params_t *p, co
         const int32_t k1 = tess_q_grid_move(g, k, &x1, &y1, &z1, cx[d], cy[d], cz[d]);
         R fn[TESS_QL_Q];
         TESS_QFN(tess_q_pull_from)(p, g, f, ms, conv, k1, x1, y1, z1, links, 0, fn);
-        TESS_QFN(tess_q_nee)(p, m, fn, out);
+        double u_in[3] = {0.0, 0.0, 0.0};
+        if (m->kind == TESS_NODE_VELOCITY) {
+            const int32_t *c = g->corner + 3 * (int64_t)k;
+            tess_inlet_velocity(m, c[0] + x, c[1] + y, c[2] + z, u_in);
+        }
+        TESS_QFN(tess_q_nee)(p, m, u_in, fn, out);
         return;
     }
 #if TESS_QL_IS_D3Q19

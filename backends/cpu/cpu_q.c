@@ -63,20 +63,23 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
     be->shape.ez = t->ez;
     be->neighbors = malloc(27 * nt * sizeof *be->neighbors);
     be->node_type = malloc(64 * nt);
+    be->corner = malloc(3 * nt * sizeof *be->corner);
     be->node_link = calloc(64 * nt, sizeof *be->node_link);
     be->node_nlink = calloc(64 * nt, 1);
     be->tile_plain = calloc(nt, 1);
     const int64_t nl = t->links.n;
     be->links = malloc((size_t)(nl > 0 ? nl : 1) * sizeof *be->links);
-    if (!be->neighbors || !be->node_type || !be->node_link || !be->node_nlink || !be->links || !be->tile_plain)
+    if (!be->neighbors || !be->node_type || !be->corner || !be->node_link || !be->node_nlink || !be->links || !be->tile_plain)
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory copying the tiling of %d tiles", t->ntiles);
     memcpy(be->neighbors, t->neighbors, 27 * (size_t)t->ntiles * sizeof *be->neighbors);
     memcpy(be->node_type, t->node_type, 64 * (size_t)t->ntiles);
+    memcpy(be->corner, t->tile_corner, 3 * (size_t)t->ntiles * sizeof *be->corner);
     if (nl > 0)
         memcpy(be->links, t->links.link, (size_t)nl * sizeof *be->links);
     tess_links_node_ranges(t, be->node_link, be->node_nlink);
     be->grid.neighbors = be->neighbors;
     be->grid.node_type = be->node_type;
+    be->grid.corner = be->corner;
     be->grid.ex = t->ex;
     be->grid.ey = t->ey;
     be->grid.ez = t->ez;
@@ -87,7 +90,7 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
             return tess_fail(err, TESS_ERR_NOMEM, "out of memory: the generic engine needs %zu bytes per copy for %d tiles",
                              copy_bytes(be), t->ntiles);
     }
-    be->bytes = ncopies * copy_bytes(be) + nt * (27 * sizeof(int32_t) + 64 + 64 * (sizeof(int64_t) + 1) + 1) +
+    be->bytes = ncopies * copy_bytes(be) + nt * (30 * sizeof(int32_t) + 64 + 64 * (sizeof(int64_t) + 1) + 1) +
                 (size_t)nl * sizeof *be->links;
     return TESS_OK;
 }
@@ -266,6 +269,7 @@ static void q_destroy(tess_backend_t *b)
         return;
     free(be->neighbors);
     free(be->node_type);
+    free(be->corner);
     free(be->links);
     free(be->node_link);
     free(be->node_nlink);

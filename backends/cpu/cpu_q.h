@@ -16,7 +16,8 @@ typedef struct tess_cpu_q {
     int32_t ntiles;
     int32_t *neighbors;       /* 27 per tile */
     uint8_t *node_type;       /* 64 per tile, local order */
-    tess_q_grid_t grid;       /* views of the two arrays above */
+    int32_t *corner;          /* 3 per tile: box coordinates of the tile's first node */
+    tess_q_grid_t grid;       /* views of the three arrays above */
     tess_link_t *links;       /* the tiling's curved-wall links, sorted by tile and node */
     int64_t *node_link;       /* per tile node: first link (index into links) */
     uint8_t *node_nlink;      /* per tile node: number of links */

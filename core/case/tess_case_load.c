@@ -369,6 +369,71 @@ static tess_status read_normal(ctx_t *x, const char *s, const tess_shape_t *sh, 
                      x->es.file, s);
 }
 
+/* profile = uniform | parabolic of an inlet (tess_inlet.h). Parabolic needs method = nee (the generic engine's
+ * extrapolation computes each node's velocity; the Zou-He and finite-difference planes are uniform) and an
+ * axis-aligned normal (the parabola runs across the other axes); profile_walls places its walls once the
+ * geometry is complete. An outlet has no velocity to shape. */
+static tess_status read_profile(ctx_t *x, const char *s, int kind, tess_material_t *m)
+{
+    static const char *const profiles[] = {"uniform", "parabolic", NULL}; /* tess_inlet_profile order */
+    tess_entry_t *e = tess_entry_find(&x->es, s, "profile");
+    if (!e)
+        return TESS_OK;
+    char origin[1200];
+    tess_entry_origin(&x->es, e, origin, sizeof origin);
+    if (kind != GEO_INLET)
+        return tess_fail(x->err, TESS_ERR_INPUT,
+                         "%s: key 'profile' in [%s]: an outlet prescribes a density, not a velocity profile (profile "
+                         "is an inlet key)",
+                         origin, s);
+    int profile = TESS_PROFILE_UNIFORM;
+    TRY(tess_get_choice(&x->es, s, "profile", profiles, &profile, NULL, x->err));
+    if (profile == TESS_PROFILE_PARABOLIC && m->method != TESS_BC_NEE)
+        return tess_fail(x->err, TESS_ERR_INPUT,
+                         "%s: key 'profile' in [%s]: parabolic needs method = nee (the %s inlet is uniform only)",
+                         origin, s, m->method == TESS_BC_ZOU_HE ? "zou-he" : "fd");
+    int axes = 0;
+    for (int a = 0; a < 3; a++)
+        axes += m->normal[a] != 0.0;
+    if (profile == TESS_PROFILE_PARABOLIC && axes != 1)
+        return tess_fail(x->err, TESS_ERR_INPUT,
+                         "%s: key 'profile' in [%s]: parabolic needs an axis-aligned normal (-x, +x, -y, +y, -z or +z)",
+                         origin, s);
+    m->profile = profile;
+    return TESS_OK;
+}
+
+/* Walls of the parabolic inlets: across every axis but the normal's, half a node outside the outermost nodes
+ * the inlet kept after all sections painted (where halfway bounce-back puts the walls of a channel whose
+ * cross-section the inlet fills); periodic and one-node-thick axes have no walls. */
+static void profile_walls(tess_case_t *c)
+{
+    const tess_geometry_t *g = &c->geometry;
+    const int n[3] = {g->nx, g->ny, g->nz};
+    for (int k = 0; k < c->params.nmat; k++) {
+        tess_material_t *m = &c->params.mat[k];
+        if (m->kind != TESS_NODE_VELOCITY || m->profile != TESS_PROFILE_PARABOLIC)
+            continue;
+        int lo[3] = {n[0], n[1], n[2]}, hi[3] = {-1, -1, -1};
+        for (int z = 0; z < n[2]; z++)
+            for (int y = 0; y < n[1]; y++)
+                for (int xx = 0; xx < n[0]; xx++) {
+                    if (g->type[tess_geometry_index(g, xx, y, z)] != k)
+                        continue;
+                    const int at[3] = {xx, y, z};
+                    for (int a = 0; a < 3; a++) {
+                        lo[a] = at[a] < lo[a] ? at[a] : lo[a];
+                        hi[a] = at[a] > hi[a] ? at[a] : hi[a];
+                    }
+                }
+        for (int a = 0; a < 3; a++) {
+            const int across = a != m->axis && n[a] > 1 && !g->periodic[a] && hi[a] >= lo[a];
+            m->wall_lo[a] = across ? lo[a] - 0.5 : 0.0;
+            m->wall_hi[a] = across ? hi[a] + 0.5 : 0.0;
+        }
+    }
+}
+
 /* solid.NAME and wall.NAME: `body = yes` makes the section a named body whose force the monitor reports (a
  * solid gets its own material of kind TESS_NODE_SOLID, so that its nodes say which body they belong to). The
  * section's shape is remembered for the wall distances (tess_wall_q.h) unless it is a domain face. */
@@ -524,6 +589,7 @@ static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
                                        "nee (the only inlet/outlet method on %s)", c->lattice);
             m->method = method;
             TRY(read_normal(x, s, &sh, m));
+            TRY(read_profile(x, s, kind, m));
         }
     }
     if (kind == GEO_SOLID || kind == GEO_WALL)
@@ -638,6 +704,7 @@ static tess_status load(ctx_t *x, const char *path, const char *const *overrides
             return tess_fail(x->err, TESS_ERR_INPUT,
                              "%s: node type %d in a voxel file, but the case defines materials 0..%d only", path,
                              c->geometry.type[i], c->params.nmat - 1);
+    profile_walls(c);
     TRY(read_forces(x));
     TRY(read_init(x));
     TRY(read_run(x));

@@ -23,6 +23,7 @@ struct tess_backend {
     int cur;             /* which copy holds the current state */
     int32_t *neighbors;  /* 27 per tile */
     uint8_t *node_type;  /* 64 per tile */
+    int32_t *corner;     /* 3 per tile: its first node's box coordinates (generic kernel: profiled inlets) */
     tess_link_t *links;  /* curved-wall links and per-node ranges (generic kernel); NULL when the tiling has none */
     int64_t *node_link;
     uint8_t *node_nlink;
@@ -136,12 +137,14 @@ static void tess_gpu_free_device(tess_backend_t *be)
     (void)gpuFree(be->f[1]);
     (void)gpuFree(be->neighbors);
     (void)gpuFree(be->node_type);
+    (void)gpuFree(be->corner);
     (void)gpuFree(be->links);
     (void)gpuFree(be->node_link);
     (void)gpuFree(be->node_nlink);
     be->f[0] = be->f[1] = NULL;
     be->neighbors = NULL;
     be->node_type = NULL;
+    be->corner = NULL;
     be->links = NULL;
     be->node_link = NULL;
     be->node_nlink = NULL;
@@ -156,7 +159,7 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
     /* Curved links (generic kernel): the links and, per tile node, its range (tess_links_node_ranges). */
     const size_t nl = t->links.n > 0 ? (size_t)t->links.n : 0;
     const size_t lbytes = nl ? nl * sizeof(tess_link_t) + nt * 64 * (sizeof(int64_t) + 1) : 0;
-    const size_t need = 2 * fbytes + nt * (27 * sizeof(int32_t) + 64) + lbytes;
+    const size_t need = 2 * fbytes + nt * (30 * sizeof(int32_t) + 64) + lbytes;
     size_t free_b = 0, total_b = 0;
     TESS_GPU_TRY(gpuMemGetInfo(&free_b, &total_b), err, "querying device memory");
     if (need > free_b)
@@ -172,6 +175,8 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
         rc = gpuMalloc((void **)&be->neighbors, nt * 27 * sizeof(int32_t));
     if (rc == gpuSuccess)
         rc = gpuMalloc((void **)&be->node_type, nt * 64);
+    if (rc == gpuSuccess)
+        rc = gpuMalloc((void **)&be->corner, nt * 3 * sizeof(int32_t));
     if (rc == gpuSuccess && nl)
         rc = gpuMalloc((void **)&be->links, nl * sizeof(tess_link_t));
     if (rc == gpuSuccess && nl)
@@ -217,6 +222,9 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
                      err, "uploading the tile neighbourhoods");
         TESS_GPU_TRY(gpuMemcpy(be->node_type, t->node_type, (size_t)t->ntiles * 64, gpuMemcpyHostToDevice), err,
                      "uploading the node types");
+        TESS_GPU_TRY(gpuMemcpy(be->corner, t->tile_corner, (size_t)t->ntiles * 3 * sizeof(int32_t),
+                               gpuMemcpyHostToDevice),
+                     err, "uploading the tile corners");
     }
     return TESS_OK;
 }
@@ -326,6 +334,7 @@ static void tess_gpu_launch_q(tess_backend_t *be)
     tess_gpu_q_args_t a;
     a.neighbors = be->neighbors;
     a.node_type = be->node_type;
+    a.corner = be->corner;
     a.links = be->links;
     a.node_link = be->node_link;
     a.node_nlink = be->node_nlink;

@@ -24,6 +24,7 @@ typedef struct {
     const tess_link_t *links;   /* the tiling's curved-wall links, sorted by tile and node */
     const int64_t *node_link;   /* per tile node: its first link */
     const uint8_t *node_nlink;  /* per tile node: its number of links */
+    const int32_t *corner;      /* 3 per tile: box coordinates of its node (0, 0, 0) (profiled inlets) */
     int ex, ey, ez;             /* tile extent */
     int32_t ntiles;
 } tess_gpu_q_args_t;
@@ -74,6 +75,7 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
     tess_q_grid_t g;
     g.neighbors = a.neighbors;
     g.node_type = a.node_type;
+    g.corner = a.corner;
     g.ex = a.ex;
     g.ey = a.ey;
     g.ez = a.ez;

@@ -70,7 +70,7 @@ T.append(("--check unknown backend", None, ["--check", "quantum"], ["--check: un
 T.append(("--check unknown pattern", None, ["--check", "cpu:zz"], ["--check: unknown pattern 'zz'"]))
 T.append(("restart precision mismatch", None, ["--restart", "single.tsr"], ["single.tsr: restart file does not match the case (precision"]))
 T.append(("inlet method unknown", SMALL_CASE + "[inlet.in]\nshape = box\nmin = 0 0 0\nmax = 0 15 14\nvelocity = 0.01 0 0\n"
-          "method = magic\n", [], ["key 'method' in [inlet.in]", "expected zou-he or fd, got 'magic'"]))
+          "method = magic\n", [], ["key 'method' in [inlet.in]", "expected zou-he, fd or nee, got 'magic'"]))
 T.append(("init file of the wrong size", replace("[run]", "[init]\nfile = f8.vti\n[run]"), [],
           ["[init] file", "f8.vti has 8x8x8 nodes, expected the domain's 16x16x16"]))
 T.append(("missing case file", None, ["__nofile__"], ["no such case file"]))
@@ -81,6 +81,15 @@ T.append(("face unknown", SMALL_CASE + "[outlet.o]\nface = x\ndensity = 1\n", []
           ["key 'face' in [outlet.o]", "got 'x'"]))
 T.append(("mr_layer negative", replace("threads = 1", "threads = 1\nmr_layer = -16"), [],
           ["key 'mr_layer' in [run]", "got '-16'"]))
+# Velocity profiles of inlets (docs/case-format.md, "Inlet velocity profiles").
+T.append(("profile on an outlet", SMALL_CASE + "[outlet.o]\nface = +x\ndensity = 1\nprofile = parabolic\n", [],
+          ["key 'profile' in [outlet.o]: an outlet prescribes a density, not a velocity profile"]))
+T.append(("parabolic profile with zou-he", SMALL_CASE + "[inlet.in]\nface = -x\nvelocity = 0.01 0 0\n"
+          "profile = parabolic\n", [], ["key 'profile' in [inlet.in]: parabolic needs method = nee (the zou-he inlet"]))
+T.append(("profile unknown", SMALL_CASE + "[inlet.in]\nface = -x\nvelocity = 0.01 0 0\nmethod = nee\nprofile = cubic\n",
+          [], ["key 'profile' in [inlet.in]", "expected uniform or parabolic, got 'cubic'"]))
+T.append(("parabolic profile on a tilted normal", SMALL_CASE + "[inlet.in]\nface = -x\nvelocity = 0.01 0 0\n"
+          "method = nee\nnormal = -1 0.2 0\nprofile = parabolic\n", [], ["parabolic needs an axis-aligned normal"]))
 # [forces] and body keys (docs/case-format.md, "Forces on bodies").
 BODY = replace("velocity = 0.05 0 0", "velocity = 0.05 0 0\nbody = yes")
 T.append(("forces without a body", SMALL_CASE + "[forces]\nref_velocity = 0.05\nref_area = 10\n", [],
@@ -216,8 +225,9 @@ rc, out, err = run(["run", "case.ini", "--steps", "0", "--out", "machout"], d)
 check(rc == 0 and "warning" in err and "Mach number 0.346" in err,
       "lid speed 0.2 (Ma = 0.2 sqrt(3) = 0.346): warning and exit 0 (rc %d, %r)" % (rc, err.strip()))
 
-# (tessera validate's bad arguments are checked in test_validate.py: a plain `tessera validate` runs the full
-# suite, which takes many minutes.)
+# validate: a bad option is status 2 before anything runs (a bare `tessera validate` runs the whole suite).
+rc, out, err = run(["validate", "--frobnicate"], d)
+check(rc == 2 and "unknown option" in err, "tessera validate --frobnicate: 'unknown option', status 2")
 rc, out, err = run(["frobnicate"], d)
 check(rc == 2 and "unknown command" in err, "unknown command: status 2")
 cleanup(d)

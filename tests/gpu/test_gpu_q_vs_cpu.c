@@ -4,7 +4,8 @@
  * precisions, on the box of tests/lattice/test_q_patterns.c: a curved bottom wall at q = 0.3 (quadratic
  * Bouzidi), a moving lid, a tilted extrapolated (nee) velocity inlet, an extrapolated pressure outlet, random
  * obstacles, a body force, padding and interior tiles. D3Q19 also with linear Bouzidi, and with halfway walls
- * and nee planes only (a tiling without curved links). 200 steps from a random state.
+ * and nee planes only (a tiling without curved links); D2Q9 and D3Q19 also with a parabolic inlet profile (the
+ * kernel's tile corners). 200 steps from a random state.
  *
  * Built with TESSERA_REPRODUCIBLE (no FMA contraction on either side) the GPU must give the same bits as the
  * CPU for every wet node: both run the same per-node source (core/tess_q_step.h). Otherwise the tolerance
@@ -37,60 +38,26 @@ typedef struct {
     int collision;
     int wall;    /* TESS_WALL_* */
     int fluid;
+    int parabolic; /* the inlet with the parabolic profile (tess_inlet.h) */
 } variant_t;
 
-/* The box of test_q_patterns.c (every boundary kind of the generic engine). */
+/* The box of lt_mixed_case (every boundary kind of the generic engine) with the variant's model and walls; a
+ * parabolic variant turns the inlet to face -x with the profile across y between the bottom wall (y = 0.5) and
+ * the lid (y = ny - 1.5), where halfway bounce-back puts them. */
 static void mixed_case(const variant_t *v, tess_geometry_t *g, tess_params_t *p, lt_planes_t *pl)
 {
-    const int d2 = v->lat == TESS_LATTICE_D2Q9;
-    const int nx = d2 ? 41 : 21, ny = d2 ? 35 : 18, nz = d2 ? 1 : 8;
-    tess_geometry_init(g, nx, ny, nz, 1);
-    g->periodic[2] = !d2;
-    tess_test_rng r;
-    tess_test_rng_seed(&r, 7 + (uint64_t)v->lat);
-    for (int z = 0; z < nz; z++)
-        for (int y = 0; y < ny; y++)
-            for (int x = 0; x < nx; x++) {
-                uint8_t m = 1;
-                if (y == 0)
-                    m = 0;
-                else if (y == ny - 1)
-                    m = 2;
-                else if (x == 0)
-                    m = 3;
-                else if (x == nx - 1)
-                    m = 4;
-                else if (x >= 3 && x < nx / 4 && tess_test_uniform(&r) < 0.2)
-                    m = 0;
-                g->type[tess_geometry_index(g, x, y, z)] = m;
-            }
-    tess_params_default(p);
-    tess_params_set_lattice(p, v->lat);
+    lt_mixed_case(v->lat, g, p, pl);
     p->collision = v->collision;
     p->fluid = v->fluid;
-    tess_params_set_tau(p, 0.7);
     p->wall = v->wall;
-    p->use_force = 1;
-    p->force[0] = 2e-5;
-    p->force[1] = -1e-5;
-    p->nmat = 5;
-    p->mat[2].kind = TESS_NODE_WALL;
-    p->mat[2].u[0] = 0.05;
-    p->mat[3].kind = TESS_NODE_VELOCITY;
-    p->mat[3].method = TESS_BC_NEE;
-    p->mat[3].u[0] = 0.03;
-    p->mat[3].u[1] = 0.01;
-    p->mat[3].normal[0] = -0.9578;
-    p->mat[3].normal[1] = 0.2873;
-    p->mat[4].kind = TESS_NODE_PRESSURE;
-    p->mat[4].method = TESS_BC_NEE;
-    p->mat[4].rho = 1.0;
-    p->mat[4].normal[0] = 1.0;
-    /* the bottom wall surface at y = 0.7: q = 0.3 on the links from y = 1 */
-    memset(pl, 0, sizeof *pl);
-    pl->n = 1;
-    pl->normal[0][1] = 1.0;
-    pl->d[0] = 0.7;
+    if (v->parabolic) {
+        tess_material_t *in = &p->mat[3];
+        in->normal[0] = -1.0;
+        in->normal[1] = 0.0;
+        in->profile = TESS_PROFILE_PARABOLIC;
+        in->wall_lo[1] = 0.5;
+        in->wall_hi[1] = g->ny - 1.5;
+    }
 }
 
 static tess_status run(const tess_backend_ops_t *ops, const tess_tiling_t *t, const tess_params_t *p, tess_precision prec,
@@ -165,10 +132,11 @@ int main(void)
     const int L = TESS_COLLISION_LBGK, M = TESS_COLLISION_MRT, G = TESS_COLLISION_REGULARIZED;
     const int BB = TESS_WALL_BOUNCE_BACK, B1 = TESS_WALL_BOUZIDI_LINEAR, B2 = TESS_WALL_BOUZIDI_QUADRATIC;
     const variant_t variants[] = {
-        {TESS_LATTICE_D2Q9, L, B2, 1},  {TESS_LATTICE_D2Q9, M, B2, 0},  {TESS_LATTICE_D2Q9, G, B2, 1},
-        {TESS_LATTICE_D3Q13, M, B2, 1}, {TESS_LATTICE_D3Q13, M, B2, 0}, {TESS_LATTICE_D3Q19, L, B2, 1},
-        {TESS_LATTICE_D3Q19, M, B2, 0}, {TESS_LATTICE_D3Q19, G, B2, 1}, {TESS_LATTICE_D3Q19, L, B1, 0},
-        {TESS_LATTICE_D3Q19, M, BB, 1}, {TESS_LATTICE_D3Q27, L, B2, 1}, {TESS_LATTICE_D3Q27, G, B2, 0},
+        {TESS_LATTICE_D2Q9, L, B2, 1, 0},  {TESS_LATTICE_D2Q9, M, B2, 0, 0},  {TESS_LATTICE_D2Q9, G, B2, 1, 0},
+        {TESS_LATTICE_D3Q13, M, B2, 1, 0}, {TESS_LATTICE_D3Q13, M, B2, 0, 0}, {TESS_LATTICE_D3Q19, L, B2, 1, 0},
+        {TESS_LATTICE_D3Q19, M, B2, 0, 0}, {TESS_LATTICE_D3Q19, G, B2, 1, 0}, {TESS_LATTICE_D3Q19, L, B1, 0, 0},
+        {TESS_LATTICE_D3Q19, M, BB, 1, 0}, {TESS_LATTICE_D3Q27, L, B2, 1, 0}, {TESS_LATTICE_D3Q27, G, B2, 0, 0},
+        {TESS_LATTICE_D2Q9, M, B2, 0, 1}, {TESS_LATTICE_D3Q19, G, B1, 1, 1},
     };
     int first = 1;
 #ifdef TESS_GPU_REPRODUCIBLE
@@ -207,9 +175,9 @@ int main(void)
             const double d = wet_diff(&t, &p, prec, got, ref, &bits, &finite);
             const tess_lattice_t *lat = tess_lattice_get(v->lat);
             char what[256];
-            snprintf(what, sizeof what, "%s %s %s %s fluid=%d (%lld curved links): %d steps vs cpu, max |diff| %.3g",
+            snprintf(what, sizeof what, "%s %s %s %s fluid=%d%s (%lld curved links): %d steps vs cpu, max |diff| %.3g",
                      lat->name, tess_precision_name(prec), coll_name[v->collision], wall_name[v->wall], v->fluid,
-                     (long long)t.links.n, NSTEPS, d);
+                     v->parabolic ? " parabolic inlet" : "", (long long)t.links.n, NSTEPS, d);
             tess_test_true("cpu reference finite", finite);
             if (v->wall != TESS_WALL_BOUNCE_BACK)
                 tess_test_true("curved links present", t.links.n > 0);
