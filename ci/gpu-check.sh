@@ -110,7 +110,7 @@ if [ "${GPU_CHECK_VALIDATE:-1}" = 1 ]; then
     "$v" validate --backend cuda --quick --only poiseuille2d,cavity2d --out /tmp/tess-validate-2d --quiet \
         >/tmp/validate-2d.log 2>&1
     rc2=$?
-    timeout 600 "$v" validate --backend cuda --only sphere --out /tmp/tess-validate-sphere --quiet \
+    timeout 300 "$v" validate --backend cuda --only sphere --out /tmp/tess-validate-sphere --quiet \
         >/tmp/validate-sphere.log 2>&1
     rcs=$?
     # The tile paper's random-sphere beds at 192^3 (the GPU size of the porous validation).
