@@ -10,6 +10,7 @@
  * Built with TESSERA_REPRODUCIBLE (no FMA contraction on either side) the GPU must give the same bits as the
  * CPU for every wet node: both run the same per-node source (core/tess_q_step.h). Otherwise the tolerance
  * below applies. Without a usable device the test exits 77 (ctest: skipped). */
+#include "gpu_test.h"
 #include "lattice_test.h"
 #include "tess_state.h"
 #include "tess_test.h"
@@ -20,8 +21,6 @@
 
 extern const tess_backend_ops_t TESS_TEST_GPU_OPS;
 extern const tess_backend_ops_t tess_backend_cpu;
-#define STR2(x) #x
-#define STR(x) STR2(x)
 
 enum { NSTEPS = 200 };
 
@@ -60,70 +59,9 @@ static void mixed_case(const variant_t *v, tess_geometry_t *g, tess_params_t *p,
     }
 }
 
-static tess_status run(const tess_backend_ops_t *ops, const tess_tiling_t *t, const tess_params_t *p, tess_precision prec,
-                       const void *in, void *out, tess_error_t *err)
-{
-    tess_backend_config_t cfg = {0};
-    cfg.precision = prec;
-    cfg.pattern = TESS_PATTERN_AB;
-    cfg.variant = TESS_KERNEL_FULL;
-    cfg.generic = 1; /* as tess_sim sets it for these cases (tess_q_engine_needed) */
-    tess_backend_t *be = NULL;
-    tess_status s = ops->create(&cfg, &be, err);
-    if (s == TESS_OK)
-        s = ops->upload_geometry(be, t, err);
-    if (s == TESS_OK)
-        s = ops->initialise(be, p, in, err);
-    if (s == TESS_OK)
-        s = ops->step(be, NSTEPS, err);
-    if (s == TESS_OK)
-        s = ops->download_populations(be, out, err);
-    if (be)
-        ops->destroy(be);
-    return s;
-}
 
-static double pop(const void *a, tess_precision prec, size_t j)
-{
-    return prec == TESS_PRECISION_SINGLE ? (double)((const float *)a)[j] : ((const double *)a)[j];
-}
 
-/* Largest difference over the wet nodes' populations, whether every one has the same bits, and whether the
- * reference b is finite (a diverged reference would make equal NaNs look like agreement). */
-static double wet_diff(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *a,
-                       const void *b, int *bitwise, int *finite)
-{
-    const size_t sz = tess_precision_size(prec);
-    double worst = 0.0;
-    *bitwise = 1;
-    *finite = 1;
-    for (int32_t k = 0; k < t->ntiles; k++)
-        for (int n = 0; n < 64; n++) {
-            if (!tess_kind_is_wet(p->mat[t->node_type[64 * (size_t)k + n]].kind))
-                continue;
-            for (int i = 0; i < t->q; i++) {
-                const size_t j = tess_state_index(t, k, i, n);
-                const double d = fabs(pop(a, prec, j) - pop(b, prec, j));
-                if (!(d <= worst))
-                    worst = d; /* NaN propagates as a failure */
-                if (!isfinite(pop(b, prec, j)))
-                    *finite = 0;
-                if (memcmp((const char *)a + j * sz, (const char *)b + j * sz, sz) != 0)
-                    *bitwise = 0;
-            }
-        }
-    return worst;
-}
 
-static int skip_or_fail(const tess_error_t *err, int first)
-{
-    if (first && err->code == TESS_ERR_DEVICE) {
-        printf("SKIPPED: %s backend unusable here: %s\n", STR(TESS_TEST_GPU_OPS), err->msg);
-        exit(77);
-    }
-    printf("FAIL %s\n", err->msg);
-    return 1;
-}
 
 int main(void)
 {
@@ -157,7 +95,7 @@ int main(void)
             mixed_case(v, &g, &p, &pl);
             if (tess_tiling_build(&t, &g, &p, &err) != TESS_OK ||
                 (p.wall != TESS_WALL_BOUNCE_BACK && tess_links_build(&t.links, &t, &p, lt_planes_q, &pl, &err) != TESS_OK))
-                return skip_or_fail(&err, 0);
+                return gt_skip_or_fail(&err, 0);
             void *in = tess_test_random_state(&t, &p, prec, 5 + vi);
             const size_t bytes = tess_state_count(&t) * tess_precision_size(prec);
             void *ref = malloc(bytes), *got = malloc(bytes);
@@ -165,14 +103,19 @@ int main(void)
                 printf("FAIL out of memory\n");
                 return 1;
             }
-            if (run(&tess_backend_cpu, &t, &p, prec, in, ref, &err) != TESS_OK)
-                return skip_or_fail(&err, 0);
+            tess_backend_config_t cfg = {0};
+            cfg.precision = prec;
+            cfg.pattern = TESS_PATTERN_AB;
+            cfg.variant = TESS_KERNEL_FULL;
+            cfg.generic = 1; /* as tess_sim sets it for these cases (tess_q_engine_needed) */
+            if (gt_run(&tess_backend_cpu, &cfg, &t, &p, in, NSTEPS, ref, &err) != TESS_OK)
+                return gt_skip_or_fail(&err, 0);
             memset(got, 0, bytes);
-            if (run(&TESS_TEST_GPU_OPS, &t, &p, prec, in, got, &err) != TESS_OK)
-                return skip_or_fail(&err, first);
+            if (gt_run(&TESS_TEST_GPU_OPS, &cfg, &t, &p, in, NSTEPS, got, &err) != TESS_OK)
+                return gt_skip_or_fail(&err, first);
             first = 0;
             int bits, finite;
-            const double d = wet_diff(&t, &p, prec, got, ref, &bits, &finite);
+            const double d = gt_wet_diff(&t, &p, prec, got, ref, &bits, &finite);
             const tess_lattice_t *lat = tess_lattice_get(v->lat);
             char what[256];
             snprintf(what, sizeof what, "%s %s %s %s fluid=%d%s (%lld curved links): %d steps vs cpu, max |diff| %.3g",

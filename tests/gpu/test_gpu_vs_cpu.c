@@ -6,7 +6,7 @@
  * Built with TESSERA_REPRODUCIBLE (no FMA contraction on either side) the GPU must give the same bits as the
  * CPU for every wet node. Otherwise contraction changes roundings, and the tolerances below apply (docs/gpu.md
  * records the differences measured). Without a usable device the test exits 77 (ctest: skipped). */
-#include "tess_layout.h"
+#include "gpu_test.h"
 #include "tess_state.h"
 #include "tess_test.h"
 #include <math.h>
@@ -15,8 +15,6 @@
 #include <string.h>
 
 extern const tess_backend_ops_t TESS_TEST_GPU_OPS;
-#define STR2(x) #x
-#define STR(x) STR2(x)
 
 enum { NSTEPS = 40 };
 
@@ -28,62 +26,9 @@ enum { NSTEPS = 40 };
  * changes populations by ~1e-3, far outside. */
 static const double tol_fast[2] = {2e-14, 1.2e-5};
 
-static int gpu_run(const tess_tiling_t *t, const tess_params_t *p, const tess_backend_config_t *cfg,
-                   const void *in, int nsteps, void *out, tess_error_t *err)
-{
-    const tess_backend_ops_t *ops = &TESS_TEST_GPU_OPS;
-    tess_backend_t *be = NULL;
-    tess_status s = ops->create(cfg, &be, err);
-    if (s == TESS_OK)
-        s = ops->upload_geometry(be, t, err);
-    if (s == TESS_OK)
-        s = ops->initialise(be, p, in, err);
-    if (s == TESS_OK)
-        s = ops->step(be, nsteps, err);
-    if (s == TESS_OK)
-        s = ops->download_populations(be, out, err);
-    if (be)
-        ops->destroy(be);
-    return s;
-}
 
-static double pop(const void *a, tess_precision prec, size_t j)
-{
-    return prec == TESS_PRECISION_SINGLE ? (double)((const float *)a)[j] : ((const double *)a)[j];
-}
 
-/* Largest difference over the wet nodes' populations, and whether every one of them has the same bits. */
-static double wet_diff(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *a,
-                       const void *b, int *bitwise)
-{
-    const size_t sz = tess_precision_size(prec);
-    double worst = 0.0;
-    *bitwise = 1;
-    for (int32_t k = 0; k < t->ntiles; k++)
-        for (unsigned n = 0; n < 64; n++) {
-            if (!tess_kind_is_wet(p->mat[t->node_type[64 * (size_t)k + n]].kind))
-                continue;
-            for (int i = 0; i < 19; i++) {
-                const size_t j = ((size_t)k * 19 + i) * 64 + tess_layout_offset(i, n & 3u, (n >> 2) & 3u, n >> 4, 0);
-                const double d = fabs(pop(a, prec, j) - pop(b, prec, j));
-                if (!(d <= worst))
-                    worst = d; /* NaN propagates as a failure */
-                if (memcmp((const char *)a + j * sz, (const char *)b + j * sz, sz) != 0)
-                    *bitwise = 0;
-            }
-        }
-    return worst;
-}
 
-static int skip_or_fail(const tess_error_t *err, int first)
-{
-    if (first && err->code == TESS_ERR_DEVICE) {
-        printf("SKIPPED: %s backend unusable here: %s\n", STR(TESS_TEST_GPU_OPS), err->msg);
-        exit(77);
-    }
-    printf("FAIL %s\n", err->msg);
-    return 1;
-}
 
 int main(void)
 {
@@ -108,12 +53,12 @@ int main(void)
                     tess_test_mixed_case(&g, &p, coll, fluid, 11 + (uint64_t)coll * 2 + (uint64_t)fluid);
                     p.use_force = force;
                     if (tess_tiling_build(&t, &g, &p, &err) != TESS_OK)
-                        return skip_or_fail(&err, 0);
+                        return gt_skip_or_fail(&err, 0);
                     void *in = tess_test_random_state(&t, &p, prec, 5);
                     const size_t bytes = tess_state_count(&t) * tess_precision_size(prec);
                     void *ref = malloc(bytes), *got = malloc(bytes);
                     if (tess_test_run_cpu(&t, &p, prec, 0, in, NSTEPS, ref, &err) != TESS_OK)
-                        return skip_or_fail(&err, 0);
+                        return gt_skip_or_fail(&err, 0);
                     for (int layout = 0; layout < 2; layout++)
                         for (int tpb = 1; tpb <= 2; tpb++) {
                             tess_backend_config_t cfg = {0};
@@ -123,11 +68,11 @@ int main(void)
                             cfg.plain_xyz = layout;
                             cfg.tiles_per_block = tpb;
                             memset(got, 0, bytes);
-                            if (gpu_run(&t, &p, &cfg, in, NSTEPS, got, &err) != TESS_OK)
-                                return skip_or_fail(&err, first);
+                            if (gt_run(&TESS_TEST_GPU_OPS, &cfg, &t, &p, in, NSTEPS, got, &err) != TESS_OK)
+                                return gt_skip_or_fail(&err, first);
                             first = 0;
                             int bits;
-                            const double d = wet_diff(&t, &p, prec, got, ref, &bits);
+                            const double d = gt_wet_diff(&t, &p, prec, got, ref, &bits, NULL);
                             char what[256];
                             snprintf(what, sizeof what, "%s %s %s force=%d layout=%s tiles/block=%d: %d steps vs cpu",
                                      tess_precision_name(prec), coll_name[coll], fluid_name[fluid], force,
