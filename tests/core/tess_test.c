@@ -82,11 +82,11 @@ tess_status tess_test_run_cpu(const tess_tiling_t *t, const tess_params_t *p, te
     return s;
 }
 
-void tess_test_mixed_case(tess_geometry_t *g, tess_params_t *p, int collision, int fluid, uint64_t seed)
+void tess_test_mixed_geometry(tess_geometry_t *g, int nx, int ny, int nz, uint64_t seed, int x_lo, int x_hi,
+                              double solid)
 {
-    const int nx = 18, ny = 14, nz = 8;
     tess_geometry_init(g, nx, ny, nz, 1);
-    g->periodic[2] = 1;
+    g->periodic[2] = nz > 1;
     tess_test_rng r;
     tess_test_rng_seed(&r, seed);
     for (int z = 0; z < nz; z++)
@@ -101,10 +101,15 @@ void tess_test_mixed_case(tess_geometry_t *g, tess_params_t *p, int collision, i
                     m = 3;
                 else if (x == nx - 1)
                     m = 4;
-                else if (x >= 3 && x <= nx - 4 && tess_test_uniform(&r) < 0.25)
+                else if (x >= x_lo && x < x_hi && tess_test_uniform(&r) < solid)
                     m = 0;
                 g->type[tess_geometry_index(g, x, y, z)] = m;
             }
+}
+
+void tess_test_mixed_case(tess_geometry_t *g, tess_params_t *p, int collision, int fluid, uint64_t seed)
+{
+    tess_test_mixed_geometry(g, 18, 14, 8, seed, 3, 18 - 3, 0.25);
     tess_params_default(p);
     p->collision = collision;
     p->fluid = fluid;

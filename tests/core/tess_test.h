@@ -34,6 +34,11 @@ tess_status tess_test_run_cpu(const tess_tiling_t *t, const tess_params_t *p, te
 /* A small random sparse box exercising every boundary kind: Zou-He velocity inlet at x = 0, Zou-He pressure
  * outlet at x = nx-1, a moving wall at y = ny-1, plain solid at y = 0, random solid obstacles, periodic z, and
  * a body force. nx, ny are not multiples of 4 so that padding is exercised. Fills g (caller frees) and p. */
+/* The geometry of the mixed cases: an nx x ny x nz box (periodic in z when nz > 1), solid wall y = 0 (material 0),
+ * lid y = ny - 1 (2), inlet x = 0 (3), outlet x = nx - 1 (4), fluid (1) elsewhere with random solid obstacles
+ * (probability `solid`) for x_lo <= x < x_hi. */
+void tess_test_mixed_geometry(tess_geometry_t *g, int nx, int ny, int nz, uint64_t seed, int x_lo, int x_hi,
+                              double solid);
 void tess_test_mixed_case(tess_geometry_t *g, tess_params_t *p, int collision, int fluid, uint64_t seed);
 
 /* Random equilibrium state of the tiling (density 1 +- 0.02, velocity components +- 0.03) in precision prec;

@@ -131,26 +131,7 @@ void lt_mixed_case(tess_lattice_id lat, tess_geometry_t *g, tess_params_t *p, lt
     /* big enough for interior tiles whose whole neighbourhood is fluid (the engine's plain-tile path): the
      * obstacles stay in x < nx / 4 */
     const int nx = d2 ? 41 : 21, ny = d2 ? 35 : 18, nz = d2 ? 1 : 8;
-    tess_geometry_init(g, nx, ny, nz, 1);
-    g->periodic[2] = !d2;
-    tess_test_rng r;
-    tess_test_rng_seed(&r, 7 + (uint64_t)lat);
-    for (int z = 0; z < nz; z++)
-        for (int y = 0; y < ny; y++)
-            for (int x = 0; x < nx; x++) {
-                uint8_t m = 1;
-                if (y == 0)
-                    m = 0;
-                else if (y == ny - 1)
-                    m = 2;
-                else if (x == 0)
-                    m = 3;
-                else if (x == nx - 1)
-                    m = 4;
-                else if (x >= 3 && x < nx / 4 && tess_test_uniform(&r) < 0.2)
-                    m = 0;
-                g->type[tess_geometry_index(g, x, y, z)] = m;
-            }
+    tess_test_mixed_geometry(g, nx, ny, nz, 7 + (uint64_t)lat, 3, nx / 4, 0.2);
     tess_params_default(p);
     tess_params_set_lattice(p, lat);
     p->collision = lat == TESS_LATTICE_D3Q13 ? TESS_COLLISION_MRT : TESS_COLLISION_LBGK;
