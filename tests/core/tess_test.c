@@ -58,28 +58,37 @@ int64_t tess_test_pop_index(const tess_tiling_t *t, int x, int y, int z, int i)
     return (k * 19 + i) * 64 + tess_layout_offset(i, lx, ly, lz, 0);
 }
 
-tess_status tess_test_run_cpu(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, int threads,
-                              const void *pops_in, int nsteps, void *pops_out, tess_error_t *err)
+tess_status tess_test_run_ops(const tess_backend_ops_t *ops, const tess_backend_config_t *cfg, const tess_tiling_t *t,
+                              const tess_params_t *p, const void *pops_in, int nsteps, void *pops_out, size_t *bytes,
+                              tess_error_t *err)
 {
-    const tess_backend_ops_t *ops = &tess_backend_cpu;
-    tess_backend_config_t cfg = {0};
-    cfg.precision = prec;
-    cfg.pattern = TESS_PATTERN_AB;
-    cfg.variant = TESS_KERNEL_FULL;
-    cfg.threads = threads;
     tess_backend_t *be = NULL;
-    tess_status s = ops->create(&cfg, &be, err);
+    tess_status s = ops->create(cfg, &be, err);
     if (s == TESS_OK)
         s = ops->upload_geometry(be, t, err);
     if (s == TESS_OK)
         s = ops->initialise(be, p, pops_in, err);
     if (s == TESS_OK)
         s = ops->step(be, nsteps, err);
-    if (s == TESS_OK)
+    if (s == TESS_OK && pops_out)
         s = ops->download_populations(be, pops_out, err);
-    if (be)
+    if (be) {
+        if (bytes)
+            *bytes = ops->bytes_allocated(be);
         ops->destroy(be);
+    }
     return s;
+}
+
+tess_status tess_test_run_cpu(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, int threads,
+                              const void *pops_in, int nsteps, void *pops_out, tess_error_t *err)
+{
+    tess_backend_config_t cfg = {0};
+    cfg.precision = prec;
+    cfg.pattern = TESS_PATTERN_AB;
+    cfg.variant = TESS_KERNEL_FULL;
+    cfg.threads = threads;
+    return tess_test_run_ops(&tess_backend_cpu, &cfg, t, p, pops_in, nsteps, pops_out, NULL, err);
 }
 
 void tess_test_mixed_geometry(tess_geometry_t *g, int nx, int ny, int nz, uint64_t seed, int x_lo, int x_hi,

@@ -27,7 +27,13 @@ double tess_test_uniform(tess_test_rng *r); /* [0, 1) */
 /* Canonical index of f_i at box node (x, y, z) (periodic wrap applied), or -1 when its tile is empty. */
 int64_t tess_test_pop_index(const tess_tiling_t *t, int x, int y, int z, int i);
 
-/* Runs the CPU backend through its ops table: initialise from pops_in, advance nsteps, download into pops_out. */
+/* Runs a backend through its ops table: create with cfg, upload, initialise from pops_in, advance nsteps,
+ * download into pops_out (unless NULL), report the bytes allocated (unless bytes is NULL), destroy. */
+tess_status tess_test_run_ops(const tess_backend_ops_t *ops, const tess_backend_config_t *cfg, const tess_tiling_t *t,
+                              const tess_params_t *p, const void *pops_in, int nsteps, void *pops_out, size_t *bytes,
+                              tess_error_t *err);
+
+/* Runs the CPU backend (AB) through its ops table: initialise from pops_in, advance nsteps, download into pops_out. */
 tess_status tess_test_run_cpu(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, int threads,
                               const void *pops_in, int nsteps, void *pops_out, tess_error_t *err);
 

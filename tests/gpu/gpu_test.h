@@ -1,5 +1,5 @@
-/* Helpers of the GPU tests: one run through a backend's ops table, the largest difference of two canonical
- * states over the wet nodes, and the skip rule. Each test defines TESS_TEST_GPU_OPS (the backend under test). */
+/* Helpers of the GPU tests (runs through a backend go through tess_test_run_ops): the largest difference of two
+ * canonical states over the wet nodes, and the skip rule. Each test defines TESS_TEST_GPU_OPS (the backend under test). */
 #ifndef GPU_TEST_H
 #define GPU_TEST_H
 
@@ -12,25 +12,6 @@
 
 #define GT_STR2(x) #x
 #define GT_STR(x) GT_STR2(x)
-
-/* create, upload, initialise from the canonical state in, nsteps steps, download into out, destroy. */
-static inline tess_status gt_run(const tess_backend_ops_t *ops, const tess_backend_config_t *cfg, const tess_tiling_t *t,
-                                 const tess_params_t *p, const void *in, int nsteps, void *out, tess_error_t *err)
-{
-    tess_backend_t *be = NULL;
-    tess_status s = ops->create(cfg, &be, err);
-    if (s == TESS_OK)
-        s = ops->upload_geometry(be, t, err);
-    if (s == TESS_OK)
-        s = ops->initialise(be, p, in, err);
-    if (s == TESS_OK)
-        s = ops->step(be, nsteps, err);
-    if (s == TESS_OK)
-        s = ops->download_populations(be, out, err);
-    if (be)
-        ops->destroy(be);
-    return s;
-}
 
 static inline double gt_pop(const void *a, tess_precision prec, size_t j)
 {

@@ -108,10 +108,10 @@ int main(void)
             cfg.pattern = TESS_PATTERN_AB;
             cfg.variant = TESS_KERNEL_FULL;
             cfg.generic = 1; /* as tess_sim sets it for these cases (tess_q_engine_needed) */
-            if (gt_run(&tess_backend_cpu, &cfg, &t, &p, in, NSTEPS, ref, &err) != TESS_OK)
+            if (tess_test_run_ops(&tess_backend_cpu, &cfg, &t, &p, in, NSTEPS, ref, NULL, &err) != TESS_OK)
                 return gt_skip_or_fail(&err, 0);
             memset(got, 0, bytes);
-            if (gt_run(&TESS_TEST_GPU_OPS, &cfg, &t, &p, in, NSTEPS, got, &err) != TESS_OK)
+            if (tess_test_run_ops(&TESS_TEST_GPU_OPS, &cfg, &t, &p, in, NSTEPS, got, NULL, &err) != TESS_OK)
                 return gt_skip_or_fail(&err, first);
             first = 0;
             int bits, finite;

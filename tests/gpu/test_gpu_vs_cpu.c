@@ -68,7 +68,7 @@ int main(void)
                             cfg.plain_xyz = layout;
                             cfg.tiles_per_block = tpb;
                             memset(got, 0, bytes);
-                            if (gt_run(&TESS_TEST_GPU_OPS, &cfg, &t, &p, in, NSTEPS, got, &err) != TESS_OK)
+                            if (tess_test_run_ops(&TESS_TEST_GPU_OPS, &cfg, &t, &p, in, NSTEPS, got, NULL, &err) != TESS_OK)
                                 return gt_skip_or_fail(&err, first);
                             first = 0;
                             int bits;

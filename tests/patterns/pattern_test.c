@@ -8,28 +8,13 @@ extern const tess_backend_ops_t tess_backend_cpu;
 tess_status tess_pattern_run(tess_pattern_run_t *r, const tess_tiling_t *t, const tess_params_t *p, const void *pops_in,
                              int nsteps, void *pops_out, tess_error_t *err)
 {
-    const tess_backend_ops_t *ops = &tess_backend_cpu;
     tess_backend_config_t cfg = {0};
     cfg.precision = r->precision;
     cfg.pattern = r->pattern;
     cfg.variant = TESS_KERNEL_FULL;
     cfg.threads = r->threads;
     cfg.mr_layer = r->mr_layer;
-    tess_backend_t *be = NULL;
-    tess_status s = ops->create(&cfg, &be, err);
-    if (s == TESS_OK)
-        s = ops->upload_geometry(be, t, err);
-    if (s == TESS_OK)
-        s = ops->initialise(be, p, pops_in, err);
-    if (s == TESS_OK)
-        s = ops->step(be, nsteps, err);
-    if (s == TESS_OK && pops_out)
-        s = ops->download_populations(be, pops_out, err);
-    if (be) {
-        r->bytes = ops->bytes_allocated(be);
-        ops->destroy(be);
-    }
-    return s;
+    return tess_test_run_ops(&tess_backend_cpu, &cfg, t, p, pops_in, nsteps, pops_out, &r->bytes, err);
 }
 
 int64_t tess_pattern_compare(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *a,
