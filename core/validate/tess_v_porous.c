@@ -7,7 +7,7 @@
  * subset of the solid of a less porous one and must conduct more). Sizes: 96^3 with sphere diameter 20 on the
  * CPU, 192^3 with diameter 40 (the paper's) on a GPU backend; quick mode 32^3, diameter 8, porosities 0.4, 0.6, 0.8.
  * Each run starts at rest with the density linear between the planes and goes to a steady state: relative L2
- * change of the velocity field below 1e-4 over 100 steps. */
+ * change of the velocity field below 1e-4 over 100 steps (on a GPU backend 1e-3 over 1000 steps). */
 #include "tess_validate.h"
 #include "tess_tiling.h"
 #include <math.h>
@@ -29,6 +29,11 @@ tess_status tess_validate_porous(tess_vctx_t *v, tess_error_t *err)
     const int size = v->quick ? 32 : gpu ? 192 : 96;
     const int diameter = v->quick ? 8 : size * 40 / 192;
     const long max_steps = v->quick ? 3000 : 20000;
+    /* Steady state: relative L2 velocity change below 1e-4 per 100 steps. On a GPU backend the same rate is
+     * tested as 1e-3 per 1000 steps: each test downloads the state (1 GB at 192^3 in FP64) and builds dense
+     * fields on the host, which at every 100 steps took longer than the stepping. */
+    const long every = gpu ? 1000 : 100;
+    const double steady_tol = gpu ? 1e-3 : 1e-4;
     const double nu = (TAU - 0.5) / 3.0, drho = 0.001;
     double por[MAXP], eta[MAXP], k[MAXP], u_mean[MAXP];
     long steps[MAXP];
@@ -58,7 +63,7 @@ tess_status tess_validate_porous(tess_vctx_t *v, tess_error_t *err)
         remove(init);
         double change = NAN;
         if (st == TESS_OK)
-            st = tess_vrun_steady(&r, 100, 1e-4, max_steps, &change, &e);
+            st = tess_vrun_steady(&r, every, steady_tol, max_steps, &change, &e);
         if (st != TESS_OK) {
             tess_v_error(v, group, what, &e);
             if (r.loaded)
@@ -94,10 +99,12 @@ tess_status tess_validate_porous(tess_vctx_t *v, tess_error_t *err)
         snprintf(q, sizeof q, "target %.2f: permeability k (lattice units^2), %ld steps, change %.1e", target[i],
                  r.steps, change);
         tess_v_check(v, group, q, k[i], "> 0", NAN, "> 0", k[i] > 0.0 && isfinite(k[i]));
-        if (!(change < 1e-4)) {
-            snprintf(q, sizeof q, "target %.2f: steady state (velocity change per 100 steps) within %ld steps",
-                     target[i], max_steps);
-            tess_v_check(v, group, q, change, "< 1e-4", NAN, "< 1e-4", 0);
+        if (!(change < steady_tol)) {
+            char tol[32];
+            snprintf(tol, sizeof tol, "< %g", steady_tol);
+            snprintf(q, sizeof q, "target %.2f: steady state (velocity change per %ld steps) within %ld steps",
+                     target[i], every, max_steps);
+            tess_v_check(v, group, q, change, tol, NAN, tol, 0);
         }
         tess_vrun_close(&r);
     }
@@ -111,10 +118,10 @@ tess_status tess_validate_porous(tess_vctx_t *v, tess_error_t *err)
     if (have >= 2)
         tess_v_check(v, group, "permeability increases with porosity", mono, "1 (yes)", NAN, "= 1", mono);
     tess_v_note(v, "%s: %d^3 nodes, sphere diameter %d, seed 1, tau 0.8, density 1.001 / 1 on the x faces "
-                   "(dp/dx = %.3g), run to a relative velocity change < 1e-4 per 100 steps; %.1f s stepping. "
+                   "(dp/dx = %.3g), run to a relative velocity change < %g per %ld steps; %.1f s stepping. "
                    "k = nu <u_x> / (dp/dx), <u_x> over the box between the planes (superficial velocity); "
                    "k/d^2 and the Kozeny-Carman estimate eps^3 d^2 / (180 (1 - eps)^2) are in porous.dat",
-                group, size, diameter, drho / 3.0 / (size - 1), secs);
+                group, size, diameter, drho / 3.0 / (size - 1), steady_tol, every, secs);
     FILE *f = tess_v_open(v, "porous.dat");
     if (!f)
         return TESS_OK;
