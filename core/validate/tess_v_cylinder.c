@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char *const group = "Cylinder 2D (Schaefer-Turek 1996)";
 
@@ -89,30 +88,12 @@ static int geom_of(const tess_case_t *c, geom_t *g)
 }
 
 /* The initial state: the inflow parabola in every node, density 1 (OUT/cylinder2d_init.vti). */
-static tess_status init_file(tess_vctx_t *v, const int dims[3], double um, char *path, size_t len, tess_error_t *err)
+static void parabola(void *ctx, const int dims[3], int x, int y, int z, double *rho, double u[3])
 {
-    char cwd[1024] = "";
-    if (v->out[0] != '/' && !getcwd(cwd, sizeof cwd))
-        return tess_fail(err, TESS_ERR_IO, "cannot read the current folder for the initial state");
-    snprintf(path, len, "%s%s%s/cylinder2d_init.vti", cwd, cwd[0] ? "/" : "", v->out);
-    const size_t n = (size_t)dims[0] * dims[1];
-    double *rho = malloc(n * sizeof *rho), *u = calloc(3 * n, sizeof *u);
-    if (!rho || !u) {
-        free(rho);
-        free(u);
-        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the initial state of the cylinder");
-    }
-    for (size_t i = 0; i < n; i++) {
-        const double s = ((double)(i / (size_t)dims[0]) + 0.5) / dims[1];
-        rho[i] = 1.0;
-        u[3 * i] = 4.0 * um * s * (1.0 - s);
-    }
-    const double origin[3] = {0, 0, 0};
-    const tess_vti_array_t arrays[2] = {{"density", TESS_VTI_FLOAT64, 1, rho}, {"velocity", TESS_VTI_FLOAT64, 3, u}};
-    const tess_status st = tess_vti_write(path, dims, origin, 1.0, arrays, 2, err);
-    free(rho);
-    free(u);
-    return st;
+    const double um = *(const double *)ctx, s = ((double)y + 0.5) / dims[1];
+    (void)x, (void)z;
+    *rho = 1.0;
+    u[0] = 4.0 * um * s * (1.0 - s);
 }
 
 /* Density of node (x, y): the sum of its stored populations (collision conserves it). */
@@ -375,7 +356,7 @@ tess_status tess_validate_cylinder2d(tess_vctx_t *v, tess_error_t *err)
         st = tess_fail(&e, TESS_ERR_INPUT, "cylinder2d.ini: expected one body, [forces] ref_area = D and an inlet");
     if (st == TESS_OK) {
         const int dims[3] = {r.c.geometry.nx, r.c.geometry.ny, 1};
-        st = init_file(v, dims, g.um, init, sizeof init, &e);
+        st = tess_v_init_state(v, "cylinder2d_init", dims, parabola, &g.um, init, sizeof init, &e);
     }
     tess_vrun_close(&r);
     if (st != TESS_OK) {

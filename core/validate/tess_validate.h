@@ -99,6 +99,11 @@ void tess_vrun_close(tess_vrun_t *r);
  * LBGK, which does not decay and spoils the profile by a few per cent. */
 tess_status tess_v_init_file(tess_vctx_t *v, const char *name, const int dims[3], double rho0, double rho1,
                              char *path, size_t len, tess_error_t *err);
+/* Writes OUT/name.vti with the density and velocity that fill gives node (x, y, z) (velocity zeroed before);
+ * path receives the absolute name, for `init.file=path`. */
+typedef void (*tess_v_init_fn)(void *ctx, const int dims[3], int x, int y, int z, double *rho, double u[3]);
+tess_status tess_v_init_state(tess_vctx_t *v, const char *name, const int dims[3], tess_v_init_fn fill, void *ctx,
+                              char *path, size_t len, tess_error_t *err);
 /* Dense index of node (x, y, z). */
 static inline size_t tess_vrun_index(const tess_vrun_t *r, int x, int y, int z)
 {

@@ -105,8 +105,8 @@ tess_status tess_vrun_open(tess_vctx_t *v, const char *case_name, const char *co
     return TESS_OK;
 }
 
-tess_status tess_v_init_file(tess_vctx_t *v, const char *name, const int dims[3], double rho0, double rho1,
-                             char *path, size_t len, tess_error_t *err)
+tess_status tess_v_init_state(tess_vctx_t *v, const char *name, const int dims[3], tess_v_init_fn fill, void *ctx,
+                              char *path, size_t len, tess_error_t *err)
 {
     char cwd[1024] = "";
     if (v->out[0] != '/' && !getcwd(cwd, sizeof cwd))
@@ -120,8 +120,9 @@ tess_status tess_v_init_file(tess_vctx_t *v, const char *name, const int dims[3]
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the initial state %s", name);
     }
     for (size_t i = 0; i < n; i++) {
-        const int x = (int)(i % (size_t)dims[0]);
-        rho[i] = dims[0] > 1 ? rho0 + (rho1 - rho0) * x / (double)(dims[0] - 1) : rho0;
+        const int x = (int)(i % (size_t)dims[0]), y = (int)(i / (size_t)dims[0] % (size_t)dims[1]),
+                  z = (int)(i / ((size_t)dims[0] * dims[1]));
+        fill(ctx, dims, x, y, z, &rho[i], &u[3 * i]);
     }
     const double origin[3] = {0, 0, 0};
     const tess_vti_array_t arrays[2] = {{"density", TESS_VTI_FLOAT64, 1, rho}, {"velocity", TESS_VTI_FLOAT64, 3, u}};
@@ -129,6 +130,21 @@ tess_status tess_v_init_file(tess_vctx_t *v, const char *name, const int dims[3]
     free(rho);
     free(u);
     return st;
+}
+
+/* At rest, density linear in x from rho[0] to rho[1]. */
+static void linear_density(void *ctx, const int dims[3], int x, int y, int z, double *rho, double u[3])
+{
+    const double *r = ctx;
+    (void)y, (void)z, (void)u;
+    *rho = dims[0] > 1 ? r[0] + (r[1] - r[0]) * x / (double)(dims[0] - 1) : r[0];
+}
+
+tess_status tess_v_init_file(tess_vctx_t *v, const char *name, const int dims[3], double rho0, double rho1,
+                             char *path, size_t len, tess_error_t *err)
+{
+    double r[2] = {rho0, rho1};
+    return tess_v_init_state(v, name, dims, linear_density, r, path, len, err);
 }
 
 tess_status tess_vrun_step(tess_vrun_t *r, long n, tess_error_t *err)
