@@ -38,35 +38,41 @@ TESS_HD TESS_INLINE R TESS_FN(tess_int_row_dot)(const int *coef, const R *v, int
 }
 
 /* Equilibrium, tile paper eq. (3) (quasi-compressible) and eq. (4) (incompressible); u is the velocity
- * (for the incompressible model equal to the momentum). */
+ * (for the incompressible model equal to the momentum). With the D3Q19 order (opposites i, i+1 for odd i)
+ * the even part 4.5 (c.u)^2 - 1.5 u^2 is shared by a pair and the odd part 3 c.u changes sign exactly, so a
+ * pair costs one c.u: about 90 operations per node instead of 130 (the CPU's LBGK loop is bound by them). */
 TESS_HD TESS_INLINE void TESS_FN(tess_equilibrium)(int fluid, R rho, R ux, R uy, R uz, R *feq)
 {
     const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
     const int w36[19] = TESS_D3Q19_W36;
+    const int quasi = fluid == TESS_FLUID_QUASI_COMPRESSIBLE;
     const R usq = (R)1.5 * (ux * ux + uy * uy + uz * uz);
+    const R base = quasi ? (R)1 - usq : rho - usq;
+    feq[0] = quasi ? (R)w36[0] / (R)36 * rho * base : (R)w36[0] / (R)36 * base;
     TESS_UNROLL
-    for (int i = 0; i < 19; i++) {
-        const R w = (R)w36[i] / (R)36;
-        const R cu = (R)3 * TESS_FN(tess_cdot)(cx[i], cy[i], cz[i], ux, uy, uz);
-        if (fluid == TESS_FLUID_QUASI_COMPRESSIBLE)
-            feq[i] = w * rho * ((R)1 + cu + (R)0.5 * cu * cu - usq);
-        else
-            feq[i] = w * (rho + cu + (R)0.5 * cu * cu - usq);
+    for (int i = 1; i < 19; i += 2) {
+        const R w = quasi ? (R)w36[i] / (R)36 * rho : (R)w36[i] / (R)36;
+        const R cu = TESS_FN(tess_cdot)(cx[i], cy[i], cz[i], ux, uy, uz);
+        const R even = base + (R)4.5 * (cu * cu), odd = (R)3 * cu;
+        feq[i] = w * (even + odd);
+        feq[i + 1] = w * (even - odd);
     }
 }
 
-/* Density and the raw first moment sum_i c_i f_i. */
+/* Density and the raw first moment sum_i c_i f_i, from the sums and differences of opposite pairs (the
+ * D3Q19 order puts opposites at i, i+1 for odd i): 39 additions instead of 46. */
 TESS_HD TESS_INLINE void TESS_FN(tess_raw_moments)(const R *f, R *rho, R *jx, R *jy, R *jz)
 {
-    const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
-    R r = f[0];
+    R sp[19], dp[19];
     TESS_UNROLL
-    for (int i = 1; i < 19; i++)
-        r += f[i];
-    *rho = r;
-    *jx = TESS_FN(tess_int_row_dot)(cx, f, 19);
-    *jy = TESS_FN(tess_int_row_dot)(cy, f, 19);
-    *jz = TESS_FN(tess_int_row_dot)(cz, f, 19);
+    for (int i = 1; i < 19; i += 2) {
+        sp[i] = f[i] + f[i + 1];
+        dp[i] = f[i] - f[i + 1];
+    }
+    *rho = f[0] + sp[1] + sp[3] + sp[5] + sp[7] + sp[9] + sp[11] + sp[13] + sp[15] + sp[17];
+    *jx = dp[1] + dp[7] + dp[9] + dp[11] + dp[13];   /* E, NE, SE, ET, EB */
+    *jy = dp[3] + dp[7] - dp[9] + dp[15] + dp[17];   /* N, NE, -SE, NT, NB */
+    *jz = dp[5] + dp[11] - dp[13] + dp[15] - dp[17]; /* T, ET, -EB, NT, -NB */
 }
 
 /* Velocity from density and momentum: eq. (5) or eq. (6); shift is half the body force (Guo), added to
