@@ -1,9 +1,7 @@
 /* The bulk collision of a tile's 64 nodes, shared by the AB and AA patterns (the same calls in the same order,
  * hence the same bits). Included inside a precision template (TESS_R as R, TESS_FN defined). */
 
-typedef struct {
-    _Alignas(64) R f[19][64]; /* aligned for the streaming stores of the AB pattern */
-} TESS_FN(cpu_tile_buffer);
+#include "cpu_tile_buffer_t.h"
 
 /* Collides the 64 nodes of a tile buffer in one SIMD loop. The boundary reconstruction is already done, so
  * every node runs the bulk update; the model is passed as constants so that each loop body is branch-free. */

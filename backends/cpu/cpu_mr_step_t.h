@@ -11,9 +11,11 @@
 
 #define R TESS_R
 
-typedef struct {
-    R f[19][64];
-} TESS_FN(cpu_mr_buffer);
+
+#include "cpu_tile_buffer_t.h"
+#include "cpu_pull_rows_t.h" /* the gather: the window is in L_XYZ, as the AB and AA copies */
+
+typedef TESS_FN(cpu_tile_buffer) TESS_FN(cpu_mr_buffer);
 
 /* Window slot of tile layer zn while layer L is completed: layers cycle through slots 0-2; with a periodic z
  * axis layer 0 stays in slot 3 (the last layer needs it) and the last layer is rebuilt early into slot 4
@@ -69,28 +71,12 @@ static void TESS_FN(cpu_mr_rebuild)(const tess_cpu_pattern_t *be, const tess_cpu
     }
 }
 
-/* Pull of all 19 x 64 links of a tile from the window, every slot folded to a constant offset (L_XYZ
- * everywhere); base[s] is the window tile of neighbour slot s, or the rest tile (fixed up afterwards). */
-static void TESS_FN(cpu_mr_gather)(const R *const *base, TESS_FN(cpu_mr_buffer) *TESS_RESTRICT buf)
-{
-    TESS_UNROLL
-    for (int i = 0; i < 19; i++)
-        TESS_UNROLL
-        for (int z = 0; z < 4; z++)
-            TESS_UNROLL
-            for (int y = 0; y < 4; y++)
-                TESS_UNROLL
-                for (int x = 0; x < 4; x++) {
-                    buf->f[i][tess_layout_xyz(x, y, z)] =
-                        base[tess_pull_slot(i, x, y, z)][i * 64 + tess_pull_offset(i, x, y, z, 1)];
-                }
-}
-
 /* Collides the gathered populations of a tile in moment space and stores the moments. */
-__attribute__((always_inline)) static inline void TESS_FN(cpu_mr_collide_model)(const tess_params_t *p,
-                                                                             const TESS_FN(cpu_mr_buffer) *buf,
-                                                                             R *mk, int fluid, int force)
+__attribute__((always_inline)) static inline void TESS_FN(cpu_mr_collide_model)(
+    const tess_params_t *TESS_RESTRICT p, const TESS_FN(cpu_mr_buffer) *TESS_RESTRICT buf, R *TESS_RESTRICT mk,
+    int fluid, int force)
 {
+    /* restrict: a store to mk may otherwise change p->tau or buf, which keeps GCC from vectorising the loop */
     for (int n = 0; n < 64; n++) {
         R f[19], mm[10];
         TESS_UNROLL
@@ -190,10 +176,10 @@ static void TESS_FN(cpu_mr_complete)(const tess_cpu_pattern_t *be, const tess_cp
                                                   be->tile_col[t2])
                           : rest;
         }
-        TESS_FN(cpu_mr_gather)(base, buf);
+        TESS_FN(cpu_pull_rows)((R *const *)base, buf, 0); /* write = 0 stores nothing into the window */
         const R *self = base[13];
-        int64_t h_src = -1; /* upstream node whose coefficients h holds */
-        R h[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        int64_t h_src = -1; /* upstream node whose populations fs holds */
+        R fs[19];
         for (int64_t e = be->fix_start[k]; e < be->fix_start[k + 1]; e++) {
             const tess_cpu_mr_fix_t fx = be->fix[e];
             const int i = fx.dst >> 6, n = fx.dst & 63;
@@ -210,14 +196,16 @@ static void TESS_FN(cpu_mr_complete)(const tess_cpu_pattern_t *be, const tess_cp
                 break;
             default:
                 if (fx.src != h_src) {
+                    /* all 19 at once (the fix-ups are sorted by source, about five links each): a call with a
+                     * constant direction compiles to a few additions, one with a variable direction does not */
                     const R *m2 = m + (size_t)(fx.src >> 6) * 10 * 64 + (fx.src & 63);
                     R mm[10];
                     for (int q = 0; q < 10; q++)
                         mm[q] = m2[q * 64];
-                    TESS_FN(tess_mr_coeffs)(mm, h);
+                    TESS_FN(tess_mr_populations)(mm, fs);
                     h_src = fx.src;
                 }
-                buf->f[i][n] = TESS_FN(tess_mr_population)(i, h);
+                buf->f[i][n] = fs[i];
             }
         }
         if (be->tile_has_open[k])
