@@ -39,9 +39,11 @@ static const validation_t validations[] = {
 
 static const char usage[] =
     "usage: tessera validate [--backend auto|cpu|cuda|hip] [--precision double|single] [--quick] [--out DIR]\n"
-    "                        [--threads N] [--only NAME,...] [--quiet]\n"
+    "                        [--threads N] [--only NAME[:PART],...] [--quiet]\n"
     "Runs the validation cases and writes DIR/report.md (default DIR: out/validate) with plots.\n"
-    "Validations: poiseuille3d, poiseuille2d, cavity2d, cylinder2d, sphere, porous (--quick: a reduced set).\n"
+    "Validations: poiseuille3d, poiseuille2d, cavity2d, cylinder2d, sphere, porous (--quick: a reduced set);\n"
+    "sphere:PART runs a part of the sphere: a lattice (D3Q19, D3Q13), a wall (bounce-back, bouzidi-linear)\n"
+    "or both joined by '+' (sphere:D3Q13+bounce-back).\n"
     "Exit status 0: every check passed; 1: a check failed; 2: bad arguments. docs/validation.md has the details.\n";
 
 typedef struct {
@@ -57,16 +59,23 @@ static int bad_arg(const char *fmt, const char *a)
     return 2;
 }
 
-static int selected(const vopts_t *o, const char *name)
+/* Whether validation NAME is selected; part receives the PART of an entry NAME:PART ("" for the whole). */
+static int selected(const vopts_t *o, const char *name, char *part, size_t part_len)
 {
+    part[0] = 0;
     if (!o->only)
         return 1;
     const size_t n = strlen(name);
     for (const char *s = o->only; *s;) {
         const char *comma = strchr(s, ',');
         const size_t len = comma ? (size_t)(comma - s) : strlen(s);
-        if (len == n && strncmp(s, name, n) == 0)
+        const char *colon = memchr(s, ':', len);
+        const size_t nlen = colon ? (size_t)(colon - s) : len;
+        if (nlen == n && strncmp(s, name, n) == 0) {
+            if (colon)
+                snprintf(part, part_len, "%.*s", (int)(len - nlen - 1), colon + 1);
             return 1;
+        }
         s += len + (comma ? 1 : 0);
     }
     return 0;
@@ -135,13 +144,33 @@ static int parse(vopts_t *o, int argc, char **argv)
             for (const char *s = val; *s;) {
                 const char *comma = strchr(s, ',');
                 const size_t len = comma ? (size_t)(comma - s) : strlen(s);
+                const char *colon = memchr(s, ':', len);
+                const size_t nlen = colon ? (size_t)(colon - s) : len;
                 int found = 0;
                 for (int k = 0; k < NVALIDATIONS; k++)
-                    found |= strlen(validations[k].name) == len && strncmp(s, validations[k].name, len) == 0;
+                    found |= strlen(validations[k].name) == nlen && strncmp(s, validations[k].name, nlen) == 0;
                 if (!found)
                     return bad_arg("--only: unknown validation in '%s' (expected poiseuille3d, poiseuille2d, cavity2d, "
                                    "cylinder2d, sphere, porous)",
                                    val);
+                if (colon) { /* only the sphere has parts */
+                    static const char *const parts[] = {"D3Q19", "D3Q13", "bounce-back", "bouzidi-linear", NULL};
+                    int ok = nlen == 6 && strncmp(s, "sphere", 6) == 0;
+                    /* PART is one or more of the names joined by '+' (sphere:D3Q19+bounce-back) */
+                    for (const char *t = colon + 1; ok && t < s + len;) {
+                        const char *plus = memchr(t, '+', (size_t)(s + len - t));
+                        const size_t tlen = plus ? (size_t)(plus - t) : (size_t)(s + len - t);
+                        int known_part = 0;
+                        for (int k = 0; parts[k]; k++)
+                            known_part |= strlen(parts[k]) == tlen && strncmp(t, parts[k], tlen) == 0;
+                        ok = known_part;
+                        t += tlen + (plus ? 1 : 0);
+                    }
+                    if (!ok)
+                        return bad_arg("--only: unknown part in '%s' (expected sphere:PART with PART one or more of "
+                                       "D3Q19, D3Q13, bounce-back, bouzidi-linear joined by '+')",
+                                       val);
+                }
                 s += len + (comma ? 1 : 0);
             }
         }
@@ -334,7 +363,7 @@ int tess_cmd_validate(int argc, char **argv)
     const double t0 = wall_seconds();
     for (int k = 0; k < NVALIDATIONS && st == TESS_OK; k++) {
         const validation_t *val = &validations[k];
-        if (!selected(&o, val->name))
+        if (!selected(&o, val->name, v->part, sizeof v->part))
             continue;
         if (o.quick && !val->quick) {
             tess_v_note(v, "%s: full mode only (tessera validate without --quick)", val->title);

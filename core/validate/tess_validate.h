@@ -32,6 +32,7 @@ typedef struct {
     int threads;         /* 0: OpenMP's default */
     const char *out;     /* output folder (exists) */
     int verbose;
+    char part[64];       /* --only NAME:PART: the part of this validation to run ("" for all of it) */
     /* results */
     tess_vcheck_t check[TESS_V_MAX_CHECKS];
     int ncheck;
