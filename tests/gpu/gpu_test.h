@@ -5,6 +5,7 @@
 
 #include "tess_backend.h"
 #include "tess_state.h"
+#include "tess_test.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,29 @@ static inline int gt_skip_or_fail(const tess_error_t *err, int first)
     }
     printf("FAIL %s\n", err->msg);
     return 1;
+}
+
+/* The comparison mode of the build: bitwise in the reproducible build (no FMA contraction on either side), within
+ * a tolerance in the fast one. Prints the mode once. */
+static inline int gt_want_bits(void)
+{
+#ifdef TESS_GPU_REPRODUCIBLE
+    const int want_bits = 1;
+#else
+    const int want_bits = 0;
+#endif
+    printf("mode: %s\n", want_bits ? "reproducible (bitwise)" : "fast (tolerance)");
+    return want_bits;
+}
+
+/* One GPU-against-CPU check in that mode: bits says whether the states were identical, diff is their largest
+ * difference, tol the fast build's tolerance. */
+static inline void gt_check(const char *what, int want_bits, int bits, double diff, double tol)
+{
+    if (want_bits)
+        tess_test_true(what, bits);
+    else
+        tess_test_close(what, diff, 0.0, tol);
 }
 
 #endif

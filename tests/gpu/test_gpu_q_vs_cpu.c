@@ -77,12 +77,7 @@ int main(void)
         {TESS_LATTICE_D2Q9, M, B2, 0, 1}, {TESS_LATTICE_D3Q19, G, B1, 1, 1},
     };
     int first = 1;
-#ifdef TESS_GPU_REPRODUCIBLE
-    const int want_bits = 1;
-#else
-    const int want_bits = 0;
-#endif
-    printf("mode: %s\n", want_bits ? "reproducible (bitwise)" : "fast (tolerance)");
+    const int want_bits = gt_want_bits();
     for (size_t vi = 0; vi < sizeof variants / sizeof variants[0]; vi++)
         for (int prec_i = 0; prec_i < 2; prec_i++) {
             const variant_t *v = &variants[vi];
@@ -124,10 +119,7 @@ int main(void)
             tess_test_true("cpu reference finite", finite);
             if (v->wall != TESS_WALL_BOUNCE_BACK)
                 tess_test_true("curved links present", t.links.n > 0);
-            if (want_bits)
-                tess_test_true(what, bits);
-            else
-                tess_test_close(what, d, 0.0, tol_fast[prec_i]);
+            gt_check(what, want_bits, bits, d, tol_fast[prec_i]);
             free(in);
             free(ref);
             free(got);

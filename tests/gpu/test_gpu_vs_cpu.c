@@ -35,12 +35,7 @@ int main(void)
     static const char *coll_name[] = {"lbgk", "mrt", "regularized"};
     static const char *fluid_name[] = {"incompressible", "quasi-compressible"};
     int first = 1;
-#ifdef TESS_GPU_REPRODUCIBLE
-    const int want_bits = 1;
-#else
-    const int want_bits = 0;
-#endif
-    printf("mode: %s\n", want_bits ? "reproducible (bitwise)" : "fast (tolerance)");
+    const int want_bits = gt_want_bits();
     for (int prec_i = 0; prec_i < 2; prec_i++)
         for (int coll = 0; coll < 3; coll++)
             for (int fluid = 0; fluid < 2; fluid++)
@@ -77,10 +72,7 @@ int main(void)
                             snprintf(what, sizeof what, "%s %s %s force=%d layout=%s tiles/block=%d: %d steps vs cpu",
                                      tess_precision_name(prec), coll_name[coll], fluid_name[fluid], force,
                                      layout ? "xyz" : "optimised", tpb, NSTEPS);
-                            if (want_bits)
-                                tess_test_true(what, bits);
-                            else
-                                tess_test_close(what, d, 0.0, tol_fast[prec_i]);
+                            gt_check(what, want_bits, bits, d, tol_fast[prec_i]);
                         }
                     free(in);
                     free(ref);
