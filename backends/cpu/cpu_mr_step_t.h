@@ -15,7 +15,6 @@
 #include "cpu_tile_buffer_t.h"
 #include "cpu_pull_rows_t.h" /* the gather: the window is in L_XYZ, as the AB and AA copies */
 
-typedef TESS_FN(cpu_tile_buffer) TESS_FN(cpu_mr_buffer);
 
 /* Window slot of tile layer zn while layer L is completed: layers cycle through slots 0-2; with a periodic z
  * axis layer 0 stays in slot 3 (the last layer needs it) and the last layer is rebuilt early into slot 4
@@ -73,7 +72,7 @@ static void TESS_FN(cpu_mr_rebuild)(const tess_cpu_pattern_t *be, const tess_cpu
 
 /* Collides the gathered populations of a tile in moment space and stores the moments. */
 __attribute__((always_inline)) static inline void TESS_FN(cpu_mr_collide_model)(
-    const tess_params_t *TESS_RESTRICT p, const TESS_FN(cpu_mr_buffer) *TESS_RESTRICT buf, R *TESS_RESTRICT mk,
+    const tess_params_t *TESS_RESTRICT p, const TESS_FN(cpu_tile_buffer) *TESS_RESTRICT buf, R *TESS_RESTRICT mk,
     int fluid, int force)
 {
     /* restrict: a store to mk may otherwise change p->tau or buf, which keeps GCC from vectorising the loop */
@@ -90,7 +89,7 @@ __attribute__((always_inline)) static inline void TESS_FN(cpu_mr_collide_model)(
     }
 }
 
-static void TESS_FN(cpu_mr_collide)(const tess_params_t *p, const TESS_FN(cpu_mr_buffer) *buf, R *mk)
+static void TESS_FN(cpu_mr_collide)(const tess_params_t *p, const TESS_FN(cpu_tile_buffer) *buf, R *mk)
 {
     const int quasi = p->fluid == TESS_FLUID_QUASI_COMPRESSIBLE;
     if (quasi && p->use_force)
@@ -106,7 +105,7 @@ static void TESS_FN(cpu_mr_collide)(const tess_params_t *p, const TESS_FN(cpu_mr
 /* Inlets and outlets of a completed tile. Zou-He works on the populations in the window before the moments
  * are taken; the finite-difference boundary works on moments (paper eqs. 22-24): the partial density and
  * momentum of the known populations give rho_0 + 2 rho_1, and the moments of the node follow from eq. 22. */
-static void TESS_FN(cpu_mr_open_zou_he)(const tess_cpu_pattern_t *be, int32_t k, TESS_FN(cpu_mr_buffer) *buf)
+static void TESS_FN(cpu_mr_open_zou_he)(const tess_cpu_pattern_t *be, int32_t k, TESS_FN(cpu_tile_buffer) *buf)
 {
     const tess_params_t *p = &be->params;
     const uint8_t *types = be->node_type + 64 * (size_t)k;
@@ -124,7 +123,7 @@ static void TESS_FN(cpu_mr_open_zou_he)(const tess_cpu_pattern_t *be, int32_t k,
     }
 }
 
-static void TESS_FN(cpu_mr_open_fd)(const tess_cpu_pattern_t *be, int32_t k, const TESS_FN(cpu_mr_buffer) *buf,
+static void TESS_FN(cpu_mr_open_fd)(const tess_cpu_pattern_t *be, int32_t k, const TESS_FN(cpu_tile_buffer) *buf,
                                     R *mk)
 {
     const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
@@ -156,7 +155,7 @@ static void TESS_FN(cpu_mr_open_fd)(const tess_cpu_pattern_t *be, int32_t k, con
 /* Completes layer L of block b: pull from the window, fix the links from solid nodes and other blocks,
  * boundaries, collision in moment space. */
 static void TESS_FN(cpu_mr_complete)(const tess_cpu_pattern_t *be, const tess_cpu_mr_block_t *b, int L, R *w,
-                                     TESS_FN(cpu_mr_buffer) *buf)
+                                     TESS_FN(cpu_tile_buffer) *buf)
 {
     const tess_params_t *p = &be->params;
     R *m = (R *)be->m;
@@ -218,7 +217,7 @@ static void TESS_FN(cpu_mr_complete)(const tess_cpu_pattern_t *be, const tess_cp
 }
 
 static void TESS_FN(cpu_mr_block)(const tess_cpu_pattern_t *be, const tess_cpu_mr_block_t *b, R *w,
-                                  TESS_FN(cpu_mr_buffer) *buf)
+                                  TESS_FN(cpu_tile_buffer) *buf)
 {
     const int T = be->tz;
     TESS_FN(cpu_mr_rebuild)(be, b, 0, TESS_FN(cpu_mr_slot)(be, 1, 0), w);
@@ -240,7 +239,7 @@ static void TESS_FN(cpu_mr_step)(tess_cpu_pattern_t *be)
 #else
         R *w = (R *)be->window[0];
 #endif
-        TESS_FN(cpu_mr_buffer) buf;
+        TESS_FN(cpu_tile_buffer) buf;
         for (int color = 0; color < 4; color++) {
             /* blocks are sorted by colour; those of one colour never touch, so they run in any order */
 #pragma omp for schedule(dynamic, 1)
