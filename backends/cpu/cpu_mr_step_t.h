@@ -15,7 +15,6 @@
 #include "cpu_tile_buffer_t.h"
 #include "cpu_pull_rows_t.h" /* the gather: the window is in L_XYZ, as the AB and AA copies */
 
-
 /* Window slot of tile layer zn while layer L is completed: layers cycle through slots 0-2; with a periodic z
  * axis layer 0 stays in slot 3 (the last layer needs it) and the last layer is rebuilt early into slot 4
  * (the first layer needs it). */
