@@ -102,11 +102,11 @@ fi
 
 if [ "${GPU_CHECK_VALIDATE:-1}" = 1 ] || [ -n "${GPU_CHECK_SPHERE:-}" ]; then
     # The generic engine's validations on the GPU: D2Q9 Poiseuille and cavity (quick) and the random-sphere beds at
-    # 192^3 (full, about 5 minutes) with GPU_CHECK_VALIDATE=1; parts of the sphere in a pipe at the paper's
-    # resolution (d = 60, 3 to 5 minutes a part) with GPU_CHECK_SPHERE="sphere:D3Q19+bounce-back ...". A "not run"
-    # row, a failing row of the 2D cases or the porous beds, or an exit status other than 0 or 1 fails the check;
-    # the sphere's rows are reported (their tolerances, the paper's own errors, are met by some runs and missed by
-    # others by tenths of a per cent: docs/validation.md).
+    # 192^3 (full, about 5 minutes) with GPU_CHECK_VALIDATE=1; parts of the sphere in a pipe on the paper's grids
+    # (Re 1 at d = 30.24, Re 10 and 50 at d = 60.96; 1 to 3 minutes a run) with
+    # GPU_CHECK_SPHERE="sphere:D3Q19+bounce-back+Re10 ...". A "not run" row, a failing row of the 2D cases or the
+    # porous beds, or an exit status other than 0 or 1 fails the check; the sphere's rows are reported (their
+    # tolerances, the paper's own errors, are met by some runs and missed by others: docs/validation.md).
     step "tessera validate --backend cuda"
     v=/tmp/tess-fast/core/cli/tessera
     runs=()

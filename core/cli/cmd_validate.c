@@ -42,8 +42,9 @@ static const char usage[] =
     "                        [--threads N] [--only NAME[:PART],...] [--quiet]\n"
     "Runs the validation cases and writes DIR/report.md (default DIR: out/validate) with plots.\n"
     "Validations: poiseuille3d, poiseuille2d, cavity2d, cylinder2d, sphere, porous (--quick: a reduced set);\n"
-    "sphere:PART runs a part of the sphere: a lattice (D3Q19, D3Q13), a wall (bounce-back, bouzidi-linear)\n"
-    "or both joined by '+' (sphere:D3Q13+bounce-back).\n"
+    "sphere:PART runs a part of the sphere: lattices (D3Q19, D3Q13), walls (bounce-back, bouzidi-linear),\n"
+    "Reynolds numbers (Re1, Re10, Re50) joined by '+'; names of one kind are alternatives\n"
+    "(sphere:D3Q13+bounce-back+Re10+Re50).\n"
     "Exit status 0: every check passed; 1: a check failed; 2: bad arguments. docs/validation.md has the details.\n";
 
 typedef struct {
@@ -154,7 +155,7 @@ static int parse(vopts_t *o, int argc, char **argv)
                                    "cylinder2d, sphere, porous)",
                                    val);
                 if (colon) { /* only the sphere has parts */
-                    static const char *const parts[] = {"D3Q19", "D3Q13", "bounce-back", "bouzidi-linear", NULL};
+                    static const char *const parts[] = {"D3Q19", "D3Q13", "bounce-back", "bouzidi-linear", "Re1", "Re10", "Re50", NULL};
                     int ok = nlen == 6 && strncmp(s, "sphere", 6) == 0;
                     /* PART is one or more of the names joined by '+' (sphere:D3Q19+bounce-back) */
                     for (const char *t = colon + 1; ok && t < s + len;) {
@@ -168,7 +169,7 @@ static int parse(vopts_t *o, int argc, char **argv)
                     }
                     if (!ok)
                         return bad_arg("--only: unknown part in '%s' (expected sphere:PART with PART one or more of "
-                                       "D3Q19, D3Q13, bounce-back, bouzidi-linear joined by '+')",
+                                       "D3Q19, D3Q13, bounce-back, bouzidi-linear, Re1, Re10, Re50 joined by '+')",
                                        val);
                 }
                 s += len + (comma ? 1 : 0);

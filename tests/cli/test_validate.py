@@ -18,6 +18,7 @@ if mode == "args":
         (["--only", "sphere:D3Q27"], "--only: unknown part in 'sphere:D3Q27'"),
         (["--only", "porous:D3Q19"], "--only: unknown part in 'porous:D3Q19'"),
         (["--only", "sphere:D3Q19+wet"], "--only: unknown part in 'sphere:D3Q19+wet'"),
+        (["--only", "sphere:D3Q19+Re5"], "--only: unknown part in 'sphere:D3Q19+Re5'"),
         (["--threads", "-1"], "--threads: expected an integer"),
         (["--out"], "option --out needs a value"),
         (["--backend", "quantum"], "--backend:"),
