@@ -98,7 +98,8 @@ tess_status tess_validate_sphere_pipe(tess_vctx_t *v, tess_error_t *err)
 
     FILE *dat = tess_v_open(v, "sphere.dat");
     if (dat)
-        fprintf(dat, "# Re cd_ref cd_D3Q19 cd_D3Q13 (bounce-back), cd_D3Q19 cd_D3Q13 (Bouzidi linear) (NaN: not run)\n");
+        fprintf(dat, "# Re cd_ref cd_D3Q19 cd_D3Q13 (bounce-back), cd_D3Q19 cd_D3Q13 (Bouzidi linear), paper's D3Q13 cd on "
+                     "the same grid (NaN: not run, or no such run)\n");
     double cd_all[2][2][3];
     for (int wl = 0; wl < 4; wl++) /* wall treatment (outer), lattice */
         for (int k = 0; k < 3; k++) {
@@ -198,18 +199,26 @@ tess_status tess_validate_sphere_pipe(tess_vctx_t *v, tess_error_t *err)
     if (!dat)
         return TESS_OK;
     for (int k = 0; k < 3; k++)
-        fprintf(dat, "%g %.6g %.6g %.6g %.6g %.6g\n", runs[k].re, reference(runs[k].re), cd_all[0][0][k], cd_all[0][1][k],
-                cd_all[1][0][k], cd_all[1][1][k]);
+        fprintf(dat, "%g %.6g %.6g %.6g %.6g %.6g %.6g\n", runs[k].re, reference(runs[k].re), cd_all[0][0][k],
+                cd_all[0][1][k], cd_all[1][0][k], cd_all[1][1][k], runs[k].paper_cd);
     fclose(dat);
     FILE *f = tess_v_open(v, "sphere.gp");
     if (!f)
         return TESS_OK;
-    fprintf(f, "set terminal pngcairo size 640,480 noenhanced\nset output 'sphere.png'\nset logscale xy\n"
-               "set xlabel 'Re = u0 d / nu'\nset ylabel 'drag coefficient'\nset xrange [0.7:70]\n"
-               "set title 'Sphere in a pipe, d/D = 0.5: drag against Reynolds number'\nset key top right\n"
-               "plot 'sphere.dat' u 1:2 w lp pt 4 lc rgb 'black' t 'Toelke & Krafczyk (2008) reference', "
-               "'' u 1:3 w p pt 7 ps 1.5 t 'D3Q19, bounce-back', '' u 1:4 w p pt 5 ps 1.5 t 'D3Q13, bounce-back', "
-               "'' u 1:5 w p pt 6 ps 1.5 t 'D3Q19, Bouzidi linear', '' u 1:6 w p pt 4 ps 1.5 t 'D3Q13, Bouzidi linear'\n");
+    /* top: the drag against Re; bottom: each drag over the reference, with the paper's own on the same grid */
+    fprintf(f, "set terminal pngcairo size 640,720 noenhanced\nset output 'sphere.png'\n"
+               "set multiplot layout 2,1 title 'Sphere in a pipe, d/D = 0.5 (Toelke & Krafczyk 2008)'\n"
+               "set logscale x\nset xrange [0.7:70]\nset xlabel 'Re = u0 d / nu'\nset key top right\n"
+               "set logscale y\nset ylabel 'drag coefficient'\n"
+               "plot 'sphere.dat' u 1:2 w lp pt 4 lc rgb 'black' t 'reference (Schiller-Naumann, Haberman-Sayre)', "
+               "'' u 1:3 w p pt 7 ps 1.5 lc 1 t 'D3Q19, bounce-back', '' u 1:4 w p pt 5 ps 1.5 lc 2 t 'D3Q13, bounce-back', "
+               "'' u 1:5 w p pt 6 ps 1.5 lc 3 t 'D3Q19, Bouzidi linear', '' u 1:6 w p pt 4 ps 1.5 lc 4 "
+               "t 'D3Q13, Bouzidi linear'\n"
+               "unset logscale y\nset ylabel 'drag / reference'\nset key top right\nset grid\n"
+               "plot 1 w l lc rgb 'black' notitle, 'sphere.dat' u 1:($7/$2) w p pt 3 ps 2 lc rgb 'black' "
+               "t 'paper, D3Q13, same grid', '' u 1:($3/$2) w p pt 7 ps 1.5 lc 1 notitle, '' u 1:($4/$2) w p pt 5 ps 1.5 "
+               "lc 2 notitle, '' u 1:($5/$2) w p pt 6 ps 1.5 lc 3 notitle, '' u 1:($6/$2) w p pt 4 ps 1.5 lc 4 notitle\n"
+               "unset multiplot\n");
     fclose(f);
     tess_v_plot(v, "sphere");
     return TESS_OK;
