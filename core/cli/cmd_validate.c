@@ -155,16 +155,12 @@ static int parse(vopts_t *o, int argc, char **argv)
                                    "cylinder2d, sphere, porous)",
                                    val);
                 if (colon) { /* only the sphere has parts */
-                    static const char *const parts[] = {"D3Q19", "D3Q13", "bounce-back", "bouzidi-linear", "Re1", "Re10", "Re50", NULL};
                     int ok = nlen == 6 && strncmp(s, "sphere", 6) == 0;
                     /* PART is one or more of the names joined by '+' (sphere:D3Q19+bounce-back) */
                     for (const char *t = colon + 1; ok && t < s + len;) {
                         const char *plus = memchr(t, '+', (size_t)(s + len - t));
                         const size_t tlen = plus ? (size_t)(plus - t) : (size_t)(s + len - t);
-                        int known_part = 0;
-                        for (int k = 0; parts[k]; k++)
-                            known_part |= strlen(parts[k]) == tlen && strncmp(t, parts[k], tlen) == 0;
-                        ok = known_part;
+                        ok = tess_validate_sphere_part_known(t, tlen);
                         t += tlen + (plus ? 1 : 0);
                     }
                     if (!ok)
