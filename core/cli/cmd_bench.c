@@ -36,7 +36,7 @@ typedef struct {
     double porosity; /* requested porosity (spheres), -1 otherwise */
     double porosity_real, eta_t;
     long nodes, wet, tiles;
-    char pattern[8], precision[8], variant[16], collision[16], layout[16];
+    char pattern[8], precision[8], variant[16], collision[16], layout[16], lattice[8], wall[20];
     int mr_layer; /* MR nodes per layer; 0 = chosen from the cache size */
     double mlups, mlups_min, mlups_max, bytes_per_update, gbs, frac_copy, frac_peak;
 } bench_row;
@@ -220,6 +220,13 @@ static int case_overrides(const bench_opts *o, int size, const char *porosity, c
         snprintf(store[n++], 96, "domain.nx=%d", size);
         snprintf(store[n++], 96, "domain.ny=%d", size);
         snprintf(store[n++], 96, "domain.nz=%d", size);
+        if (strcmp(o->case_name, "cavity2d") == 0) { /* D2Q9: size x size fluid nodes under the lid row */
+            snprintf(store[n - 1], 96, "domain.nz=1");
+            snprintf(store[n - 2], 96, "domain.ny=%d", size + 1);
+            snprintf(store[n++], 96, "wall.lid.min=0 %d 0", size);
+            snprintf(store[n++], 96, "wall.lid.max=%d %d 0", size - 1, size);
+            snprintf(store[n++], 96, "physics.length=%d", size);
+        }
         if (strcmp(o->case_name, "cavity3d") == 0) {
             snprintf(store[n++], 96, "wall.lid.min=0 0 %d", size - 1);
             snprintf(store[n++], 96, "wall.lid.max=%d %d %d", size - 1, size - 1, size - 1);
@@ -309,6 +316,11 @@ static int run_one(const bench_opts *o, const char *case_path, int size, const c
     snprintf(row->variant, sizeof row->variant, "%s", variant);
     snprintf(row->collision, sizeof row->collision, "%s", collision);
     snprintf(row->layout, sizeof row->layout, "%s", layout);
+    const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)t->lattice);
+    snprintf(row->lattice, sizeof row->lattice, "%s", lat ? lat->name : "?");
+    static const char *const walls[] = {"bounce-back", "bouzidi-lin", "bouzidi-quad"};
+    snprintf(row->wall, sizeof row->wall, "%s",
+             c.params.wall >= 0 && c.params.wall <= TESS_WALL_BOUZIDI_QUADRATIC ? walls[c.params.wall] : "?");
     row->mr_layer = cfg.mr_layer;
     row->mlups = reps % 2 ? mlups[reps / 2] : 0.5 * (mlups[reps / 2 - 1] + mlups[reps / 2]);
     row->mlups_min = mlups[0];
@@ -331,8 +343,9 @@ static void print_row(const bench_row *r)
     char layer[16] = "-";
     if (strcmp(r->pattern, "mr") == 0)
         snprintf(layer, sizeof layer, r->mr_layer ? "%d" : "auto", r->mr_layer);
-    printf("%-9s %5d %6s %5.3f %-3s %-6s %-11s %-11s %-9s %6s %9.1f %6.0f %8.1f", r->case_name, r->size, por, r->eta_t,
-           r->pattern, r->precision, r->variant, r->collision, r->layout, layer, r->mlups, r->bytes_per_update, r->gbs);
+    printf("%-9s %-5s %-12s %5d %6s %5.3f %-3s %-6s %-11s %-11s %-9s %6s %9.1f %6.0f %8.1f", r->case_name, r->lattice,
+           r->wall, r->size, por, r->eta_t, r->pattern, r->precision, r->variant, r->collision, r->layout, layer, r->mlups,
+           r->bytes_per_update, r->gbs);
     if (r->frac_copy > 0)
         printf(" %6.1f%%", 100.0 * r->frac_copy);
     else
@@ -361,13 +374,14 @@ static tess_status write_csv(const char *path, const bench_row *rows, int n, con
         return st;
     fprintf(w.f, "# device: %s; copy bandwidth %.1f GB/s; theoretical %.1f GB/s\n", device, copy_gbs, peak_gbs);
     fprintf(w.f, "case,size,porosity,eta_t,nodes,fluid_nodes,tiles,pattern,precision,variant,collision,layout,"
-                 "mr_layer,mlups_median,mlups_min,mlups_max,bytes_per_update,gb_per_s,fraction_of_copy,fraction_of_theoretical\n");
+                 "mr_layer,mlups_median,mlups_min,mlups_max,bytes_per_update,gb_per_s,fraction_of_copy,fraction_of_theoretical,"
+                 "lattice,wall\n");
     for (int i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
-        fprintf(w.f, "%s,%d,%.4f,%.4f,%ld,%ld,%ld,%s,%s,%s,%s,%s,%d,%.2f,%.2f,%.2f,%.0f,%.2f,%.4f,%.4f\n", r->case_name,
+        fprintf(w.f, "%s,%d,%.4f,%.4f,%ld,%ld,%ld,%s,%s,%s,%s,%s,%d,%.2f,%.2f,%.2f,%.0f,%.2f,%.4f,%.4f,%s,%s\n", r->case_name,
                 r->size, r->porosity_real, r->eta_t, r->nodes, r->wet, r->tiles, r->pattern, r->precision, r->variant,
                 r->collision, r->layout, r->mr_layer, r->mlups, r->mlups_min, r->mlups_max, r->bytes_per_update, r->gbs,
-                r->frac_copy, r->frac_peak);
+                r->frac_copy, r->frac_peak, r->lattice, r->wall);
     }
     return tess_file_commit(&w, err);
 }
@@ -482,8 +496,10 @@ int tess_cmd_bench(int argc, char **argv)
         printf("copy bandwidth: not measured by this backend");
     if (peak_gbs > 0)
         printf("; theoretical %.1f GB/s", peak_gbs);
-    printf("\nbytes per update model: 2 x 19 x value size (AB, AA), 2 x 10 x value size (MR); eta_t = tile utilisation\n");
-    printf("%-9s %5s %6s %5s %-3s %-6s %-11s %-11s %-9s %6s %9s %6s %8s %7s%s\n", "case", "size", "poros", "eta_t", "pat",
+    printf("\nbytes per update model: 2 x q x value size (AB, AA), 2 x stored moments x value size (MR); eta_t = tile "
+           "utilisation\n");
+    printf("%-9s %-5s %-12s %5s %6s %5s %-3s %-6s %-11s %-11s %-9s %6s %9s %6s %8s %7s%s\n", "case", "lattice", "wall",
+           "size", "poros", "eta_t", "pat",
            "prec", "variant", "collision", "layout", "layer", "MLUPS", "B/upd", "GB/s", "%copy",
            peak_gbs > 0 ? " %theor" : "");
 

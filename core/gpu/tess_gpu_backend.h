@@ -27,6 +27,9 @@ struct tess_backend {
     tess_link_t *links;  /* curved-wall links and per-node ranges (generic kernel); NULL when the tiling has none */
     int64_t *node_link;
     uint8_t *node_nlink;
+    uint8_t *host_type;  /* 64 per tile: the node types, for the list of inlet/outlet nodes */
+    int64_t *open;       /* the inlet/outlet nodes (64 tile + local), device; NULL when none */
+    int32_t nopen;
     size_t bytes;
     char device_name[256];
 };
@@ -141,6 +144,11 @@ static void tess_gpu_free_device(tess_backend_t *be)
     (void)gpuFree(be->links);
     (void)gpuFree(be->node_link);
     (void)gpuFree(be->node_nlink);
+    (void)gpuFree(be->open);
+    free(be->host_type);
+    be->host_type = NULL;
+    be->open = NULL;
+    be->nopen = 0;
     be->f[0] = be->f[1] = NULL;
     be->neighbors = NULL;
     be->node_type = NULL;
@@ -222,6 +230,10 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
                      err, "uploading the tile neighbourhoods");
         TESS_GPU_TRY(gpuMemcpy(be->node_type, t->node_type, (size_t)t->ntiles * 64, gpuMemcpyHostToDevice), err,
                      "uploading the node types");
+        be->host_type = (uint8_t *)malloc((size_t)t->ntiles * 64);
+        if (!be->host_type)
+            return tess_fail(err, TESS_ERR_NOMEM, "out of host memory for the node types of %d tiles", t->ntiles);
+        memcpy(be->host_type, t->node_type, (size_t)t->ntiles * 64);
         TESS_GPU_TRY(gpuMemcpy(be->corner, t->tile_corner, (size_t)t->ntiles * 3 * sizeof(int32_t),
                                gpuMemcpyHostToDevice),
                      err, "uploading the tile corners");
@@ -309,14 +321,38 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
                              m);
     /* Other lattices, curved walls and method nee take the generic kernel; D3Q19 with halfway walls and Zou-He
      * planes keeps the tuned one. */
-    be->generic = be->cfg.generic || tess_q_engine_needed(p);
+    const char *force_engine = getenv("TESSERA_GPU_ENGINE");
+    be->generic = be->cfg.generic || tess_q_engine_needed(p) || (force_engine && strcmp(force_engine, "1") == 0);
     if (be->generic) {
-        if (be->cfg.variant != TESS_KERNEL_FULL || be->cfg.plain_xyz)
-            return tess_fail(err, TESS_ERR_UNSUPPORTED,
-                             "kernel variants and the layout study exist for the tuned D3Q19 kernels only");
+        if (be->cfg.plain_xyz)
+            return tess_fail(err, TESS_ERR_UNSUPPORTED, "the layout study exists for the tuned D3Q19 kernels only");
         const tess_status st = tess_q_check_physics(p, err);
         if (st != TESS_OK)
             return st;
+    }
+    /* The inlet and outlet nodes: their own small kernel after the plain sweep (boundaries as data). */
+    (void)gpuFree(be->open);
+    be->open = NULL;
+    be->nopen = 0;
+    int64_t nopen = 0;
+    for (int64_t j = 0; j < (int64_t)be->ntiles * 64; j++)
+        nopen += be->host_type[j] < p->nmat && tess_q_kind_is_wet(p->mat[be->host_type[j]].kind) &&
+                 p->mat[be->host_type[j]].kind != TESS_NODE_FLUID;
+    if (nopen > 0) {
+        int64_t *open = (int64_t *)malloc((size_t)nopen * sizeof *open);
+        if (!open)
+            return tess_fail(err, TESS_ERR_NOMEM, "out of host memory for %lld inlet/outlet nodes", (long long)nopen);
+        int64_t m = 0;
+        for (int64_t j = 0; j < (int64_t)be->ntiles * 64; j++)
+            if (be->host_type[j] < p->nmat && tess_q_kind_is_wet(p->mat[be->host_type[j]].kind) &&
+                p->mat[be->host_type[j]].kind != TESS_NODE_FLUID)
+                open[m++] = j;
+        gpuError_t rc = gpuMalloc((void **)&be->open, (size_t)nopen * sizeof *open);
+        if (rc == gpuSuccess)
+            rc = gpuMemcpy(be->open, open, (size_t)nopen * sizeof *open, gpuMemcpyHostToDevice);
+        free(open);
+        TESS_GPU_TRY(rc, err, "uploading the inlet/outlet node list");
+        be->nopen = (int32_t)nopen;
     }
     be->consts.p = *p;
     for (int m = 0; m < 256; m++)
@@ -327,7 +363,42 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
     return tess_gpu_transfer(be, (void *)pops, 1, err);
 }
 
-/* One step of the generic kernel for the tiling's lattice: one block of 64 threads per tile. */
+/* The engine's kernel for a lattice, a collision and a variant (tess_gpu_q_kernels.h). */
+template <typename R> using tess_gpu_q_kernel_t = void (*)(const R *, R *, const tess_gpu_q_args_t);
+
+template <typename R, int LAT, bool LINKS>
+static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision)
+{
+    if (collision == TESS_COLLISION_MRT)
+        return tess_gpu_q_ab_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_MRT>::value, TESS_KERNEL_FULL, LINKS>;
+    if (collision == TESS_COLLISION_REGULARIZED)
+        return tess_gpu_q_ab_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_REGULARIZED>::value, TESS_KERNEL_FULL,
+                                  LINKS>;
+    return tess_gpu_q_ab_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, LINKS>;
+}
+
+template <typename R, int LAT>
+static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_lattice(tess_kernel_variant v, int collision, bool links)
+{
+    if (v == TESS_KERNEL_READ_WRITE_ONLY)
+        return tess_gpu_q_ab_step<R, LAT, TESS_GPU_MODEL_ANY, TESS_KERNEL_READ_WRITE_ONLY, false>;
+    if (v == TESS_KERNEL_PROPAGATION_ONLY)
+        return tess_gpu_q_ab_step<R, LAT, TESS_GPU_MODEL_ANY, TESS_KERNEL_PROPAGATION_ONLY, false>;
+    return links ? tess_gpu_pick_q_full<R, LAT, true>(collision) : tess_gpu_pick_q_full<R, LAT, false>(collision);
+}
+
+template <typename R>
+static tess_gpu_q_kernel_t<R> tess_gpu_pick_q(int lattice, tess_kernel_variant v, int collision, bool links)
+{
+    switch (lattice) {
+    case TESS_LATTICE_D2Q9: return tess_gpu_pick_q_lattice<R, TESS_LATTICE_D2Q9>(v, collision, links);
+    case TESS_LATTICE_D3Q13: return tess_gpu_pick_q_lattice<R, TESS_LATTICE_D3Q13>(v, collision, links);
+    case TESS_LATTICE_D3Q27: return tess_gpu_pick_q_lattice<R, TESS_LATTICE_D3Q27>(v, collision, links);
+    default: return tess_gpu_pick_q_lattice<R, TESS_LATTICE_D3Q19>(v, collision, links);
+    }
+}
+
+/* One step of the engine's kernel: one or two tiles (64 threads each) per block. */
 template <typename R>
 static void tess_gpu_launch_q(tess_backend_t *be)
 {
@@ -338,18 +409,26 @@ static void tess_gpu_launch_q(tess_backend_t *be)
     a.links = be->links;
     a.node_link = be->node_link;
     a.node_nlink = be->node_nlink;
-    a.ex = be->shape.ex;
-    a.ey = be->shape.ey;
-    a.ez = be->shape.ez;
     a.ntiles = be->ntiles;
     const R *src = (const R *)be->f[be->cur];
     R *dst = (R *)be->f[1 - be->cur];
-    const unsigned blocks = (unsigned)be->ntiles;
-    switch (be->shape.lattice) {
-    case TESS_LATTICE_D2Q9: tess_gpu_q_ab_step<R, TESS_LATTICE_D2Q9><<<blocks, 64>>>(src, dst, a); break;
-    case TESS_LATTICE_D3Q13: tess_gpu_q_ab_step<R, TESS_LATTICE_D3Q13><<<blocks, 64>>>(src, dst, a); break;
-    case TESS_LATTICE_D3Q27: tess_gpu_q_ab_step<R, TESS_LATTICE_D3Q27><<<blocks, 64>>>(src, dst, a); break;
-    default: tess_gpu_q_ab_step<R, TESS_LATTICE_D3Q19><<<blocks, 64>>>(src, dst, a); break;
+    const unsigned tpb = (unsigned)be->tiles_per_block;
+    const unsigned blocks = (unsigned)(((size_t)be->ntiles + tpb - 1) / tpb);
+    const bool links = be->node_nlink && be->consts.p.wall != TESS_WALL_BOUNCE_BACK;
+    tess_gpu_pick_q<R>(be->shape.lattice, be->cfg.variant, be->consts.p.collision, links)<<<blocks, 64 * tpb>>>(src, dst,
+                                                                                                              a);
+    if (be->nopen > 0 && be->cfg.variant != TESS_KERNEL_READ_WRITE_ONLY) {
+        const unsigned ob = (unsigned)((be->nopen + 63) / 64);
+        const bool full = be->cfg.variant == TESS_KERNEL_FULL;
+        switch (be->shape.lattice) {
+#define TESS_GPU_OPEN(LAT)                                                                                         \
+    (full ? tess_gpu_q_open_step<R, LAT, TESS_KERNEL_FULL> : tess_gpu_q_open_step<R, LAT, TESS_KERNEL_PROPAGATION_ONLY>)
+        case TESS_LATTICE_D2Q9: TESS_GPU_OPEN(TESS_LATTICE_D2Q9)<<<ob, 64>>>(src, dst, a, be->open, be->nopen); break;
+        case TESS_LATTICE_D3Q13: TESS_GPU_OPEN(TESS_LATTICE_D3Q13)<<<ob, 64>>>(src, dst, a, be->open, be->nopen); break;
+        case TESS_LATTICE_D3Q27: TESS_GPU_OPEN(TESS_LATTICE_D3Q27)<<<ob, 64>>>(src, dst, a, be->open, be->nopen); break;
+        default: TESS_GPU_OPEN(TESS_LATTICE_D3Q19)<<<ob, 64>>>(src, dst, a, be->open, be->nopen); break;
+#undef TESS_GPU_OPEN
+        }
     }
 }
 
@@ -383,6 +462,18 @@ TESS_GPU_OP tess_status tess_gpu_step(tess_backend_t *be, int nsteps, tess_error
         TESS_GPU_TRY(gpuMemcpyToSymbol((const void *)&tess_gpu_c, &be->consts, sizeof be->consts, 0,
                                        gpuMemcpyHostToDevice),
                      err, "uploading the physics parameters");
+        int8_t dirs[4][27][4];
+        memset(dirs, 0, sizeof dirs);
+        for (int l = 0; l < TESS_LATTICE_COUNT; l++) {
+            const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)l);
+            for (int i = 0; lat && i < lat->q; i++) {
+                for (int d = 0; d < 3; d++)
+                    dirs[l][i][d] = (int8_t)lat->c[i][d];
+                dirs[l][i][3] = (int8_t)lat->opp[i];
+            }
+        }
+        TESS_GPU_TRY(gpuMemcpyToSymbol((const void *)&tess_gpu_dir, dirs, sizeof dirs, 0, gpuMemcpyHostToDevice), err,
+                     "uploading the direction tables");
         tess_gpu_constants_owner = be;
     }
     for (int s = 0; s < nsteps; s++) {
@@ -475,7 +566,8 @@ TESS_GPU_OP void tess_gpu_describe(const tess_backend_t *be, char *buf, size_t l
     char kernel[64];
     const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)be->shape.lattice);
     if (be->generic)
-        snprintf(kernel, sizeof kernel, "generic engine (%s), 1 tile per block", lat ? lat->name : "?");
+        snprintf(kernel, sizeof kernel, "engine tile kernel (%s), %d tile%s per block", lat ? lat->name : "?",
+                 be->tiles_per_block, be->tiles_per_block == 1 ? "" : "s");
     else
         snprintf(kernel, sizeof kernel, "%d tile%s per block", be->tiles_per_block, be->tiles_per_block == 1 ? "" : "s");
     snprintf(buf, len,

@@ -1,13 +1,15 @@
-/* The lattice-generic engine on the GPU (docs/architecture.md, "Generic lattice engine"), written once for CUDA
- * and HIP: the AB pattern, one thread per node, one tile (64 threads) per block. A wet node calls the core's
- * tess_q_node_step (the pull with walls, curved links and inlets/outlets, then the collision; core/tess_q_step.h)
- * and stores its populations in its own slots of the other copy, in the engine's storage
- * (t * Q + i) * 64 + local, as backends/cpu/cpu_q.c does. No physics is written here: CPU and GPU compile the same
- * per-node source, so the reproducible build gives the same bits on both.
+/* The engine's tile kernel for every lattice and precision, written once for CUDA and HIP (docs/architecture.md,
+ * "GPU kernel"). The AB pattern: one thread per node, 64 threads per tile, one or two tiles per block, the storage
+ * (t * Q + i) * 64 + local of core/tess_q_step.h.
  *
- * Correct first, not tuned: node types, neighbour lists and populations are read from global memory link by
- * link (no shared-memory halo as in tess_gpu_kernels.h), and every tile takes the full per-node function (the
- * CPU's plain-tile path gives the same bits, so it is left out). */
+ * What makes it fast is the tile paper's Algorithm 2: the 3x3x3 tile neighbourhood and the node codes of the
+ * tile and its one-node halo are copied to shared memory behind the only barrier, so the pull of a bulk or
+ * bounce-back node reads no node type from global memory and issues all its loads unconditionally. Boundaries
+ * are data: a fluid node without links takes that plain path; a node with curved-wall links (Bouzidi) takes the
+ * plain path and then a fix-up over its own link list; an inlet/outlet node (Zou-He, non-equilibrium
+ * extrapolation, profiles) calls the core's whole per-node function. No physics is written here: every formula
+ * is a core TESS_HD function (tess_q_bounce_back, tess_q_bouzidi, tess_q_collide_model, tess_q_node_step), and
+ * each path gives the bits of tess_q_node_step, so CPU and GPU agree bitwise in the reproducible build. */
 #ifndef TESS_GPU_Q_KERNELS_H
 #define TESS_GPU_Q_KERNELS_H
 
@@ -16,8 +18,8 @@ extern "C" {
 #include "tess_q_step.h"
 }
 
-/* What the generic kernel reads besides the populations; device pointers. The link arrays are NULL when the
- * tiling has no curved links (every node then has none). */
+/* What the kernel reads besides the populations; device pointers. The link arrays are NULL when the tiling has
+ * no curved links (every node then has none). */
 typedef struct {
     const int32_t *neighbors;   /* 27 per tile */
     const uint8_t *node_type;   /* 64 per tile, local order */
@@ -25,67 +27,291 @@ typedef struct {
     const int64_t *node_link;   /* per tile node: its first link */
     const uint8_t *node_nlink;  /* per tile node: its number of links */
     const int32_t *corner;      /* 3 per tile: box coordinates of its node (0, 0, 0) (profiled inlets) */
-    int ex, ey, ez;             /* tile extent */
     int32_t ntiles;
 } tess_gpu_q_args_t;
 
-/* The core's per-node functions of one lattice and precision, by template arguments. */
+/* Direction tables by lattice, for the links' run-time directions (the plain path folds its own at compile time):
+ * cx, cy, cz, opp. */
+__constant__ int8_t tess_gpu_dir[4][27][4];
+
+/* A lattice at compile time: the core's per-node functions of one lattice and precision, its tile extent and
+ * its direction tables. */
 template <typename R, int LATTICE> struct tess_gpu_q;
-#define TESS_GPU_Q(R, LATTICE, NAME, Q)                                                                          \
-    template <> struct tess_gpu_q<R, LATTICE> {                                                                 \
-        enum { q = Q };                                                                                          \
-        static __device__ __forceinline__ void node_step(const tess_params_t *p, const tess_q_grid_t *g,         \
-                                                         const R *f, int32_t k, int x, int y, int z,             \
-                                                         const tess_link_t *links, int nlinks, R *out)           \
-        {                                                                                                        \
-            tess_q_node_step_##NAME(p, g, f, TESS_Q_CANON, k, x, y, z, links, nlinks, out);                      \
-        }                                                                                                        \
-        static __device__ __forceinline__ int64_t slot(const tess_q_grid_t *g, const tess_params_t *p, int32_t k, \
-                                                       int x, int y, int z, int i)                               \
-        {                                                                                                        \
-            return tess_q_slot_##NAME(g, p, TESS_Q_CANON, k, x, y, z, i);                                        \
-        }                                                                                                        \
+#define TESS_GPU_Q(R, LATTICE, NAME, Q, EX, EY, EZ, CX, CY, CZ, OPP)                                             \
+    template <> struct tess_gpu_q<R, LATTICE> {                                                                   \
+        enum { q = Q, ex = EX, ey = EY, ez = EZ };                                                                \
+        static __device__ __forceinline__ int cx(int i) { const int t[Q] = CX; return t[i]; }                      \
+        static __device__ __forceinline__ int cy(int i) { const int t[Q] = CY; return t[i]; }                      \
+        static __device__ __forceinline__ int cz(int i) { const int t[Q] = CZ; return t[i]; }                      \
+        static __device__ __forceinline__ int opp(int i) { const int t[Q] = OPP; return t[i]; }                    \
+        static __device__ __forceinline__ void node_step(const tess_params_t *p, const tess_q_grid_t *g,           \
+                                                         const R *f, int32_t k, int x, int y, int z,               \
+                                                         const tess_link_t *links, int nlinks, R *out)             \
+        {                                                                                                          \
+            tess_q_node_step_##NAME(p, g, f, TESS_Q_CANON, k, x, y, z, links, nlinks, out);                        \
+        }                                                                                                          \
+        static __device__ __forceinline__ void pull(const tess_params_t *p, const tess_q_grid_t *g, const R *f,    \
+                                                    int32_t k, int x, int y, int z, const tess_link_t *links,      \
+                                                    int nlinks, R *out)                                            \
+        {                                                                                                          \
+            tess_q_pull_##NAME(p, g, f, TESS_Q_CANON, k, x, y, z, links, nlinks, out);                             \
+        }                                                                                                          \
+        static __device__ __forceinline__ void collide(const tess_params_t *p, int collision, R *f)               \
+        {                                                                                                          \
+            tess_q_collide_model_##NAME(p, collision, p->fluid, p->use_force, f);                                  \
+        }                                                                                                          \
+        static __device__ __forceinline__ R bounce_back(int i, R f_opp, const tess_material_t *wall)              \
+        {                                                                                                          \
+            return tess_q_bounce_back_##NAME(i, f_opp, wall);                                                      \
+        }                                                                                                          \
+        static __device__ __forceinline__ R bouzidi(int order, R q_, R fb, R fi, R fb1, R fb2, R fi1, int have1,  \
+                                                    int have2, int i, const tess_material_t *wall)                 \
+        {                                                                                                          \
+            return tess_q_bouzidi_##NAME(order, q_, fb, fi, fb1, fb2, fi1, have1, have2,                           \
+                                         tess_q_wall_term_##NAME(i, wall));                                        \
+        }                                                                                                          \
     }
-TESS_GPU_Q(double, TESS_LATTICE_D2Q9, d2q9_f64, 9);
-TESS_GPU_Q(float, TESS_LATTICE_D2Q9, d2q9_f32, 9);
-TESS_GPU_Q(double, TESS_LATTICE_D3Q13, d3q13_f64, 13);
-TESS_GPU_Q(float, TESS_LATTICE_D3Q13, d3q13_f32, 13);
-TESS_GPU_Q(double, TESS_LATTICE_D3Q19, d3q19_f64, 19);
-TESS_GPU_Q(float, TESS_LATTICE_D3Q19, d3q19_f32, 19);
-TESS_GPU_Q(double, TESS_LATTICE_D3Q27, d3q27_f64, 27);
-TESS_GPU_Q(float, TESS_LATTICE_D3Q27, d3q27_f32, 27);
+/* Called once per lattice and precision (the lattice tables are brace lists: they must not pass through a second
+ * macro's arguments). */
+TESS_GPU_Q(double, TESS_LATTICE_D2Q9, d2q9_f64, 9, 8, 8, 1, TESS_D2Q9_CX, TESS_D2Q9_CY, TESS_D2Q9_CZ, TESS_D2Q9_OPP);
+TESS_GPU_Q(float, TESS_LATTICE_D2Q9, d2q9_f32, 9, 8, 8, 1, TESS_D2Q9_CX, TESS_D2Q9_CY, TESS_D2Q9_CZ, TESS_D2Q9_OPP);
+TESS_GPU_Q(double, TESS_LATTICE_D3Q13, d3q13_f64, 13, 4, 4, 4, TESS_D3Q13_CX, TESS_D3Q13_CY, TESS_D3Q13_CZ,
+           TESS_D3Q13_OPP);
+TESS_GPU_Q(float, TESS_LATTICE_D3Q13, d3q13_f32, 13, 4, 4, 4, TESS_D3Q13_CX, TESS_D3Q13_CY, TESS_D3Q13_CZ,
+           TESS_D3Q13_OPP);
+TESS_GPU_Q(double, TESS_LATTICE_D3Q19, d3q19_f64, 19, 4, 4, 4, TESS_D3Q19_CX, TESS_D3Q19_CY, TESS_D3Q19_CZ,
+           TESS_D3Q19_OPP_TABLE);
+TESS_GPU_Q(float, TESS_LATTICE_D3Q19, d3q19_f32, 19, 4, 4, 4, TESS_D3Q19_CX, TESS_D3Q19_CY, TESS_D3Q19_CZ,
+           TESS_D3Q19_OPP_TABLE);
+TESS_GPU_Q(double, TESS_LATTICE_D3Q27, d3q27_f64, 27, 4, 4, 4, TESS_D3Q27_CX, TESS_D3Q27_CY, TESS_D3Q27_CZ,
+           TESS_D3Q27_OPP);
+TESS_GPU_Q(float, TESS_LATTICE_D3Q27, d3q27_f32, 27, 4, 4, 4, TESS_D3Q27_CX, TESS_D3Q27_CY, TESS_D3Q27_CZ,
+           TESS_D3Q27_OPP);
 #undef TESS_GPU_Q
 
-/* One AB step: src holds the canonical post-collision state (slot i of node y is f*_i(y)), dst receives the
- * next one. Block k is tile k; thread n is its node of local index n = x + ex (y + ey z), the engine's order.
- * Dry nodes are neither read as fluid nor written: both copies start with the state (as on the CPU). */
+/* The collision a kernel is specialised for, per lattice: each lattice's own models, and the one it has for any
+ * other (D3Q13 runs its MRT; an unsupported model never reaches a kernel: tess_q_check_physics refuses it). */
+template <int LATTICE, int COLL> struct tess_gpu_q_model {
+    enum {
+        value = COLL == TESS_GPU_MODEL_ANY ? COLL
+                : LATTICE == TESS_LATTICE_D3Q13 ? TESS_COLLISION_MRT
+                : LATTICE == TESS_LATTICE_D3Q27 && COLL == TESS_COLLISION_MRT ? TESS_COLLISION_LBGK
+                                                                               : COLL
+    };
+};
+
+/* The collision of a kernel: a model fixed at compile time (its kernel then carries only that model's code and
+ * registers), or TESS_GPU_MODEL_ANY for p->collision at run time. */
+template <typename L, int COLL, typename R>
+static __device__ __forceinline__ void tess_gpu_q_collide(const tess_params_t *p, R *f)
+{
+    L::collide(p, COLL == TESS_GPU_MODEL_ANY ? p->collision : COLL, f);
+}
+
+/* The incoming population of one curved-wall link of node (x, y, z) of tile k (tess_q_pull_from's Bouzidi rule
+ * with the data it reads) and its direction i = opp(link.dir), or dir -1 when x - c_i is wet (no wall there; the
+ * plain pull stands). Out of line: few nodes have links, and inlined its registers would weigh
+ * on every node of the plain path. */
+template <typename R> struct tess_gpu_q_link_value {
+    R v;
+    int dir;
+};
+
 template <typename R, int LATTICE>
+static __device__ __noinline__ tess_gpu_q_link_value<R>
+tess_gpu_q_link(const R *__restrict__ src, const uint8_t *__restrict__ node_type, const tess_link_t link,
+                const int32_t *nb, const uint8_t *code, int32_t k, int x, int y, int z)
+{
+    typedef tess_gpu_q<R, LATTICE> L;
+    enum {
+        Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez,
+        HX = EX + 2, HY = EY + 2, ZO = EZ == 1 ? 0 : 1
+    };
+    const tess_params_t *p = &tess_gpu_c.p;
+    const int n = x + EX * (y + EY * z);
+    const int kd = link.dir; /* towards the wall: the link of incoming direction i = opp(kd) */
+    const int i = tess_gpu_dir[LATTICE][kd][3];
+    const int dx = tess_gpu_dir[LATTICE][i][0], dy = tess_gpu_dir[LATTICE][i][1], dz = tess_gpu_dir[LATTICE][i][2];
+    const unsigned up = code[(z - dz + ZO) * HX * HY + (y - dy + 1) * HX + (x - dx + 1)];
+    tess_gpu_q_link_value<R> r = {(R)0, -1};
+    if (up == TESS_GPU_WET)
+        return r;
+    const int order = p->wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1;
+    const R fb = src[((size_t)k * Q + kd) * 64 + n], fi = src[((size_t)k * Q + i) * 64 + n];
+    const int x1 = x + dx, y1 = y + dy, z1 = z + dz;
+    const int have1 = code[(z1 + ZO) * HX * HY + (y1 + 1) * HX + (x1 + 1)] == TESS_GPU_WET;
+    R fb1 = (R)0, fi1 = (R)0, fb2 = (R)0;
+    int have2 = 0;
+    if (have1) {
+        const int sx = x1 < 0 ? -1 : x1 >= EX ? 1 : 0, sy = y1 < 0 ? -1 : y1 >= EY ? 1 : 0,
+                  sz = z1 < 0 ? -1 : z1 >= EZ ? 1 : 0;
+        const int32_t t1 = nb[(sx + 1) + 3 * (sy + 1) + 9 * (sz + 1)];
+        const size_t l1 = (size_t)(x1 - sx * EX) + EX * ((y1 - sy * EY) + EY * (z1 - sz * EZ));
+        fb1 = src[((size_t)t1 * Q + kd) * 64 + l1];
+        fi1 = src[((size_t)t1 * Q + i) * 64 + l1];
+        if (order == 2) { /* x + 2 c_i lies outside the halo: its type from global memory */
+            const int x2 = x + 2 * dx, y2 = y + 2 * dy, z2 = z + 2 * dz;
+            const int sx2 = x2 < 0 ? -1 : x2 >= EX ? 1 : 0, sy2 = y2 < 0 ? -1 : y2 >= EY ? 1 : 0,
+                      sz2 = z2 < 0 ? -1 : z2 >= EZ ? 1 : 0;
+            const int32_t t2 = nb[(sx2 + 1) + 3 * (sy2 + 1) + 9 * (sz2 + 1)];
+            const size_t l2 = (size_t)(x2 - sx2 * EX) + EX * ((y2 - sy2 * EY) + EY * (z2 - sz2 * EZ));
+            have2 = t2 >= 0 && tess_gpu_c.wet[node_type[64 * (size_t)t2 + l2]];
+            if (have2)
+                fb2 = src[((size_t)t2 * Q + kd) * 64 + l2];
+        }
+    }
+    r.v = L::bouzidi(order, (R)link.q, fb, fi, fb1, fb2, fi1, have1, have2, i, &p->mat[up]);
+    r.dir = i;
+    return r;
+}
+
+/* One step of the inlet and outlet nodes (after tess_gpu_q_ab_step, which leaves them out): one thread per listed
+ * node (64 k + local), the core's whole per-node function through global memory; only the pull for the
+ * propagation variant (no reconstruction, no collision). The read/write variant copies them in the main kernel. */
+template <typename R, int LATTICE, int VARIANT>
 __global__ void __launch_bounds__(64)
+tess_gpu_q_open_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
+                     const int64_t *__restrict__ open, int32_t nopen)
+{
+    typedef tess_gpu_q<R, LATTICE> L;
+    const int32_t j = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (j >= nopen)
+        return;
+    const int64_t node = open[j];
+    const int32_t k = (int32_t)(node >> 6);
+    const int n = (int)(node & 63);
+    const int x = n % L::ex, y = (n / L::ex) % L::ey, z = n / (L::ex * L::ey);
+    const tess_params_t *p = &tess_gpu_c.p;
+    R f[L::q];
+    {
+        tess_q_grid_t g;
+        g.neighbors = a.neighbors;
+        g.node_type = a.node_type;
+        g.corner = a.corner;
+        g.ex = L::ex;
+        g.ey = L::ey;
+        g.ez = L::ez;
+        const int nl = a.node_nlink ? (int)a.node_nlink[node] : 0;
+        const tess_link_t *links = nl ? a.links + a.node_link[node] : a.links;
+        if (VARIANT == TESS_KERNEL_FULL)
+            L::node_step(p, &g, src, k, x, y, z, links, nl, f);
+        else
+            L::pull(p, &g, src, k, x, y, z, links, nl, f);
+    }
+    TESS_UNROLL
+    for (int i = 0; i < L::q; i++)
+        dst[((size_t)k * L::q + i) * 64 + n] = f[i];
+}
+
+/* One AB step: src holds the canonical post-collision state (slot i of node y is f*_i(y)), dst receives the
+ * next one. Thread n of a tile is its node of local index n = x + ex (y + ey z). Dry nodes are neither read as
+ * fluid nor written: both copies start with the state (as on the CPU). VARIANT: TESS_KERNEL_FULL, or the
+ * measurement variants (propagation without collision; read and write only). LINKS: whether the run has
+ * curved-wall links (Bouzidi); a kernel without carries none of their code or registers, and the measurement
+ * variants pull with halfway walls only. */
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS>
+__global__ void __launch_bounds__(64 * TESS_GPU_MAX_TILES_PER_BLOCK)
 tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
 {
     typedef tess_gpu_q<R, LATTICE> L;
-    const int32_t k = (int32_t)blockIdx.x;
-    const int n = (int)threadIdx.x;
-    if (k >= a.ntiles || n >= 64)
+    enum {
+        Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez,
+        HX = EX + 2, HY = EY + 2, ZO = EZ == 1 ? 0 : 1, HZ = EZ + 2 * ZO, NH = HX * HY * HZ
+    };
+    __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
+    __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
+    const int local = (int)(threadIdx.x >> 6);
+    const int n = (int)(threadIdx.x & 63u);
+    const int32_t k = (int32_t)(blockIdx.x * (blockDim.x >> 6)) + local;
+    const bool active = k < a.ntiles;
+    const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
+    const tess_gpu_constants_t *c = &tess_gpu_c;
+
+    if (VARIANT != TESS_KERNEL_READ_WRITE_ONLY) {
+        /* Algorithm 2, lines 1-4: the neighbourhood, then the node codes of the tile and its halo. */
+        if (active && n < 27)
+            s_nb[local][n] = a.neighbors[27 * (size_t)k + n];
+        __syncthreads();
+        if (active) {
+            for (int j = n; j < NH; j += 64) {
+                const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
+                const int sx = hx < 0 ? -1 : hx >= EX ? 1 : 0, sy = hy < 0 ? -1 : hy >= EY ? 1 : 0,
+                          sz = hz < 0 ? -1 : hz >= EZ ? 1 : 0;
+                const int32_t t2 = s_nb[local][(sx + 1) + 3 * (sy + 1) + 9 * (sz + 1)];
+                const unsigned type =
+                    t2 < 0 ? 0u
+                           : a.node_type[64 * (size_t)t2 + (hx - sx * EX) + EX * ((hy - sy * EY) + EY * (hz - sz * EZ))];
+                s_code[local][j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
+            }
+        }
+        __syncthreads();
+    }
+    if (!active)
         return;
-    const tess_params_t *p = &tess_gpu_c.p;
-    const int64_t node = 64 * (int64_t)k + n;
-    if (!tess_q_kind_is_wet(p->mat[a.node_type[node]].kind))
-        return;
-    tess_q_grid_t g;
-    g.neighbors = a.neighbors;
-    g.node_type = a.node_type;
-    g.corner = a.corner;
-    g.ex = a.ex;
-    g.ey = a.ey;
-    g.ez = a.ez;
-    const int x = n % a.ex, y = (n / a.ex) % a.ey, z = n / (a.ex * a.ey);
-    const int nlinks = a.node_nlink ? (int)a.node_nlink[node] : 0;
-    const tess_link_t *links = nlinks ? a.links + a.node_link[node] : a.links;
-    R f[L::q];
-    L::node_step(p, &g, src, k, x, y, z, links, nlinks, f);
-    for (int i = 0; i < L::q; i++)
-        dst[L::slot(&g, p, k, x, y, z, i)] = f[i];
+    const unsigned own_type = a.node_type[64 * (size_t)k + n];
+    if (!c->wet[own_type])
+        return; /* dry nodes inside a tile: nothing reads them as fluid */
+    const tess_params_t *p = &c->p;
+    R f[Q];
+    if (VARIANT == TESS_KERNEL_READ_WRITE_ONLY) {
+        TESS_UNROLL
+        for (int i = 0; i < Q; i++)
+            f[i] = src[((size_t)k * Q + i) * 64 + n];
+    } else if (p->mat[own_type].kind != TESS_NODE_FLUID) {
+        return; /* an inlet or outlet node: tess_gpu_q_open_step, over the list of such nodes */
+    } else {
+        /* The plain pull. Every load is issued unconditionally, so all Q are in flight together. Where the
+         * upstream node is dry, FP64 loads the node's own f*_opp(i), which bounce-back then turns into f_i (one
+         * load per link); FP32 loads a dummy value of the own tile at the same offset and f*_opp(i) afterwards:
+         * the own-load's index arithmetic cost FP32 more than the saved load (tuned D3Q19 kernel, measured on
+         * the H100; docs/performance-notes.md). */
+        const bool own_load = sizeof(R) == 8;
+        TESS_UNROLL
+        for (int i = 0; i < Q; i++) {
+            const int ux = x - L::cx(i), uy = y - L::cy(i), uz = z - L::cz(i);
+            const unsigned code = s_code[local][(uz + ZO) * HX * HY + (uy + 1) * HX + (ux + 1)];
+            /* the upstream node's neighbour slot and local index: EX, EY, EZ are powers of two */
+            const int slot = ((ux + EX) / EX) + 3 * ((uy + EY) / EY) + 9 * ((uz + EZ) / EZ);
+            const int ul = (ux & (EX - 1)) + EX * ((uy & (EY - 1)) + EY * (uz & (EZ - 1)));
+            size_t at;
+            if (own_load && code != TESS_GPU_WET)
+                at = ((size_t)k * Q + L::opp(i)) * 64 + n;
+            else
+                at = ((size_t)(code == TESS_GPU_WET ? s_nb[local][slot] : k) * Q + i) * 64 + ul;
+            f[i] = src[at];
+        }
+        TESS_UNROLL
+        for (int i = 0; i < Q; i++) {
+            const int ux = x - L::cx(i), uy = y - L::cy(i), uz = z - L::cz(i);
+            const unsigned code = s_code[local][(uz + ZO) * HX * HY + (uy + 1) * HX + (ux + 1)];
+            if (code != TESS_GPU_WET) {
+                const R f_opp = own_load ? f[i] : src[((size_t)k * Q + L::opp(i)) * 64 + n];
+                f[i] = L::bounce_back(i, f_opp, &p->mat[code]);
+            }
+        }
+        /* Curved-wall links: the node's own list replaces the bounce-back of those links (tess_q_pull_from's
+         * rule, the last link of a direction winning as there). */
+        const int nl = LINKS && a.node_nlink ? (int)a.node_nlink[64 * (size_t)k + n] : 0;
+        if (nl) {
+            const tess_link_t *links = a.links + a.node_link[64 * (size_t)k + n];
+            for (int l = 0; l < nl; l++) {
+                const tess_gpu_q_link_value<R> r =
+                    tess_gpu_q_link<R, LATTICE>(src, a.node_type, links[l], s_nb[local], s_code[local], k, x, y, z);
+                /* f stays in registers only if indexed by constants: select instead of f[dir] = v (dir < 0: no
+                 * change, the upstream node is wet). */
+                TESS_UNROLL
+                for (int j = 1; j < Q; j++)
+                    if (j == r.dir)
+                        f[j] = r.v;
+            }
+        }
+        if (VARIANT == TESS_KERNEL_FULL)
+            tess_gpu_q_collide<L, COLL>(p, f);
+    }
+    R *out = dst + (size_t)k * Q * 64;
+    TESS_UNROLL
+    for (int i = 0; i < Q; i++)
+        out[i * 64 + n] = f[i];
 }
 
 #endif
