@@ -2,6 +2,7 @@
  * outputs, checkpoints and an optional cross-check against a second backend (docs/outputs.md). */
 #include "tess_cli.h"
 #include "tess_case.h"
+#include "tess_field_output.h"
 #include "tess_fields.h"
 #include "tess_file.h"
 #include "tess_forces.h"
@@ -39,7 +40,6 @@ typedef struct {
     size_t n;
     double *rho, *u, *u_prev, *rho_ref, *u_ref;
     uint8_t *solid;
-    float *f32;
     int have_prev;
     tess_monitor_t mon;
     tess_progress_t prog;
@@ -49,6 +49,7 @@ typedef struct {
     tess_field_diff_t worst;
     double tol;
     double *force, *force_cols; /* per body (3 each) and the monitor's force columns, when the case has bodies */
+    tess_field_output_t fo;     /* fields_<step>.vti and fields.pvd in the case's units */
 } run_t;
 
 static int fail(run_t *r, tess_status st, const tess_error_t *err)
@@ -143,25 +144,7 @@ static tess_status parse_args(opts_t *o, int argc, char **argv, tess_error_t *er
 
 static tess_status write_fields(run_t *r, long step, tess_error_t *err)
 {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/fields_%06ld.vti", r->out, step);
-    const tess_geometry_t *g = &r->c.geometry;
-    const int dims[3] = {g->nx, g->ny, g->nz};
-    tess_vti_array_t arrays[4] = {{"density", TESS_VTI_FLOAT64, 1, r->rho},
-                                  {"velocity", TESS_VTI_FLOAT64, 3, r->u},
-                                  {"type", TESS_VTI_UINT8, 1, g->type},
-                                  {"solid", TESS_VTI_UINT8, 1, r->solid}};
-    if (r->c.precision == TESS_PRECISION_SINGLE) {
-        /* Single-precision runs write Float32: the values are floats already, so nothing is lost. */
-        for (size_t i = 0; i < r->n; i++)
-            r->f32[i] = (float)r->rho[i];
-        for (size_t i = 0; i < 3 * r->n; i++)
-            r->f32[r->n + i] = (float)r->u[i];
-        arrays[0].type = arrays[1].type = TESS_VTI_FLOAT32;
-        arrays[0].data = r->f32;
-        arrays[1].data = r->f32 + r->n;
-    }
-    return tess_vti_write(path, dims, r->c.origin, r->c.spacing, arrays, 4, err);
+    return tess_field_output_write(&r->fo, step, r->rho, r->u, r->solid, err);
 }
 
 static double rel_l2_change(const run_t *r)
@@ -294,11 +277,10 @@ static tess_status setup(run_t *r, tess_error_t *err)
     if (!ops)
         return TESS_ERR_INPUT;
     snprintf(r->auto_note, sizeof r->auto_note, "%s", strcmp(r->c.backend, "auto") == 0 ? " (auto)" : "");
-    /* The dense output fields (density, velocity, previous velocity, solid flags, Float32 copies, a
-     * reference's fields) come on top of the simulation, which checks its own memory after tiling. */
+    /* The dense output fields (density, velocity, previous velocity, solid flags, a reference's fields; the
+     * converted copies are checked by tess_field_output_init) come on top of the simulation, which checks its own memory after tiling. */
     const size_t nodes = (size_t)r->c.geometry.nx * r->c.geometry.ny * r->c.geometry.nz;
-    const size_t per_node = 7 * sizeof(double) + 1 + (r->c.precision == TESS_PRECISION_SINGLE ? 4 * sizeof(float) : 0) +
-                            (r->o.check ? 4 * sizeof(double) : 0);
+    const size_t per_node = 7 * sizeof(double) + 1 + (r->o.check ? 4 * sizeof(double) : 0);
     char what[1200];
     snprintf(what, sizeof what, "%s: output fields for %zu nodes", path, nodes);
     if ((st = tess_memory_check(nodes * per_node, what, err)) != TESS_OK)
@@ -361,12 +343,11 @@ static tess_status setup(run_t *r, tess_error_t *err)
     r->u = malloc(3 * r->n * sizeof *r->u);
     r->u_prev = malloc(3 * r->n * sizeof *r->u_prev);
     r->solid = malloc(r->n);
-    r->f32 = r->c.precision == TESS_PRECISION_SINGLE ? malloc(4 * r->n * sizeof *r->f32) : NULL;
     if (r->ref) {
         r->rho_ref = malloc(r->n * sizeof *r->rho_ref);
         r->u_ref = malloc(3 * r->n * sizeof *r->u_ref);
     }
-    if (!r->rho || !r->u || !r->u_prev || !r->solid || (r->c.precision == TESS_PRECISION_SINGLE && !r->f32) ||
+    if (!r->rho || !r->u || !r->u_prev || !r->solid ||
         (r->ref && (!r->rho_ref || !r->u_ref)))
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the output fields");
     for (size_t i = 0; i < r->n; i++)
@@ -378,6 +359,9 @@ static tess_status setup(run_t *r, tess_error_t *err)
     else
         snprintf(r->out, sizeof r->out, "out/%s", r->c.name);
     if ((st = tess_mkdirs(r->out, err)) != TESS_OK)
+        return st;
+    if ((st = tess_field_output_init(&r->fo, &r->c, r->out, r->o.restart ? tess_sim_step_count(r->sim) : -1, err)) !=
+        TESS_OK)
         return st;
     char mpath[1200];
     snprintf(mpath, sizeof mpath, "%s/monitor.csv", r->out);
@@ -447,11 +431,11 @@ static void free_run(run_t *r)
     tess_sim_free(r->ref);
     tess_case_free(&r->c);
     tess_monitor_free(&r->mon);
+    tess_field_output_free(&r->fo);
     free(r->rho);
     free(r->u);
     free(r->u_prev);
     free(r->solid);
-    free(r->f32);
     free(r->rho_ref);
     free(r->u_ref);
     free(r->force);
@@ -495,6 +479,11 @@ int tess_cmd_run(int argc, char **argv)
            r->c.pattern, r->ref ? ", cross-check against " : "", r->ref ? tess_sim_backend(r->ref)->name : "",
            r->ref ? ":" : "", r->ref ? r->check_pattern : "",
            tess_sim_step_count(r->sim), r->c.steps, r->out);
+    if (r->c.units.active) {
+        char conv[512];
+        tess_units_describe(&r->c.units, conv, sizeof conv);
+        printf("tessera run: units: %s; outputs in %s units\n", conv, r->c.units.physical_output ? "the case's" : "lattice");
+    }
     fflush(stdout);
     st = run_loop(r, &err);
     tess_progress_clear(&r->prog);
@@ -512,7 +501,8 @@ int tess_cmd_run(int argc, char **argv)
                                 tess_precision_name(r->c.precision), r->c.pattern, dev,
                                 t->nx, t->ny, t->nz, r->c.threads,
                                 (long long)t->nx * t->ny * t->nz, (long long)t->n_wet, t->ntiles, t->eta_t,
-                                steps, r->first, r->c.steps, mlups, wall, bytes, &r->c.forces, r->force};
+                                steps, r->first, r->c.steps, mlups, wall, bytes, &r->c.forces, r->force,
+                                r->c.units.active ? &r->c.units : NULL};
     char spath[1200];
     snprintf(spath, sizeof spath, "%s/summary.json", r->out);
     if ((st = tess_summary_write(spath, &sum, &err)) != TESS_OK) {
