@@ -29,6 +29,7 @@ typedef struct {
     int has_check_tol, quiet, help;
     const char *overrides[MAX_OVERRIDES];
     char own[MAX_OVERRIDES][600]; /* overrides built from the short options */
+    const char *own_opt[MAX_OVERRIDES]; /* the short option ("--steps") each came from */
     int nover;
 } opts_t;
 
@@ -59,8 +60,9 @@ static int fail(run_t *r, tess_status st, const tess_error_t *err)
     return tess_status_exit_code(st);
 }
 
-static tess_status push(opts_t *o, tess_error_t *err, const char *key, const char *value)
+static tess_status push(opts_t *o, tess_error_t *err, const char *opt, const char *key, const char *value)
 {
+    o->own_opt[o->nover] = opt;
     if (o->nover >= MAX_OVERRIDES)
         return tess_fail(err, TESS_ERR_INPUT, "too many --set options (at most %d)", MAX_OVERRIDES);
     snprintf(o->own[o->nover], sizeof o->own[0], "%s=%s", key, value);
@@ -107,7 +109,7 @@ static tess_status parse_args(opts_t *o, int argc, char **argv, tess_error_t *er
         int done = 0;
         for (size_t k = 0; k < sizeof short_opts / sizeof short_opts[0]; k++)
             if (strcmp(name, short_opts[k].opt) == 0) {
-                tess_status st = push(o, err, short_opts[k].key, val);
+                tess_status st = push(o, err, short_opts[k].opt, short_opts[k].key, val);
                 if (st != TESS_OK)
                     return st;
                 done = 1;
@@ -256,14 +258,33 @@ static tess_status check_aa_steps(const run_t *r, const char *path, int aa, tess
     return TESS_OK;
 }
 
+/* The case loader names an override "--set run.steps"; one that came from a short option is named as typed. */
+static void name_short_option(const opts_t *o, tess_error_t *err)
+{
+    for (int i = o->nover - 1; i >= 0; i--) {
+        if (!o->own_opt[i] || o->overrides[i] != o->own[i])
+            continue;
+        char prefix[96];
+        snprintf(prefix, sizeof prefix, "--set %.*s:", (int)(strchr(o->own[i], '=') - o->own[i]), o->own[i]);
+        if (strncmp(err->msg, prefix, strlen(prefix)) == 0) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s:%s", o->own_opt[i], err->msg + strlen(prefix));
+            snprintf(err->msg, sizeof err->msg, "%s", msg);
+            return;
+        }
+    }
+}
+
 static tess_status setup(run_t *r, tess_error_t *err)
 {
     char path[TESS_CASE_PATH_MAX];
     tess_status st = tess_case_find(r->o.case_arg, path, sizeof path, err);
     if (st != TESS_OK)
         return st;
-    if ((st = tess_case_load(path, r->o.overrides, r->o.nover, &r->c, err)) != TESS_OK)
+    if ((st = tess_case_load(path, r->o.overrides, r->o.nover, &r->c, err)) != TESS_OK) {
+        name_short_option(&r->o, err);
         return st;
+    }
     if (r->c.warning[0])
         fprintf(stderr, "tessera: warning: %s\n", r->c.warning);
     tess_backend_config_t cfg = {0};
@@ -472,11 +493,12 @@ int tess_cmd_run(int argc, char **argv)
     const tess_tiling_t *t = tess_sim_tiling(r->sim);
     char dev[256];
     tess_sim_describe(r->sim, dev, sizeof dev);
+    /* The device line of the CPU's AA and MR patterns names the pattern already: say it once. */
     printf("tessera run: case %s (%s): %dx%dx%d nodes, %lld fluid, %d tiles (eta_t %.3f), tau %.6g; backend %s%s%s%s%s, "
-           "%s, pattern %s%s%s%s%s; steps %ld..%ld; output in %s\n",
+           "%s%s%s%s%s%s%s; steps %ld..%ld; output in %s\n",
            r->c.name, r->c.path, t->nx, t->ny, t->nz, (long long)t->n_wet, t->ntiles, t->eta_t, r->c.params.tau,
            tess_sim_backend(r->sim)->name, r->auto_note, dev[0] ? " [" : "", dev, dev[0] ? "]" : "", tess_precision_name(r->c.precision),
-           r->c.pattern, r->ref ? ", cross-check against " : "", r->ref ? tess_sim_backend(r->ref)->name : "",
+           strstr(dev, "pattern ") ? "" : ", pattern ", strstr(dev, "pattern ") ? "" : r->c.pattern, r->ref ? ", cross-check against " : "", r->ref ? tess_sim_backend(r->ref)->name : "",
            r->ref ? ":" : "", r->ref ? r->check_pattern : "",
            tess_sim_step_count(r->sim), r->c.steps, r->out);
     if (r->c.units.active) {
