@@ -59,7 +59,7 @@ int tess_cmd_info(int argc, char **argv)
     for (int i = 0; i < n; i++)
         printf(" %s", list[i]->name);
     /* The GPU backends run AB only (docs/gpu.md); the CPU has AA and MR too (docs/patterns.md). */
-    printf("\npatterns:");
+    printf(" (precisions: double, single)\npatterns:");
     for (int i = 0; i < n; i++)
         printf("%s %s: %s", i ? ";" : "", list[i]->name, strcmp(list[i]->name, "cpu") == 0 ? "ab, aa, mr" : "ab");
     /* The collisions each lattice runs, as the case file names them ([physics] collision). */
@@ -75,7 +75,7 @@ int tess_cmd_info(int argc, char **argv)
             }
         printf(")");
     }
-    printf("\nprecisions: double, single\n");
+    printf("\n");
 #ifdef _OPENMP
     printf("OpenMP threads: %d\n", omp_get_max_threads());
 #endif
