@@ -104,16 +104,18 @@ static tess_status fail_at(const ctx_t *x, int i, const char *fmt, const char *w
     return tess_fail(x->err, TESS_ERR_INPUT, "%s: key '%s' in [%s]: %s%s", origin, e->key, e->section, fmt, what);
 }
 
-/* Rewrites entry i: component k becomes (v_k - off_k) * f. Positions and lengths within 1e-9 of a multiple of
- * half a node are put on it: the division by dx must not move a box face from node 7 to 6.9999999999999991
- * and lose that plane of nodes. */
+/* Rewrites entry i: component k becomes (v_k - off_k) * f. snap 1 (positions, lengths): within 1e-9 of a
+ * multiple of half a node is put on it, as the division by dx must not move a box face from node 7 to
+ * 6.9999999999999991 and lose that plane of nodes; snap 2 (STL scale): within 1e-9 relative of a whole number. */
 static void rewrite(tess_entry_t *e, const double *v, int n, double f, const double *off, int snap)
 {
     char buf[sizeof e->value] = "";
     for (int k = 0; k < n; k++) {
         double x = (v[k] - (off ? off[k] : 0.0)) * f;
-        if (snap && fabs(2.0 * x - nearbyint(2.0 * x)) < 2e-9)
+        if (snap == 1 && fabs(2.0 * x - nearbyint(2.0 * x)) < 2e-9)
             x = 0.5 * nearbyint(2.0 * x);
+        if (snap == 2 && nearbyint(x) != 0 && fabs(x - nearbyint(x)) < 1e-9 * fabs(x))
+            x = nearbyint(x); /* an STL scale of 8.0000000000000002 nodes per file unit is 8 */
         snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%.17g", k ? " " : "", x);
     }
     snprintf(e->value, sizeof e->value, "%s", buf);
@@ -341,7 +343,7 @@ static tess_status convert(ctx_t *x)
             const int n = numbers(e->value, v);
             if (n > 0)
                 rewrite(e, v, n, factor[rules[r].dim], rules[r].dim == DIM_COORD && n == 3 ? x->origin : NULL,
-                        rules[r].dim == DIM_COORD || rules[r].dim == DIM_LENGTH);
+                        rules[r].dim == DIM_COORD || rules[r].dim == DIM_LENGTH ? 1 : rules[r].dim == DIM_SCALE ? 2 : 0);
             break;
         }
     }
