@@ -62,9 +62,9 @@ static int fail(run_t *r, tess_status st, const tess_error_t *err)
 
 static tess_status push(opts_t *o, tess_error_t *err, const char *opt, const char *key, const char *value)
 {
-    o->own_opt[o->nover] = opt;
     if (o->nover >= MAX_OVERRIDES)
         return tess_fail(err, TESS_ERR_INPUT, "too many --set options (at most %d)", MAX_OVERRIDES);
+    o->own_opt[o->nover] = opt;
     snprintf(o->own[o->nover], sizeof o->own[0], "%s=%s", key, value);
     o->overrides[o->nover] = o->own[o->nover];
     o->nover++;
@@ -299,7 +299,8 @@ static tess_status setup(run_t *r, tess_error_t *err)
         return TESS_ERR_INPUT;
     snprintf(r->auto_note, sizeof r->auto_note, "%s", strcmp(r->c.backend, "auto") == 0 ? " (auto)" : "");
     /* The dense output fields (density, velocity, previous velocity, solid flags, a reference's fields; the
-     * converted copies are checked by tess_field_output_init) come on top of the simulation, which checks its own memory after tiling. */
+     * converted copies are checked by tess_field_output_init) come on top of the simulation, which checks its
+     * own memory after tiling. */
     const size_t nodes = (size_t)r->c.geometry.nx * r->c.geometry.ny * r->c.geometry.nz;
     const size_t per_node = 7 * sizeof(double) + 1 + (r->o.check ? 4 * sizeof(double) : 0);
     char what[1200];
@@ -368,8 +369,7 @@ static tess_status setup(run_t *r, tess_error_t *err)
         r->rho_ref = malloc(r->n * sizeof *r->rho_ref);
         r->u_ref = malloc(3 * r->n * sizeof *r->u_ref);
     }
-    if (!r->rho || !r->u || !r->u_prev || !r->solid ||
-        (r->ref && (!r->rho_ref || !r->u_ref)))
+    if (!r->rho || !r->u || !r->u_prev || !r->solid || (r->ref && (!r->rho_ref || !r->u_ref)))
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the output fields");
     for (size_t i = 0; i < r->n; i++)
         r->solid[i] = !tess_kind_is_wet(r->c.params.mat[r->c.geometry.type[i]].kind);
@@ -498,7 +498,8 @@ int tess_cmd_run(int argc, char **argv)
            "%s%s%s%s%s%s%s; steps %ld..%ld; output in %s\n",
            r->c.name, r->c.path, t->nx, t->ny, t->nz, (long long)t->n_wet, t->ntiles, t->eta_t, r->c.params.tau,
            tess_sim_backend(r->sim)->name, r->auto_note, dev[0] ? " [" : "", dev, dev[0] ? "]" : "", tess_precision_name(r->c.precision),
-           strstr(dev, "pattern ") ? "" : ", pattern ", strstr(dev, "pattern ") ? "" : r->c.pattern, r->ref ? ", cross-check against " : "", r->ref ? tess_sim_backend(r->ref)->name : "",
+           strstr(dev, "pattern ") ? "" : ", pattern ", strstr(dev, "pattern ") ? "" : r->c.pattern,
+           r->ref ? ", cross-check against " : "", r->ref ? tess_sim_backend(r->ref)->name : "",
            r->ref ? ":" : "", r->ref ? r->check_pattern : "",
            tess_sim_step_count(r->sim), r->c.steps, r->out);
     if (r->c.units.active) {
