@@ -166,6 +166,21 @@ check(json.load(open(os.path.join(d, "S", "summary.json")))["last_step"] == STEP
       "end_time = 40 dt gives 40 steps")
 check("units" not in json.load(open(os.path.join(d, "L", "summary.json"))), "a lattice case's summary has no units")
 
+# The other two ways to fix the time step, and the Reynolds number with a length (formulas: case-format.md).
+# Each value is a handful of roundings of the inputs: 1e-14 relative.
+U = 0.02 * CU
+for key, value, want_dt in (("mach", 0.1, 0.1 / math.sqrt(3) * DX / U), ("dt", 1e-3, 1e-3)):
+    text = (SI % "length = 1.6e-3").replace("tau = 0.8", "%s = %r" % (key, value))
+    write(os.path.join(d, key + ".ini"), text)
+    rc, out, err = run(["run", key + ".ini", "--out", "K" + key, "--steps", "0", "--quiet"], d)
+    u = json.load(open(os.path.join(d, "K" + key, "summary.json")))["units"] if rc == 0 else {}
+    want_tau = 3 * NU * want_dt / DX ** 2 + 0.5
+    ok = rc == 0 and abs(u["dt"] - want_dt) <= 1e-14 * want_dt and abs(u["tau"] - want_tau) <= 1e-14 * want_tau
+    ok = ok and abs(u["mach"] - U * want_dt / DX * math.sqrt(3)) <= 1e-14 and abs(u["reynolds"] - U * 1.6e-3 / NU) <= 1e-12
+    check(ok, "%s = %g: dt %.9g (want %.9g), tau %.9g (want %.9g), Re %.6g (want U L / nu = %.6g) (%s)"
+          % (key, value, u.get("dt", 0), want_dt, u.get("tau", 0), want_tau, u.get("reynolds", 0), U * 1.6e-3 / NU,
+             err.strip()))
+
 # --- the round trip: SI fields = lattice fields times the conversion factors -------------------------------
 # Each SI input is the lattice value times factors such as dx / dt, printed with 17 digits; reading it back and
 # dividing by the same factors is exact to a few ulp (about 1e-15 relative). The flow at these speeds responds
