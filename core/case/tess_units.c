@@ -412,5 +412,5 @@ void tess_units_describe(const tess_units_t *u, char *buf, size_t len)
     if (n > 0 && (size_t)n < len && u->re > 0)
         snprintf(buf + n, len - (size_t)n, ", Re %.4g (L %.6g)", u->re, u->length);
     else if (n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, ", Re - (no [units] length and velocity)");
+        snprintf(buf + n, len - (size_t)n, ", Re - (%s)", u->length > 0 ? "no speed: [units] velocity" : "no [units] length");
 }
