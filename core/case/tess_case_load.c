@@ -7,13 +7,14 @@
 #include "tess_memory.h"
 #include "tess_physics_q.h"
 #include "tess_shapes.h"
+#include "tess_units.h"
 #include "tess_voxels.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const fixed_sections[] = {"case", "lattice", "domain", "physics", "init", "run", "forces", NULL};
+static const char *const fixed_sections[] = {"case", "lattice", "domain", "physics", "init", "run", "forces", "units", NULL};
 static const char *const geo_kinds[] = {"solid", "fluid", "wall", "inlet", "outlet", "voxels", "spheres", "stl", NULL};
 enum { GEO_SOLID, GEO_FLUID, GEO_WALL, GEO_INLET, GEO_OUTLET, GEO_VOXELS, GEO_SPHERES, GEO_STL };
 
@@ -73,7 +74,7 @@ static tess_status check_sections(ctx_t *x)
             continue;
         char origin[1200];
         return tess_fail(x->err, TESS_ERR_INPUT,
-                         "%s: unknown section [%s]: expected case, lattice, domain, physics, init, run, forces or "
+                         "%s: unknown section [%s]: expected case, lattice, domain, physics, init, run, forces, units or "
                          "solid.NAME, fluid.NAME, wall.NAME, inlet.NAME, outlet.NAME, voxels.NAME, spheres.NAME, stl.NAME",
                          tess_entry_origin(&x->es, e, origin, sizeof origin), e->section);
     }
@@ -670,6 +671,8 @@ static tess_status load(ctx_t *x, const char *path, const char *const *overrides
     for (int i = 0; i < n; i++)
         TRY(tess_entries_override(&x->es, overrides[i], x->err));
     TRY(check_sections(x));
+    /* A case in physical units becomes lattice entries here, before anything reads them. */
+    TRY(tess_units_apply(&x->es, &c->units, x->err));
 
     /* Default name: the file name without folder and .ini. */
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
