@@ -148,18 +148,32 @@ bsteps=${BENCH_STEPS:-20}
 step "benchmark: cavity3d 64^3..384^3, double and single, full LBGK"
 "$bench" bench --backend cuda --case cavity3d --size 64,128,192,256,320,384 --precision double,single \
     --steps "$bsteps" --reps 3 --csv "$out/bench-sizes.csv" --plot "$out" 2>&1 | tee /tmp/bench-sizes.log || status=1
-step "benchmark: cavity3d ${size}^3, kernel variants, collisions, layouts"
+step "benchmark: cavity3d ${size}^3, kernel variants and collisions"
 {
     "$bench" bench --backend cuda --case cavity3d --size "$size" --precision double,single --variant all \
-        --layout both --steps "$bsteps" --reps 3 --csv /tmp/bench-k1.csv &&
+        --steps "$bsteps" --reps 3 --csv /tmp/bench-k1.csv &&
     "$bench" bench --backend cuda --case cavity3d --size "$size" --precision double,single \
         --collision mrt,regularized --steps "$bsteps" --reps 3 --csv /tmp/bench-k2.csv
 } 2>&1 | tee /tmp/bench-kernels.log || status=1
 cat /tmp/bench-k1.csv >"$out/bench-kernels.csv" && grep -v '^#\|^case' /tmp/bench-k2.csv >>"$out/bench-kernels.csv"
-step "benchmark: random spheres 192^3, porosity 0.1..0.9, double and single"
-"$bench" bench --backend cuda --case spheres --size 192 --porosity 0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9 \
-    --precision double,single --steps "$bsteps" --reps 3 --csv "$out/bench-spheres.csv" --plot "$out" 2>&1 |
-    tee /tmp/bench-spheres.log || status=1
+step "benchmark: the other lattices (D3Q27 ${size}^3, D3Q13 ${size}^3 MRT, D2Q9 cavity 4096^2)"
+{
+    "$bench" bench --backend cuda --case cavity3d --size "$size" --precision double,single --set lattice.model=D3Q27 \
+        --collision lbgk,regularized --steps "$bsteps" --reps 3 --csv /tmp/bench-l1.csv &&
+    "$bench" bench --backend cuda --case cavity3d --size "$size" --precision double,single --set lattice.model=D3Q13 \
+        --collision mrt --steps "$bsteps" --reps 3 --csv /tmp/bench-l2.csv &&
+    "$bench" bench --backend cuda --case cavity2d --size 4096 --precision double,single --steps "$bsteps" --reps 3 \
+        --csv /tmp/bench-l3.csv
+} 2>&1 | tee /tmp/bench-lattices.log || status=1
+cat /tmp/bench-l1.csv >"$out/bench-lattices.csv" && grep -hv '^#\|^case' /tmp/bench-l2.csv /tmp/bench-l3.csv >>"$out/bench-lattices.csv"
+step "benchmark: random spheres 192^3, porosity 0.1..0.9, double and single; curved walls (bouzidi-quadratic)"
+{
+    "$bench" bench --backend cuda --case spheres --size 192 --porosity 0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9 \
+        --precision double,single --steps "$bsteps" --reps 3 --csv "$out/bench-spheres.csv" --plot "$out" &&
+    "$bench" bench --backend cuda --case spheres --size 192 --porosity 0.3,0.5,0.7,0.9 --precision double,single \
+        --set physics.wall=bouzidi-quadratic --steps "$bsteps" --reps 3 --csv /tmp/bench-curved.csv
+} 2>&1 | tee /tmp/bench-spheres.log || status=1
+grep -v '^#\|^case' /tmp/bench-curved.csv >>"$out/bench-spheres.csv"
 if [ "${GPU_CHECK_TPB:-0}" = 1 ]; then
     step "tiles per block (timing driver)"
     for prec in double single; do
@@ -171,18 +185,16 @@ fi
 fi
 
 if [ "${GPU_CHECK_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
-    step "ncu: DRAM and L2 sectors of one propagation step, 100^3 double, per layout"
-    for layout in optimised xyz; do
-        ncu --launch-skip 3 --launch-count 1 -k regex:tess_gpu_ab_step --metrics \
-            dram__sectors_read.sum,dram__sectors_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,gpu__time_duration.sum \
-            "$drv" --size 100 --variant propagation --layout $layout --steps 1 >/tmp/ncu-$layout.log 2>&1 || true
-        grep -E "dram__|lts__|gpu__time" /tmp/ncu-$layout.log | sed "s/^/$layout /" | tee -a "$out/ncu.txt"
-    done
+    step "ncu: DRAM and L2 sectors of one propagation step, 100^3 double"
+    ncu --launch-skip 3 --launch-count 1 -k regex:tess_gpu_q_ab_step --metrics \
+        dram__sectors_read.sum,dram__sectors_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,gpu__time_duration.sum \
+        "$drv" --size 100 --variant propagation --steps 1 >/tmp/ncu.log 2>&1 || true
+    grep -E "dram__|lts__|gpu__time" /tmp/ncu.log | tee -a "$out/ncu.txt"
 fi
 
 step "summary"
-for f in "$out"/bench-sizes.csv "$out"/bench-kernels.csv "$out"/bench-spheres.csv; do
-    [ -f "$f" ] && awk -F, 'NR > 2 && $1 != "case" { printf "%-9s %4s %5.2f eta %5.3f %-6s %-11s %-11s %-9s %9.1f MLUPS %7.1f GB/s %5.1f%% of copy\n", $1, $2, $3, $4, $9, $10, $11, $12, $14, $18, 100 * $19 }' "$f"
+for f in "$out"/bench-sizes.csv "$out"/bench-kernels.csv "$out"/bench-lattices.csv "$out"/bench-spheres.csv; do
+    [ -f "$f" ] && awk -F, 'NR > 2 && $1 != "case" { printf "%-9s %-5s %-12s %4s %5.2f eta %5.3f %-6s %-11s %-11s %9.1f MLUPS %7.1f GB/s %5.1f%% of copy\n", $1, $21, $22, $2, $3, $4, $9, $10, $11, $14, $18, 100 * $19 }' "$f"
 done
 echo "status: $status"
 exit $status
