@@ -1,0 +1,167 @@
+"""tessera run with the analysis sections ([wss], [average], [probe.NAME], [line.NAME]) on a small plane channel.
+
+The channel: 4 x 4 x 8 nodes, periodic x and y, the box faces z = -1/2 and z = 7.5 halfway bounce-back walls
+(H = 8), body force F along x, LBGK at tau = 1/2 + sqrt(3/16): at that tau halfway bounce-back puts the wall
+exactly half a node out for Poiseuille flow, so the steady profile is the parabola
+u(z) = F / (2 nu) (z + 1/2) (H - 1/2 - z) to round-off (Ginzburg & d'Humieres). After 6,000 steps (about ten
+diffusion times H^2 / nu) the flow is steady to better than 1e-6 relative, which sets the tolerances:
+  - the line across the channel at the nodes equals the parabola (1e-5 relative to the centre speed);
+  - a probe half-way between two nodes gives the linear interpolation of the parabola, i.e. the parabola
+    minus F / (8 nu) (1e-5 relative);
+  - the WSS at every wall node is F H / 2 along x (1e-5 relative: the extrapolated stress is exact here);
+  - the time average of the steady flow equals the instantaneous field and its OSI is 0 (1e-6);
+  - a run stopped at a checkpoint and restarted writes the same averages and probe files byte for byte as
+    the uninterrupted run;
+  - bad keys (a point outside the domain, every = 0, points = 1, [average] without start, WSS on D3Q13)
+    exit with status 2 naming the key and write nothing.
+"""
+import filecmp
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+import tess_cli_test as T  # noqa: E402
+
+TAU = 0.5 + math.sqrt(3.0 / 16.0)
+NU = (TAU - 0.5) / 3.0
+F = 1e-6
+H = 8
+
+CASE = """[case]
+name = chan
+[domain]
+nx = 4
+ny = 4
+nz = 8
+periodic = x y
+[physics]
+tau = %.17g
+force = %.17g 0 0
+[run]
+steps = 6000
+output_every = 3000
+monitor_every = 1000
+threads = 1
+backend = cpu
+[wss]
+enabled = yes
+[average]
+start = 5000
+every = 50
+[probe.mid]
+point = 1 2 3.5
+every = 500
+[line.across]
+start = 2 2 0
+end = 2 2 7
+points = 8
+every = 3000
+""" % (TAU, F)
+
+
+def parabola(z):
+    return F / (2 * NU) * (z + 0.5) * (H - 0.5 - z)
+
+
+def rows(path):
+    with open(path) as f:
+        head = f.readline().strip().split(",")
+        return [dict(zip(head, map(float, line.split(",")))) for line in f]
+
+
+def read_vti(path, names):
+    import vtk
+    from vtk.util.numpy_support import vtk_to_numpy
+    r = vtk.vtkXMLImageDataReader()
+    r.SetFileName(path)
+    r.Update()
+    pd = r.GetOutput().GetPointData()
+    return [vtk_to_numpy(pd.GetArray(n)) for n in names]
+
+
+def main():
+    d = T.scratch()
+    T.write(os.path.join(d, "chan.ini"), CASE)
+    code, out, err = T.run(["run", "chan.ini", "--quiet", "--out", "o"], d)
+    T.check(code == 0, "channel run with wss, average, probe and line exits 0 (got %d: %s)" % (code, err.strip()))
+    o = os.path.join(d, "o")
+    umax = parabola(H / 2 - 0.5)
+    line = [r for r in rows(os.path.join(o, "line_across.csv")) if r["step"] == 6000]
+    worst = max(abs(r["ux"] - parabola(r["z"])) for r in line) / umax
+    T.check(len(line) == 8 and worst < 1e-5,
+            "line across the channel at step 6000: %d points, largest |u - parabola| / u_max = %.2e (tolerance 1e-5)"
+            % (len(line), worst))
+    probe = rows(os.path.join(o, "probe_mid.csv"))
+    last = probe[-1]
+    ref = parabola(3.5) - F / (8 * NU)
+    T.check(len(probe) == 13 and abs(last["ux"] / ref - 1) < 1e-5,
+            "probe at z = 3.5: %d rows (every 500 steps, 0..6000: 13), u = %.10e, linear interpolation of the "
+            "parabola %.10e (relative tolerance 1e-5)" % (len(probe), last["ux"], ref))
+    try:
+        import vtk  # noqa: F401
+        have_vtk = True
+    except ImportError:
+        have_vtk = False
+        print("(no python3-vtk9: the .vti contents are not checked)")
+    if have_vtk:
+        import numpy as np
+        wss, wall = read_vti(os.path.join(o, "wss_006000.vti"), ["wss", "wall"])
+        on = wall == 1
+        dev = np.max(np.abs(wss[on][:, 0] / (F * H / 2) - 1))
+        T.check(on.sum() == 2 * 16 and dev < 1e-5,
+                "wss_006000.vti: %d wall nodes (expected 32), largest |WSS_x / (F H / 2) - 1| = %.2e (tolerance 1e-5)"
+                % (on.sum(), dev))
+        u, = read_vti(os.path.join(o, "fields_006000.vti"), ["velocity"])
+        um, osi, tawss = read_vti(os.path.join(o, "average_006000.vti"), ["velocity_mean", "osi", "tawss"])
+        dm = np.max(np.abs(um - u)) / umax
+        T.check(dm < 1e-6, "steady flow: mean velocity from step 5000 equals the field at 6000: largest difference "
+                "/ u_max = %.2e (tolerance 1e-6)" % dm)
+        T.check(np.max(np.abs(osi)) < 1e-6 and abs(np.max(tawss) / (F * H / 2) - 1) < 1e-5,
+                "steady flow: largest OSI %.2e (tolerance 1e-6), TAWSS / (F H / 2) = %.8f" %
+                (np.max(np.abs(osi)), np.max(tawss) / (F * H / 2)))
+
+    # Restart in the middle: the same averages and probe files, byte for byte.
+    restart_case = CASE.replace("steps = 6000", "steps = 400").replace("output_every = 3000", "output_every = 200") \
+        .replace("start = 5000", "start = 50").replace("every = 50", "every = 10") \
+        .replace("every = 500", "every = 30").replace("every = 3000", "every = 100")
+    T.write(os.path.join(d, "r.ini"), restart_case)
+    code1, _, e1 = T.run(["run", "r.ini", "--quiet", "--out", "full"], d)
+    code2, _, e2 = T.run(["run", "r.ini", "--quiet", "--out", "part", "--steps", "200", "--checkpoint-every", "200"], d)
+    code3, _, e3 = T.run(["run", "r.ini", "--quiet", "--out", "part", "--restart", "part/restart.tsr"], d)
+    T.check(code1 == 0 and code2 == 0 and code3 == 0,
+            "uninterrupted run, run to step 200 with a checkpoint, restart to 400 exit 0 (%d %d %d: %s%s%s)"
+            % (code1, code2, code3, e1, e2, e3))
+    T.check(os.path.exists(os.path.join(d, "part", "average.restart")), "the checkpoint wrote average.restart")
+    for name in ["average_000400.vti", "wss_000400.vti", "probe_mid.csv", "line_across.csv"]:
+        a, b = os.path.join(d, "full", name), os.path.join(d, "part", name)
+        same = os.path.exists(a) and os.path.exists(b) and filecmp.cmp(a, b, shallow=False)
+        T.check(same, "restart at step 200: %s byte for byte equal to the uninterrupted run's" % name)
+
+    # Bad input: exit 2, one line naming the key, nothing written.
+    bad = [("probe.mid.point=1 2 9", "probe.mid.point: expected a point inside the domain"),
+           ("probe.mid.every=0", "probe.mid.every: expected an integer in [1,"),
+           ("line.across.points=1", "line.across.points: expected an integer in [2,"),
+           ("line.across.end=2 -1 7", "line.across.end: expected a point inside the domain"),
+           ("average.start=-5", "average.start: expected an integer in [0,"),
+           ("wss.enabled=maybe", "wss.enabled: expected no or yes"),
+           ("probe.x.every=5", "[probe.x]: missing key 'point'")]
+    for spec, key in bad:
+        code, out, err = T.run(["run", "chan.ini", "--quiet", "--out", "bad", "--set", spec], d)
+        T.check(code == 2 and key in err and len(err.strip().splitlines()) == 1 and
+                not os.path.exists(os.path.join(d, "bad")),
+                "--set %s: exit 2 naming %s, nothing written (got %d: %s)" % (spec, key, code, err.strip()))
+    T.write(os.path.join(d, "avg.ini"), CASE.replace("start = 5000\n", ""))
+    code, out, err = T.run(["run", "avg.ini", "--quiet", "--out", "bad"], d)
+    T.check(code == 2 and "[average]: missing key 'start'" in err,
+            "[average] without start: exit 2 naming the key (got %d: %s)" % (code, err.strip()))
+    T.write(os.path.join(d, "d13.ini"), CASE.replace("[case]", "[lattice]\nmodel = D3Q13\n[case]"))
+    code, out, err = T.run(["run", "d13.ini", "--quiet", "--out", "bad"], d)
+    T.check(code == 2 and "'enabled' in [wss]" in err,
+            "WSS on D3Q13: exit 2 naming the key (got %d: %s)" % (code, err.strip()))
+    T.cleanup(d)
+    T.finish()
+
+
+if __name__ == "__main__":
+    main()
