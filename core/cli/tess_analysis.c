@@ -1,9 +1,11 @@
 #include "tess_analysis.h"
 #include "tess_average.h"
+#include "tess_case_stl.h"
 #include "tess_probes.h"
 #include "tess_restart.h"
 #include "tess_vti.h"
 #include "tess_wss.h"
+#include "tess_wss_surface.h"
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@ struct tess_analysis {
     size_t n;          /* dense nodes */
     int wss_on, avg_on;
     tess_wss_t wss;
+    tess_wss_surface_t surface; /* the STL surfaces' triangles (ntri 0 without STL) */
     double *wss_now;   /* 3 per WSS node, for the current step */
     long wss_step;     /* step of wss_now, -1 none */
     tess_average_t avg;
@@ -31,6 +34,7 @@ void tess_analysis_free(tess_analysis_t *a)
     if (!a)
         return;
     tess_wss_free(&a->wss);
+    tess_wss_surface_free(&a->surface);
     tess_average_free(&a->avg);
     tess_probes_free(&a->probes);
     free(a->wss_now);
@@ -80,9 +84,17 @@ tess_status tess_analysis_create(const tess_case_t *c, tess_sim_t *sim, const ch
     tess_status st = TESS_OK;
     const tess_tiling_t *t = tess_sim_tiling(sim);
     if (a->wss_on) {
-        if ((st = tess_wss_create(&a->wss, t, &c->params, NULL, NULL, err)) != TESS_OK) {
+        /* STL geometry: the nearest triangle's normal, and the surface output. */
+        if ((st = tess_wss_create(&a->wss, t, &c->params, c->stl ? tess_case_stl_normal : NULL, c->stl, err)) != TESS_OK) {
             tess_analysis_free(a);
             return st;
+        }
+        double *tri = NULL;
+        const long ntri = tess_case_stl_triangles(c->stl, &tri);
+        if (ntri < 0 || (ntri > 0 && (st = tess_wss_surface_create(&a->surface, tri, ntri, &a->wss, &c->geometry,
+                                                                    err)) != TESS_OK)) {
+            tess_analysis_free(a);
+            return ntri < 0 ? tess_fail(err, TESS_ERR_NOMEM, "out of memory for the STL surface") : st;
         }
         a->wss_now = calloc(3 * (size_t)(a->wss.n ? a->wss.n : 1), sizeof *a->wss_now);
         a->mask = calloc(a->n, 1);
@@ -196,7 +208,11 @@ static tess_status write_wss(tess_analysis_t *a, long step, tess_error_t *err)
                                         {"wall", TESS_VTI_UINT8, 1, a->mask}};
     char path[1200];
     snprintf(path, sizeof path, "%s/wss_%06ld.vti", a->dir, step);
-    const tess_status st = write_vti(a, path, arrays, 4, err);
+    tess_status st = write_vti(a, path, arrays, 4, err);
+    if (st == TESS_OK && a->surface.ntri > 0) {
+        snprintf(path, sizeof path, "%s/wss_%06ld.vtp", a->dir, step);
+        st = tess_wss_surface_write(&a->surface, path, a->wss_now, a->c->spacing, a->c->origin, err);
+    }
     free(mag);
     free(mag_d);
     return st;

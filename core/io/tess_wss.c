@@ -147,14 +147,18 @@ tess_status tess_wss_create(tess_wss_t *w, const tess_tiling_t *t, const tess_pa
             double n[3] = {-s[0], -s[1], -s[2]};
             const double at[3] = {t->tile_corner[3 * k] + x, t->tile_corner[3 * k + 1] + y,
                                   t->tile_corner[3 * k + 2] + z};
-            double gn[3];
-            if (normal_fn && normal_fn(ctx, at, gn))
-                memcpy(n, gn, sizeof n);
-            const double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+            double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
             if (!(len > 0.0))
                 continue; /* walls on opposite sides in balance (a one-node gap): no direction to shear along */
             for (int a = 0; a < 3; a++)
                 n[a] /= len;
+            if (normal_fn && normal_fn(ctx, at, n)) {
+                len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+                if (!(len > 0.0))
+                    continue;
+                for (int a = 0; a < 3; a++)
+                    n[a] /= len;
+            }
             double dsum = 0.0, wsum = 0.0;
             for (int i = 1; i < lat->q; i++) {
                 int x1 = x, y1 = y, z1 = z;

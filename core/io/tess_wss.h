@@ -18,8 +18,9 @@
 #include "tess_tiling.h"
 #include <stdint.h>
 
-/* Optional geometry normal at a node: fills n (any length, pointing from the wall into the fluid) and returns
- * 1, or returns 0 to keep the lattice normal. */
+/* Optional geometry normal at a node x: n holds the lattice normal (unit, from the wall into the fluid) on entry;
+ * the callback replaces it (any length, pointing from the wall into the fluid) and returns 1, or returns 0 to
+ * keep it. */
 typedef int (*tess_wss_normal_fn)(void *ctx, const double x[3], double n[3]);
 
 typedef struct {
