@@ -3,13 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define TRY(expr)                                                                                                  \
-    do {                                                                                                           \
-        tess_status st_ = (expr);                                                                                  \
-        if (st_ != TESS_OK)                                                                                        \
-            return st_;                                                                                            \
-    } while (0)
-
 /* "probe.NAME" / "line.NAME": the NAME, else NULL. */
 static const char *probe_name(const char *section, int *is_line)
 {
@@ -58,22 +51,31 @@ static tess_status read_probe(tess_entries_t *es, tess_case_t *c, const char *s,
         if (strcmp(an->probe[i].name, name) == 0 && an->probe[i].is_line == is_line)
             return tess_fail(err, TESS_ERR_INPUT, "%s: [%s]: a section of that name exists already", es->file, s);
     tess_case_probe_t *pr = &an->probe[an->nprobe];
+    tess_status st;
     memset(pr, 0, sizeof *pr);
     snprintf(pr->name, sizeof pr->name, "%s", name);
     pr->is_line = is_line;
     pr->every = 1;
-    TRY(tess_get_long(es, s, "every", 1, 2000000000L, 0, &pr->every, err));
+    if ((st = tess_get_long(es, s, "every", 1, 2000000000L, 0, &pr->every, err)) != TESS_OK)
+        return st;
     if (is_line) {
-        TRY(tess_get_vec3(es, s, "start", 1, pr->a, NULL, err));
-        TRY(inside(es, c, s, "start", pr->a, err));
-        TRY(tess_get_vec3(es, s, "end", 1, pr->b, NULL, err));
-        TRY(inside(es, c, s, "end", pr->b, err));
+        if ((st = tess_get_vec3(es, s, "start", 1, pr->a, NULL, err)) != TESS_OK)
+            return st;
+        if ((st = inside(es, c, s, "start", pr->a, err)) != TESS_OK)
+            return st;
+        if ((st = tess_get_vec3(es, s, "end", 1, pr->b, NULL, err)) != TESS_OK)
+            return st;
+        if ((st = inside(es, c, s, "end", pr->b, err)) != TESS_OK)
+            return st;
         long points = 0;
-        TRY(tess_get_long(es, s, "points", 2, 100000, 1, &points, err));
+        if ((st = tess_get_long(es, s, "points", 2, 100000, 1, &points, err)) != TESS_OK)
+            return st;
         pr->points = (int)points;
     } else {
-        TRY(tess_get_vec3(es, s, "point", 1, pr->a, NULL, err));
-        TRY(inside(es, c, s, "point", pr->a, err));
+        if ((st = tess_get_vec3(es, s, "point", 1, pr->a, NULL, err)) != TESS_OK)
+            return st;
+        if ((st = inside(es, c, s, "point", pr->a, err)) != TESS_OK)
+            return st;
         memcpy(pr->b, pr->a, sizeof pr->b);
         pr->points = 1;
     }
@@ -85,8 +87,10 @@ tess_status tess_case_analysis_read(tess_entries_t *es, tess_case_t *c, tess_err
 {
     tess_case_analysis_t *an = &c->analysis;
     memset(an, 0, sizeof *an);
+    tess_status st;
     static const char *const yesno[] = {"no", "yes", NULL};
-    TRY(tess_get_choice(es, "wss", "enabled", yesno, &an->wss, NULL, err));
+    if ((st = tess_get_choice(es, "wss", "enabled", yesno, &an->wss, NULL, err)) != TESS_OK)
+        return st;
     if (an->wss && c->params.lattice == TESS_LATTICE_D3Q13)
         return tess_entry_fail(es, tess_entry_find(es, "wss", "enabled"), err,
                                "no on D3Q13 (its MRT relaxes the stress at two viscous rates; wall shear stress needs "
@@ -97,10 +101,13 @@ tess_status tess_case_analysis_read(tess_entries_t *es, tess_case_t *c, tess_err
         if (strcmp(es->sections[i], "average") == 0)
             an->average = 1;
         else if (name)
-            TRY(read_probe(es, c, es->sections[i], name, is_line, err));
+            if ((st = read_probe(es, c, es->sections[i], name, is_line, err)) != TESS_OK)
+                return st;
     }
     an->average_every = 1;
-    TRY(tess_get_long(es, "average", "start", 0, 2000000000L, an->average, &an->average_start, err));
-    TRY(tess_get_long(es, "average", "every", 1, 2000000000L, 0, &an->average_every, err));
+    if ((st = tess_get_long(es, "average", "start", 0, 2000000000L, an->average, &an->average_start, err)) != TESS_OK)
+        return st;
+    if ((st = tess_get_long(es, "average", "every", 1, 2000000000L, 0, &an->average_every, err)) != TESS_OK)
+        return st;
     return TESS_OK;
 }

@@ -1,5 +1,6 @@
 #include "tess_average.h"
 #include "tess_file.h"
+#include "tess_fnv.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -95,16 +96,6 @@ typedef struct {
     uint64_t n, nw, hash;
 } avg_header_t;
 
-static uint64_t fnv(uint64_t h, const void *data, size_t len)
-{
-    const unsigned char *b = data;
-    for (size_t i = 0; i < len; i++) {
-        h ^= b[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 /* The sums as (pointer, count) blocks in file order. */
 static int blocks(const tess_average_t *a, double **ptr, size_t *count)
 {
@@ -133,13 +124,13 @@ tess_status tess_average_save(const tess_average_t *a, const char *path, long st
     tess_status st = tess_file_begin(&w, path, err);
     if (st != TESS_OK)
         return st;
-    uint64_t sum = fnv(14695981039346656037ull, &h, sizeof h);
+    uint64_t sum = tess_fnv1a(TESS_FNV_OFFSET, &h, sizeof h);
     fwrite(&h, sizeof h, 1, w.f);
     double *ptr[4];
     size_t count[4];
     for (int b = 0, nb = blocks(a, ptr, count); b < nb; b++) {
         fwrite(ptr[b], sizeof(double), count[b], w.f);
-        sum = fnv(sum, ptr[b], count[b] * sizeof(double));
+        sum = tess_fnv1a(sum, ptr[b], count[b] * sizeof(double));
     }
     fwrite(&sum, sizeof sum, 1, w.f);
     return tess_file_commit(&w, err);
@@ -168,14 +159,14 @@ tess_status tess_average_load(tess_average_t *a, const char *path, long step, ui
                        "%s: time averages from [average] start = %lld, every = %lld; the case now says %ld, %ld", path,
                        (long long)h.start, (long long)h.every, a->start, a->every);
     if (st == TESS_OK) {
-        uint64_t sum = fnv(14695981039346656037ull, &h, sizeof h), stored = 0;
+        uint64_t sum = tess_fnv1a(TESS_FNV_OFFSET, &h, sizeof h), stored = 0;
         double *ptr[4];
         size_t count[4];
         for (int b = 0, nb = blocks(a, ptr, count); b < nb && st == TESS_OK; b++) {
             if (fread(ptr[b], sizeof(double), count[b], f) != count[b])
                 st = tess_fail(err, TESS_ERR_INPUT, "%s: truncated (expected %zu sums in block %d)", path, count[b], b);
             else
-                sum = fnv(sum, ptr[b], count[b] * sizeof(double));
+                sum = tess_fnv1a(sum, ptr[b], count[b] * sizeof(double));
         }
         if (st == TESS_OK && (fread(&stored, sizeof stored, 1, f) != 1 || stored != sum))
             st = tess_fail(err, TESS_ERR_INPUT, "%s: checksum mismatch (the file is damaged)", path);
