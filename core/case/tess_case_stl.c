@@ -253,7 +253,9 @@ int tess_case_stl_normal(void *ctx, const double x[3], double n[3])
             memcpy(bn, tn, sizeof bn);
         }
     }
-    if (best == INFINITY)
+    /* A node whose wall is the STL surface has a link crossing it, so the surface is within the longest link,
+     * sqrt(3); farther away the wall is another one (a box face, a shape) and keeps the lattice normal. */
+    if (!(best <= 3.0 + 1e-9))
         return 0;
     const double s = bn[0] * n[0] + bn[1] * n[1] + bn[2] * n[2] < 0 ? -1.0 : 1.0;
     for (int a = 0; a < 3; a++)

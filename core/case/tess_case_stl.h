@@ -31,7 +31,8 @@ double tess_case_stl_wall_q(void *ctx, const double x[3], const double c[3]);
 
 /* Wall normal callback of the wall shear stress (tess_wss_normal_fn, core/io/tess_wss.h) over all STL surfaces of
  * the case (ctx is the list): the nearest surface triangle's normal, turned to agree with the lattice normal
- * that n holds on entry (the STL winding is not trusted); 0 when the case has no surface triangle. */
+ * that n holds on entry (the STL winding is not trusted); 0 (keep the lattice normal) when no surface triangle
+ * lies within sqrt(3) of x (the node's wall is another one). */
 int tess_case_stl_normal(void *ctx, const double x[3], double n[3]);
 
 /* The surface triangles of every [stl] section, in lattice coordinates, one after the other into a malloc'd
