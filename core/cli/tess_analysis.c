@@ -117,8 +117,8 @@ tess_status tess_analysis_create(const tess_case_t *c, tess_sim_t *sim, const ch
             tess_analysis_free(a);
             return st;
         }
-        if (restart) {
-            /* The sums live next to the restart file they belong to. */
+        if (restart && tess_sim_step_count(sim) >= an->average_start) {
+            /* The sums live next to the restart file they belong to (before `start` there are none). */
             char dir[1024], path[1100];
             snprintf(dir, sizeof dir, "%s", restart);
             char *slash = strrchr(dir, '/');
