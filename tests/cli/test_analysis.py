@@ -262,7 +262,7 @@ def stl_pipe(d):
     T.write(os.path.join(d, "pipe.ini"), PIPE_CASE)
     steps = 20 if SANITIZED else 2000
     code, out, err = T.run(["run", "pipe.ini", "--quiet", "--out", "pipe", "--steps", str(steps),
-                            "--set", "run.output_every=%d" % steps], d)
+                            "--set", "run.output_every=%d" % steps, "--set", "line.radius.every=%d" % steps], d)
     T.check(code == 0, "STL pipe run exits 0 (got %d: %s)" % (code, err.strip()))
     try:
         import numpy as np
