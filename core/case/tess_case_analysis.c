@@ -29,8 +29,8 @@ static tess_status inside(tess_entries_t *es, const tess_case_t *c, const char *
     for (int a = 0; a < 3; a++)
         if (!(v[a] >= 0.0 && v[a] <= n[a] - 1))
             return tess_entry_fail(es, tess_entry_find(es, s, k), err,
-                                   "a point inside the domain (node coordinates 0..%d, 0..%d, 0..%d)", n[0] - 1, n[1] - 1,
-                                   n[2] - 1);
+                                   "a point inside the domain (node coordinates 0..%d, 0..%d, 0..%d)", n[0] - 1,
+                                   n[1] - 1, n[2] - 1);
     return TESS_OK;
 }
 

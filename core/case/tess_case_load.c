@@ -74,9 +74,9 @@ static tess_status check_sections(ctx_t *x)
             continue;
         char origin[1200];
         return tess_fail(x->err, TESS_ERR_INPUT,
-                         "%s: unknown section [%s]: expected case, lattice, domain, physics, init, run, forces, wss, average or "
-                         "solid.NAME, fluid.NAME, wall.NAME, inlet.NAME, outlet.NAME, voxels.NAME, spheres.NAME, stl.NAME, "
-                         "probe.NAME, line.NAME",
+                         "%s: unknown section [%s]: expected case, lattice, domain, physics, init, run, forces, wss, "
+                         "average or solid.NAME, fluid.NAME, wall.NAME, inlet.NAME, outlet.NAME, voxels.NAME, "
+                         "spheres.NAME, stl.NAME, probe.NAME, line.NAME",
                          tess_entry_origin(&x->es, e, origin, sizeof origin), e->section);
     }
     return TESS_OK;

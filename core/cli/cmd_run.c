@@ -246,7 +246,8 @@ static tess_status events(run_t *r, long step, int at_start, int final, tess_err
             }
         }
     }
-    if (r->analysis && (st = tess_analysis_event(r->analysis, step, out, ckpt, final, r->rho, r->u, mon || out, err)) != TESS_OK)
+    if (r->analysis &&
+        (st = tess_analysis_event(r->analysis, step, out, ckpt, final, r->rho, r->u, mon || out, err)) != TESS_OK)
         return st;
     if (ckpt) {
         char path[1200];

@@ -64,12 +64,14 @@ tess_status tess_analysis_create(const tess_case_t *c, tess_sim_t *sim, const ch
     if (strcmp(c->pattern, "aa") == 0) {
         /* The AA pattern holds canonical populations after even steps only. */
         if (an->average && (an->average_start % 2 || an->average_every % 2))
-            return tess_fail(err, TESS_ERR_INPUT, "%s: [average] start and every: the AA pattern needs even steps, got %ld and %ld",
-                             c->path, an->average_start, an->average_every);
+            return tess_fail(err, TESS_ERR_INPUT,
+                             "%s: [average] start and every: the AA pattern needs even steps, got %ld and %ld", c->path,
+                             an->average_start, an->average_every);
         for (int i = 0; i < an->nprobe; i++)
             if (an->probe[i].every % 2)
-                return tess_fail(err, TESS_ERR_INPUT, "%s: [%s.%s] every: the AA pattern needs an even interval, got %ld",
-                                 c->path, an->probe[i].is_line ? "line" : "probe", an->probe[i].name, an->probe[i].every);
+                return tess_fail(err, TESS_ERR_INPUT,
+                                 "%s: [%s.%s] every: the AA pattern needs an even interval, got %ld", c->path,
+                                 an->probe[i].is_line ? "line" : "probe", an->probe[i].name, an->probe[i].every);
     }
     tess_analysis_t *a = calloc(1, sizeof *a);
     if (!a)
@@ -85,7 +87,8 @@ tess_status tess_analysis_create(const tess_case_t *c, tess_sim_t *sim, const ch
     const tess_tiling_t *t = tess_sim_tiling(sim);
     if (a->wss_on) {
         /* STL geometry: the nearest triangle's normal, and the surface output. */
-        if ((st = tess_wss_create(&a->wss, t, &c->params, c->stl ? tess_case_stl_normal : NULL, c->stl, err)) != TESS_OK) {
+        tess_wss_normal_fn normal = c->stl ? tess_case_stl_normal : NULL;
+        if ((st = tess_wss_create(&a->wss, t, &c->params, normal, c->stl, err)) != TESS_OK) {
             tess_analysis_free(a);
             return st;
         }
@@ -102,8 +105,10 @@ tess_status tess_analysis_create(const tess_case_t *c, tess_sim_t *sim, const ch
             tess_analysis_free(a);
             return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the wall shear stress");
         }
-        for (int64_t m = 0; m < a->wss.n; m++)
-            a->mask[tess_geometry_index(&c->geometry, a->wss.at[3 * m], a->wss.at[3 * m + 1], a->wss.at[3 * m + 2])] = 1;
+        for (int64_t m = 0; m < a->wss.n; m++) {
+            const int32_t *at = a->wss.at + 3 * m;
+            a->mask[tess_geometry_index(&c->geometry, at[0], at[1], at[2])] = 1;
+        }
     }
     a->dense = malloc(3 * a->n * sizeof *a->dense);
     a->dense2 = malloc(3 * a->n * sizeof *a->dense2);

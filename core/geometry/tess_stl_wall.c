@@ -247,7 +247,11 @@ long tess_stl_wall_nearest(const tess_stl_wall_t *w, const double x[3], double *
     long c[3];
     for (int a = 0; a < 3; a++)
         c[a] = cell_of(w, x[a], a);
-    const long kmax = w->n[0] > w->n[1] ? (w->n[0] > w->n[2] ? w->n[0] : w->n[2]) : (w->n[1] > w->n[2] ? w->n[1] : w->n[2]);
+    long kmax = w->n[0];
+    if (w->n[1] > kmax)
+        kmax = w->n[1];
+    if (w->n[2] > kmax)
+        kmax = w->n[2];
     long best = -1;
     double bd = INFINITY;
     /* A triangle within distance k h of x overlaps a cell at most k cells from x's (x inside the grid), so the

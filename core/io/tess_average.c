@@ -141,8 +141,8 @@ tess_status tess_average_load(tess_average_t *a, const char *path, long step, ui
     FILE *f = fopen(path, "rb");
     if (!f)
         return tess_fail(err, TESS_ERR_INPUT,
-                         "%s: cannot open the time averages of the restart (%s); the checkpoint of a run with [average] "
-                         "writes it next to restart.tsr",
+                         "%s: cannot open the time averages of the restart (%s); the checkpoint of a run with "
+                         "[average] writes it next to restart.tsr",
                          path, strerror(errno));
     avg_header_t h;
     tess_status st = TESS_OK;
@@ -152,8 +152,8 @@ tess_status tess_average_load(tess_average_t *a, const char *path, long step, ui
         st = tess_fail(err, TESS_ERR_INPUT, "%s: time averages of step %lld, but the restart file is at step %ld", path,
                        (long long)h.step, step);
     else if (h.hash != hash || h.n != a->n || h.nw != (uint64_t)a->nw)
-        st = tess_fail(err, TESS_ERR_INPUT, "%s: time averages of another case (geometry, physics or wall nodes differ)",
-                       path);
+        st = tess_fail(err, TESS_ERR_INPUT,
+                       "%s: time averages of another case (geometry, physics or wall nodes differ)", path);
     else if (h.start != a->start || h.every != a->every)
         st = tess_fail(err, TESS_ERR_INPUT,
                        "%s: time averages from [average] start = %lld, every = %lld; the case now says %ld, %ld", path,
