@@ -2,6 +2,7 @@
  * sections are applied in the order they first appear, each painting over what came before. */
 #include "tess_case.h"
 #include "tess_backend.h"
+#include "tess_case_analysis.h"
 #include "tess_case_entries.h"
 #include "tess_case_stl.h"
 #include "tess_memory.h"
@@ -70,12 +71,13 @@ static tess_status check_sections(ctx_t *x)
         int known = 0, kind;
         for (int k = 0; fixed_sections[k]; k++)
             known |= strcmp(e->section, fixed_sections[k]) == 0;
-        if (known || geo_kind_of(e->section, &kind))
+        if (known || geo_kind_of(e->section, &kind) || tess_case_analysis_section(e->section))
             continue;
         char origin[1200];
         return tess_fail(x->err, TESS_ERR_INPUT,
-                         "%s: unknown section [%s]: expected case, lattice, domain, physics, init, run, forces, units or "
-                         "solid.NAME, fluid.NAME, wall.NAME, inlet.NAME, outlet.NAME, voxels.NAME, spheres.NAME, stl.NAME",
+                         "%s: unknown section [%s]: expected case, lattice, domain, physics, init, run, forces, units, "
+                         "wss, average or solid.NAME, fluid.NAME, wall.NAME, inlet.NAME, outlet.NAME, voxels.NAME, "
+                         "spheres.NAME, stl.NAME, probe.NAME, line.NAME",
                          tess_entry_origin(&x->es, e, origin, sizeof origin), e->section);
     }
     return TESS_OK;
@@ -711,6 +713,7 @@ static tess_status load(ctx_t *x, const char *path, const char *const *overrides
     TRY(read_forces(x));
     TRY(read_init(x));
     TRY(read_run(x));
+    TRY(tess_case_analysis_read(&x->es, c, x->err));
     TRY(check_unused(x));
 
     const double mach = c->max_lattice_speed * sqrt(3.0);
