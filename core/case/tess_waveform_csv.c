@@ -41,7 +41,7 @@ tess_status tess_waveform_csv_read(const char *path, const char *origin, tess_wa
     memset(w, 0, sizeof *w);
     FILE *fp = fopen(path, "r");
     if (!fp)
-        return tess_fail(err, TESS_ERR_IO, "%s: cannot open the waveform file %s: %s", origin, path, strerror(errno));
+        return tess_fail(err, TESS_ERR_INPUT, "%s: cannot open the waveform file %s: %s", origin, path, strerror(errno));
     char line[1024];
     int lineno = 0, rows = 0, header_allowed = 1, last_line = 0;
     tess_status st = TESS_OK;
