@@ -119,6 +119,7 @@ tess_status tess_validate_poiseuille2d(tess_vctx_t *v, tess_error_t *err);
 tess_status tess_validate_cavity2d(tess_vctx_t *v, tess_error_t *err);
 tess_status tess_validate_cylinder2d(tess_vctx_t *v, tess_error_t *err);
 tess_status tess_validate_sphere_pipe(tess_vctx_t *v, tess_error_t *err);
+tess_status tess_validate_womersley(tess_vctx_t *v, tess_error_t *err);
 /* Whether the n characters at name are one of the names that --only sphere:PART joins with '+' (a lattice, a
  * wall or a Reynolds number of the sphere's runs). */
 int tess_validate_sphere_part_known(const char *name, size_t n);
