@@ -304,10 +304,11 @@ tess_status tess_validate_womersley(tess_vctx_t *v, tess_error_t *err)
     FILE *f = tess_v_open(v, "womersley.gp");
     if (!f)
         return TESS_OK;
-    fprintf(f, "set terminal pngcairo size 720,480 noenhanced\nset output 'womersley.png'\n"
-               "set xlabel 'x - x_axis (nodes), row half a node beside the axis, R = 8, Zou-He planes'\n"
-               "set ylabel 'u_z / centre-line amplitude'\nset title 'Womersley flow, alpha = 4: "
-               "tessera (points) and Womersley 1955 (lines)'\nset key outside right\n"
+    fprintf(f, "set terminal pngcairo size 800,480 noenhanced\nset output 'womersley.png'\n"
+               "set xlabel 'x - x_axis (nodes), the row half a node beside the axis'\n"
+               "set ylabel 'u_z / centre-line amplitude'\n"
+               "set title 'Womersley flow, alpha = 4, R = 8: tessera (points), Womersley 1955 (lines)'\n"
+               "set key outside right\n"
                "plot for [k=0:3] 'womersley.dat' u 1:2*k+2 w p pt 7 lc k+1 t sprintf('omega t = %%d pi/2', k), "
                "for [k=0:3] '' u 1:2*k+3 w l lc k+1 notitle\n");
     fclose(f);
