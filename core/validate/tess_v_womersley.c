@@ -229,10 +229,7 @@ static void pipe_run(tess_vctx_t *v, int R, const char *method, double e[4], int
         e[k] = sqrt(num / den);
     }
     if (st != TESS_OK) {
-        if (st == TESS_ERR_UNSUPPORTED)
-            tess_v_not_run(v, group, err.msg);
-        else
-            tess_v_error(v, group, what, &err);
+        tess_v_failed(v, group, what, st, &err);
         tess_vrun_close(&r);
         for (int k = 0; k < 4; k++)
             e[k] = NAN;

@@ -53,6 +53,9 @@ void tess_v_info(tess_vctx_t *v, const char *group, const char *quantity, double
 void tess_v_not_run(tess_vctx_t *v, const char *group, const char *why);
 /* A failed run (diverged, backend error): a failing row with the message. */
 void tess_v_error(tess_vctx_t *v, const char *group, const char *what, const tess_error_t *err);
+/* A run that stopped with st: "not run" when this build lacks what it needs (TESS_ERR_UNSUPPORTED), else a failed
+ * row (tess_v_error). */
+void tess_v_failed(tess_vctx_t *v, const char *group, const char *what, tess_status st, const tess_error_t *err);
 void tess_v_note(tess_vctx_t *v, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
