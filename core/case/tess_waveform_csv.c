@@ -57,7 +57,7 @@ tess_status tess_waveform_csv_read(const char *path, const char *origin, tess_wa
         if (hash)
             *hash = 0;
         char show[80];
-        snprintf(show, sizeof show, "%s", line);
+        snprintf(show, sizeof show, "%.79s", line); /* the row as written, cut to 79 characters */
         show[strcspn(show, "\r\n")] = 0;
         char *f[3];
         const int nf = fields(line, f);
