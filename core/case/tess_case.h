@@ -9,6 +9,7 @@
 #include "tess_geometry.h"
 #include "tess_params.h"
 #include "tess_shapes.h"
+#include "tess_units.h"
 
 #define TESS_CASE_NAME_MAX 128
 #define TESS_CASE_PATH_MAX 1024
@@ -57,6 +58,7 @@ typedef struct {
     int nshapes;
     struct tess_case_stl *stl;          /* [stl.NAME] surfaces, NULL if none (tess_case_stl.h: wall_q, openings) */
 
+    tess_units_t units;                 /* [units]: the conversion from the case's units (active 0: lattice units) */
     double max_lattice_speed;           /* largest speed the case prescribes (lid, inlet, init, Re) */
     char warning[256];                  /* non-fatal advice (lattice Mach number > 0.3), "" if none */
 } tess_case_t;

@@ -7,6 +7,7 @@
 #include "tess_memory.h"
 #include "tess_physics_q.h"
 #include "tess_shapes.h"
+#include "tess_units.h"
 #include "tess_voxels.h"
 #include "tess_waveform_csv.h"
 #include <math.h>
@@ -14,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const fixed_sections[] = {"case", "lattice", "domain", "physics", "init", "run", "forces", NULL};
+static const char *const fixed_sections[] = {"case", "lattice", "domain", "physics", "init", "run", "forces", "units", NULL};
 static const char *const geo_kinds[] = {"solid", "fluid", "wall", "inlet", "outlet", "voxels", "spheres", "stl", NULL};
 enum { GEO_SOLID, GEO_FLUID, GEO_WALL, GEO_INLET, GEO_OUTLET, GEO_VOXELS, GEO_SPHERES, GEO_STL };
 
@@ -74,7 +75,7 @@ static tess_status check_sections(ctx_t *x)
             continue;
         char origin[1200];
         return tess_fail(x->err, TESS_ERR_INPUT,
-                         "%s: unknown section [%s]: expected case, lattice, domain, physics, init, run, forces or "
+                         "%s: unknown section [%s]: expected case, lattice, domain, physics, init, run, forces, units or "
                          "solid.NAME, fluid.NAME, wall.NAME, inlet.NAME, outlet.NAME, voxels.NAME, spheres.NAME, stl.NAME",
                          tess_entry_origin(&x->es, e, origin, sizeof origin), e->section);
     }
@@ -404,8 +405,9 @@ static tess_status read_profile(ctx_t *x, const char *s, int kind, tess_material
     return TESS_OK;
 }
 
-/* waveform = FILE of an inlet or outlet (tess_inlet.h, tess_waveform_csv.h): the table goes into the case's
- * parameters (identical tables share one slot) and the material names it. The tuned D3Q19 patterns' finite-
+/* waveform = FILE of an inlet or outlet (tess_inlet.h, tess_waveform_csv.h): the table (its times in time steps,
+ * or with [units] in the case's time unit, divided by dt here; its values are factors and need no conversion)
+ * goes into the case's parameters (identical tables share one slot) and the material names it. The tuned D3Q19 patterns' finite-
  * difference planes have no time dependence; nee and Zou-He (on the lattice-generic engine) have. */
 static tess_status read_waveform(ctx_t *x, const char *s, tess_material_t *m)
 {
@@ -423,6 +425,9 @@ static tess_status read_waveform(ctx_t *x, const char *s, tess_material_t *m)
     resolve(x, e->value, path, sizeof path);
     tess_waveform_t w;
     TRY(tess_waveform_csv_read(path, origin, &w, x->err));
+    if (x->c->units.active) /* [units]: the times are in the case's time unit */
+        for (int i = 0; i < w.n; i++)
+            w.t[i] /= x->c->units.dt;
     tess_params_t *p = &x->c->params;
     int slot = 0;
     for (int i = 0; i < p->nwave && !slot; i++)
@@ -712,6 +717,8 @@ static tess_status load(ctx_t *x, const char *path, const char *const *overrides
     for (int i = 0; i < n; i++)
         TRY(tess_entries_override(&x->es, overrides[i], x->err));
     TRY(check_sections(x));
+    /* A case in physical units becomes lattice entries here, before anything reads them. */
+    TRY(tess_units_apply(&x->es, &c->units, x->err));
 
     /* Default name: the file name without folder and .ini. */
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;

@@ -2,7 +2,8 @@
 outlets"): every bad waveform file or key gives exit status 2 and one line naming the case line and key, the CSV
 file and its line, and what was expected, with nothing written; and a run restarted half-way equals the
 uninterrupted run bitwise (the waveform's time goes on from the restart's step: the two restart files at the
-last step are the same bytes)."""
+last step are the same bytes), and so does the case in physical units ([units]), the waveform's times in its time
+unit."""
 import os
 from tess_cli_test import check, check_bad_input, cleanup, finish, run, scratch, write
 
@@ -77,6 +78,21 @@ try:
     a = open(os.path.join(d, "whole", "restart.tsr"), "rb").read()
     b = open(os.path.join(d, "half", "restart.tsr"), "rb").read()
     check(a == b, "restart at step 20 then 20 steps equals 40 steps bitwise (%d and %d bytes)" % (len(a), len(b)))
+except OSError as ex:
+    check(False, "restart files readable: %s" % ex)
+# [units]: the same case in physical units whose conversion is exact in binary (dx = dt = 0.5, so speeds are
+# unchanged, nu = 0.05 is the lattice 0.1, and the waveform's times in the case's time unit are half the steps)
+# runs the same table and the same populations: the restart files after 40 steps are the same bytes.
+SI = (CASE % "good_si.csv").replace("[physics]\ntau = 0.8\n", "[units]\ndx = 0.5\ndt = 0.5\nviscosity = 0.05\n"
+                                     "density = 1\n")
+write(os.path.join(d, "good_si.csv"), "time,value\n0,0\n5,1\n12.5,-0.5\n15,0\n")
+write(os.path.join(d, "si.ini"), SI)
+rc4, _, e4 = run(["run", "si.ini", "--checkpoint-every", "40", "--out", "si", "--quiet"], d)
+check(rc4 == 0, "the [units] run succeeds (exit %d: %s)" % (rc4, e4))
+try:
+    a = open(os.path.join(d, "whole", "restart.tsr"), "rb").read()
+    b = open(os.path.join(d, "si", "restart.tsr"), "rb").read()
+    check(a == b, "[units] case with the waveform's times in its time unit equals the lattice case bitwise")
 except OSError as ex:
     check(False, "restart files readable: %s" % ex)
 cleanup(d)
