@@ -1,5 +1,6 @@
 /* `tessera run CASE.ini ...`: load the case, pick the backend, step to the end with monitor rows, field
  * outputs, checkpoints and an optional cross-check against a second backend (docs/outputs.md). */
+#include "tess_analysis.h"
 #include "tess_cli.h"
 #include "tess_case.h"
 #include "tess_field_output.h"
@@ -51,6 +52,7 @@ typedef struct {
     double tol;
     double *force, *force_cols; /* per body (3 each) and the monitor's force columns, when the case has bodies */
     tess_field_output_t fo;     /* fields_<step>.vti and fields.pvd in the case's units */
+    tess_analysis_t *analysis;  /* wss, averages, probes (tess_analysis.h); NULL when the case has none */
 } run_t;
 
 static int fail(run_t *r, tess_status st, const tess_error_t *err)
@@ -229,6 +231,9 @@ static tess_status events(run_t *r, long step, int at_start, int final, tess_err
             }
         }
     }
+    if (r->analysis &&
+        (st = tess_analysis_event(r->analysis, step, out, ckpt, final, r->rho, r->u, mon || out, err)) != TESS_OK)
+        return st;
     if (ckpt) {
         char path[1200];
         snprintf(path, sizeof path, "%s/restart.tsr", r->out);
@@ -379,7 +384,8 @@ static tess_status setup(run_t *r, tess_error_t *err)
         snprintf(r->out, sizeof r->out, "%s", r->o.out_dir);
     else
         snprintf(r->out, sizeof r->out, "out/%s", r->c.name);
-    if ((st = tess_mkdirs(r->out, err)) != TESS_OK)
+    if ((st = tess_analysis_create(&r->c, r->sim, r->out, r->o.restart, &r->analysis, err)) != TESS_OK ||
+        (st = tess_mkdirs(r->out, err)) != TESS_OK)
         return st;
     if ((st = tess_field_output_init(&r->fo, &r->c, r->out, r->o.restart ? tess_sim_step_count(r->sim) : -1, err)) !=
         TESS_OK)
@@ -421,6 +427,8 @@ static tess_status run_loop(run_t *r, tess_error_t *err)
         for (int k = 0; k < 3; k++)
             if (every[k] > 0 && (step / every[k] + 1) * every[k] < next)
                 next = (step / every[k] + 1) * every[k];
+        if (r->analysis && tess_analysis_next(r->analysis, step) < next)
+            next = tess_analysis_next(r->analysis, step);
         while (step < next) {
             const long n = next - step < chunk ? next - step : chunk;
             const double t = tess_wall_seconds();
@@ -450,6 +458,7 @@ static void free_run(run_t *r)
 {
     tess_sim_free(r->sim);
     tess_sim_free(r->ref);
+    tess_analysis_free(r->analysis);
     tess_case_free(&r->c);
     tess_monitor_free(&r->mon);
     tess_field_output_free(&r->fo);

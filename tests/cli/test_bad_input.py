@@ -2,7 +2,7 @@
 --set option) and what was expected, and nothing written (no output folder, no temporary file)."""
 import os
 import sys
-from tess_cli_test import SMALL_CASE, check, cleanup, files_under, finish, run, scratch, write
+from tess_cli_test import SMALL_CASE, check, check_bad_input, cleanup, files_under, finish, run, scratch, write
 
 
 def replace(old, new):
@@ -174,12 +174,7 @@ for what, text, args, expect in T:
     argv = ["run"] + (["case.ini"] if "__nofile__" not in args else ["nosuch.ini"]) + \
         [a for a in args if a != "__nofile__"] + ["--out", "out"]
     rc, out, err = run(argv, d)
-    lines = [l for l in err.splitlines() if l.strip()]
-    msg = lines[-1] if lines else ""
-    check(rc == 2, "%s: exit status %d (expected 2)" % (what, rc))
-    check(len(lines) == 1, "%s: one line on stderr (got %d: %r)" % (what, len(lines), err.strip()))
-    for e in expect:
-        check(e in msg, "%s: message contains %r (got %r)" % (what, e, msg))
+    check_bad_input(what, rc, err, expect)
     left = [f for f in files_under(d) if f not in before and f != "case.ini"]
     check(not left and not os.path.exists(os.path.join(d, "out")), "%s: nothing written (found %s)" % (what, left))
 
