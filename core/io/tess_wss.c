@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The grid of the gather that gives the stress. Step 0: a waveform opening's neighbour is never a WSS node's
+ * wall, so the time only reaches the pull of nodes whose stress is not reported. */
 static tess_q_grid_t grid_of(const tess_tiling_t *t)
 {
-    const tess_q_grid_t g = {t->neighbors, t->node_type, t->tile_corner, t->ex, t->ey, t->ez};
+    const tess_q_grid_t g = {t->neighbors, t->node_type, t->tile_corner, t->ex, t->ey, t->ez, 0};
     return g;
 }
 
