@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The grid of the gather that gives the stress. Step 0: a waveform opening's neighbour is never a WSS node's
- * wall, so the time only reaches the pull of nodes whose stress is not reported. */
+/* The grid of the gather that gives the stress. The step reaches only an inlet or outlet node's own
+ * reconstruction: with a waveform, the openings' wall-side nodes report the stress of the waveform's value at
+ * step 0 (left as is: the wall shear stress of interest lies away from the openings). */
 static tess_q_grid_t grid_of(const tess_tiling_t *t)
 {
     const tess_q_grid_t g = {t->neighbors, t->node_type, t->tile_corner, t->ex, t->ey, t->ez, 0};
