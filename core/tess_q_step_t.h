@@ -162,6 +162,26 @@ TESS_HD TESS_INLINE int TESS_QFN(tess_q_inward)(const tess_params_t *p, const te
     return best;
 }
 
+#if TESS_QL_IS_D3Q19
+/* The Zou-He reconstruction of a D3Q19 inlet/outlet plane node at a step, on its pulled populations f (in place):
+ * the material's values, or with a waveform those of that step (uniform: Zou-He planes have no profile). Only
+ * the node's own populations enter, so a backend may apply it after any pull (the GPU's plain sweep). */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_zou_he_plane)(const tess_params_t *p, const tess_material_t *m, int64_t step,
+                                                       R *f)
+{
+    if (m->waveform == 0) {
+        TESS_QPFN(tess_zou_he)(p, m, f);
+        return;
+    }
+    tess_material_t now = *m;
+    const double w = tess_inlet_factor(p, m, step);
+    for (int a = 0; a < 3; a++)
+        now.u[a] = w * m->u[a];
+    now.rho = tess_outlet_density(p, m, step);
+    TESS_QPFN(tess_zou_he)(p, &now, f);
+}
+#endif
+
 /* All incoming populations of wet node (x, y, z) of tile k, boundaries included: the pull, then for an inlet
  * or outlet its reconstruction (non-equilibrium extrapolation from the inward neighbour's pull, whose walls
  * are plain halfway; Zou-He planes on D3Q19 only, tess_physics_t.h). */
@@ -193,18 +213,8 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_gather_from)(const tess_params_t *p, co
         return;
     }
 #if TESS_QL_IS_D3Q19
-    if (m->method == TESS_BC_ZOU_HE) {
-        if (m->waveform == 0) {
-            TESS_QPFN(tess_zou_he)(p, m, out);
-            return;
-        }
-        tess_material_t now = *m; /* the plane's values at this step (uniform: Zou-He planes have no profile) */
-        const double w = tess_inlet_factor(p, m, g->step);
-        for (int a = 0; a < 3; a++)
-            now.u[a] = w * m->u[a];
-        now.rho = tess_outlet_density(p, m, g->step);
-        TESS_QPFN(tess_zou_he)(p, &now, out);
-    }
+    if (m->method == TESS_BC_ZOU_HE)
+        TESS_QFN(tess_q_zou_he_plane)(p, m, g->step, out);
 #endif
 }
 

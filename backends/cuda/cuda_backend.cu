@@ -1,4 +1,4 @@
-/* The CUDA backend: the shared GPU backend (core/gpu) compiled by nvcc against the CUDA runtime. */
+/* The CUDA backend: the shared GPU backend (backends/gpu) compiled by nvcc against the CUDA runtime. */
 #define TESS_GPU_CUDA 1
 #include "tess_gpu_backend.h"
 

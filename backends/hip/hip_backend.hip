@@ -1,4 +1,4 @@
-/* The HIP backend: the shared GPU backend (core/gpu) compiled by hipcc against the HIP runtime. */
+/* The HIP backend: the shared GPU backend (backends/gpu) compiled by hipcc against the HIP runtime. */
 #define TESS_GPU_HIP 1
 #include "tess_gpu_backend.h"
 

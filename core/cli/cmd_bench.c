@@ -74,7 +74,7 @@ static int list_parse(bench_list *l, const char *s)
 static const char bench_usage[] =
     "usage: tessera bench [--backend B] [--pattern ab,aa,mr] [--precision double,single] [--case cavity3d|spheres|FILE] "
     "[--size N,...] [--porosity P,...] [--variant full,propagation,readwrite|all] [--collision lbgk,mrt,regularized] "
-    "[--fluid incompressible|quasi] [--layout optimised,xyz|both] [--mr-layer N,...] [--steps N] [--reps N] "
+    "[--fluid incompressible|quasi] [--mr-layer N,...] [--steps N] [--reps N] "
     "[--threads N] [--set section.key=value] [--out DIR] [--csv FILE] [--plot DIR]\n"
     "Lists are comma-separated; every combination is measured. The CSV goes to DIR/bench.csv (DIR: --out, default\n"
     "out/bench) unless --csv names a file.\n";
@@ -129,7 +129,7 @@ static int parse_opts(int argc, char **argv, bench_opts *o)
     list_parse(&o->precisions, "double");
     list_parse(&o->variants, "full");
     list_parse(&o->collisions, "lbgk");
-    list_parse(&o->layouts, "optimised");
+    list_parse(&o->layouts, "xyz"); /* every backend's copies hold L_XYZ (the CSV's layout column) */
     list_parse(&o->mr_layers, "0");
     o->csv = NULL; /* DIR/bench.csv */
     o->out_dir = "out/bench";
@@ -177,8 +177,6 @@ static int parse_opts(int argc, char **argv, bench_opts *o)
             bad = list_parse(&o->variants, strcmp(v, "all") == 0 ? "full,propagation,readwrite" : v);
         else if (strcmp(k, "--collision") == 0)
             bad = list_parse(&o->collisions, v);
-        else if (strcmp(k, "--layout") == 0)
-            bad = list_parse(&o->layouts, strcmp(v, "both") == 0 ? "optimised,xyz" : v);
         else if (strcmp(k, "--steps") == 0 || strcmp(k, "--reps") == 0 || strcmp(k, "--threads") == 0) {
             long n;
             bad = parse_int(v, strcmp(k, "--threads") == 0 ? 0 : 1, strcmp(k, "--reps") == 0 ? 63 : 1000000000, &n);
@@ -268,11 +266,10 @@ static int run_one(const bench_opts *o, const char *case_path, int size, const c
     tess_backend_config_t cfg = {0};
     cfg.precision = strcmp(precision, "single") == 0 ? TESS_PRECISION_SINGLE : TESS_PRECISION_DOUBLE;
     cfg.threads = o->threads;
-    cfg.plain_xyz = strcmp(layout, "xyz") == 0;
     cfg.mr_layer = mr_layer ? mr_layer : c.mr_layer; /* --mr-layer, else the case's [run] mr_layer */
     if (variant_from_name(variant, &cfg.variant) != 0 || tess_pattern_from_name(pattern, &cfg.pattern, &err) != TESS_OK ||
         (strcmp(precision, "single") != 0 && strcmp(precision, "double") != 0) ||
-        (strcmp(layout, "xyz") != 0 && strcmp(layout, "optimised") != 0)) {
+        strcmp(layout, "xyz") != 0) {
         fprintf(stderr, "tessera bench: invalid pattern '%s', precision '%s', variant '%s' or layout '%s'\n", pattern,
                 precision, variant, layout);
         tess_case_free(&c);

@@ -7,7 +7,7 @@
  * (each population read once and written once: the AB floor), fraction = model_gbs / copy_gbs with copy_gbs the
  * backend's measured copy bandwidth. Time: median of 5 timed batches after a warm-up batch.
  * Usage: tess_gpu_bench [--case cavity3d|spheres] [--size N] [--porosity P] [--precision double|single]
- *        [--variant full|propagation|readwrite] [--collision lbgk|mrt] [--layout optimised|xyz]
+ *        [--variant full|propagation|readwrite] [--collision lbgk|mrt]
  *        [--tiles-per-block 0|1|2] [--steps S] [--copy-bytes B] [--header] */
 #define _POSIX_C_SOURCE 199309L
 #include "tess_backend.h"
@@ -68,8 +68,6 @@ int main(int argc, char **argv)
                                                     : TESS_KERNEL_FULL;
         else if (!strcmp(argv[a], "--collision"))
             collision = !strcmp(v, "mrt") ? TESS_COLLISION_MRT : TESS_COLLISION_LBGK;
-        else if (!strcmp(argv[a], "--layout"))
-            cfg.plain_xyz = !strcmp(v, "xyz");
         else if (!strcmp(argv[a], "--tiles-per-block"))
             tpb = atoi(v);
         else if (!strcmp(argv[a], "--steps"))
@@ -190,7 +188,7 @@ int main(int argc, char **argv)
     static const char *vname[] = {"full", "propagation", "readwrite"};
     printf("%s,%s,%d,%s,%s,%s,%s,%d,%lld,%d,%.4f,%.1f,%.1f,%.1f,%.3f\n", desc, kase, n,
            tess_precision_name(cfg.precision), vname[cfg.variant], collision == TESS_COLLISION_MRT ? "mrt" : "lbgk",
-           cfg.plain_xyz ? "xyz" : "optimised", tpb, (long long)t.n_wet, t.ntiles, t.eta_t, mlups, model, copy,
+           "xyz", tpb, (long long)t.n_wet, t.ntiles, t.eta_t, mlups, model, copy,
            copy > 0 ? model / copy : 0.0);
     ops->destroy(be);
     tess_tiling_free(&t);

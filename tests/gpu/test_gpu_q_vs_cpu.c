@@ -1,4 +1,4 @@
-/* The GPU backend's lattice-generic kernel (core/gpu/tess_gpu_q_kernels.h) against the CPU generic engine
+/* The GPU backend's lattice-generic kernel (backends/gpu/tess_gpu_tile_step.h) against the CPU generic engine
  * (backends/cpu/cpu_q.c, AB), through the ops tables only. Every lattice with each collision model it has
  * (D2Q9 LBGK, MRT, regularized; D3Q13 MRT; D3Q19 LBGK, MRT, regularized; D3Q27 LBGK, regularized), both
  * precisions, on the box of tests/lattice/test_q_patterns.c: a curved bottom wall at q = 0.3 (quadratic

@@ -4,7 +4,8 @@
 #ifndef TESS_GPU_BACKEND_H
 #define TESS_GPU_BACKEND_H
 
-#include "tess_gpu_q_kernels.h"
+#include "tess_gpu_tile_step.h"
+#include "tess_gpu_copy.h"
 extern "C" {
 #include "tess_state.h"
 }
@@ -18,18 +19,18 @@ struct tess_backend {
     int32_t ntiles;
     int tiles_per_block;
     tess_tiling_t shape; /* the tiling's lattice, q and tile extent (for tess_state_index) */
-    int generic;         /* 1: the lattice-generic kernel (tess_gpu_q_kernels.h) runs; set by initialise */
     void *f[2];          /* the two population copies (AB), device layout */
     int cur;             /* which copy holds the current state */
     int32_t *neighbors;  /* 27 per tile */
     uint8_t *node_type;  /* 64 per tile */
-    int32_t *corner;     /* 3 per tile: its first node's box coordinates (generic kernel: profiled inlets) */
-    tess_link_t *links;  /* curved-wall links and per-node ranges (generic kernel); NULL when the tiling has none */
+    int32_t *corner;     /* 3 per tile: its first node's box coordinates (profiled inlets) */
+    tess_link_t *links;  /* curved-wall links and per-node ranges; NULL when the tiling has none */
     int64_t *node_link;
     uint8_t *node_nlink;
     uint8_t *host_type;  /* 64 per tile: the node types, for the list of inlet/outlet nodes */
     int64_t *open;       /* the inlet/outlet nodes (64 tile + local), device; NULL when none */
     int32_t nopen;
+    int64_t step;        /* the step the next sweep computes, less one (tess_params_t.step0 at initialise) */
     size_t bytes;
     char device_name[256];
 };
@@ -64,33 +65,6 @@ static tess_status tess_gpu_fail(tess_error_t *err, gpuError_t rc, const char *w
                      gpuGetErrorName(rc), gpuGetErrorString(rc));
 }
 
-/* The step kernel for the configuration: the full update of the optimised layout is specialised per model. */
-template <typename R> using tess_gpu_step_kernel_t = void (*)(const R *, R *, const int32_t *, const uint8_t *, int32_t);
-
-template <typename R, int PLAIN>
-static tess_gpu_step_kernel_t<R> tess_gpu_pick_kernel(tess_kernel_variant v, const tess_params_t *p)
-{
-    if (v == TESS_KERNEL_READ_WRITE_ONLY)
-        return tess_gpu_ab_step<R, TESS_KERNEL_READ_WRITE_ONLY, PLAIN, TESS_GPU_MODEL_ANY>;
-    if (v == TESS_KERNEL_PROPAGATION_ONLY)
-        return tess_gpu_ab_step<R, TESS_KERNEL_PROPAGATION_ONLY, PLAIN, TESS_GPU_MODEL_ANY>;
-    if (p->collision != TESS_COLLISION_LBGK && p->collision != TESS_COLLISION_MRT)
-        return tess_gpu_ab_step<R, TESS_KERNEL_FULL, PLAIN, TESS_GPU_MODEL_ANY>;
-    /* The L_XYZ layout study (tile paper Table 5) compares like with like: its LBGK incompressible kernel is
-     * specialised as the optimised layout's is; its other models run the generic kernel. */
-    const int model = TESS_GPU_MODEL(p->collision, p->fluid != 0, p->use_force != 0);
-    if (PLAIN)
-        return model == TESS_GPU_MODEL(TESS_COLLISION_LBGK, 0, 0) ? tess_gpu_ab_step<R, TESS_KERNEL_FULL, PLAIN, 0>
-                                                                   : tess_gpu_ab_step<R, TESS_KERNEL_FULL, PLAIN, TESS_GPU_MODEL_ANY>;
-    static const tess_gpu_step_kernel_t<R> table[8] = {
-#define TESS_GPU_K(m) tess_gpu_ab_step<R, TESS_KERNEL_FULL, 0, m>
-        TESS_GPU_K(0), TESS_GPU_K(1), TESS_GPU_K(2), TESS_GPU_K(3),
-        TESS_GPU_K(4), TESS_GPU_K(5), TESS_GPU_K(6), TESS_GPU_K(7),
-#undef TESS_GPU_K
-    };
-    return table[model];
-}
-
 TESS_GPU_OP tess_status tess_gpu_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
 {
     *out = NULL;
@@ -113,7 +87,7 @@ TESS_GPU_OP tess_status tess_gpu_create(const tess_backend_config_t *cfg, tess_b
     /* A missing kernel image shows here, before any allocation, rather than at the first step. */
     gpuFuncAttributes attr;
     const gpuError_t rk = gpuFuncGetAttributes(
-        &attr, (const void *)tess_gpu_ab_step<double, TESS_KERNEL_FULL, 0, 0>);
+        &attr, (const void *)tess_gpu_q_ab_step<double, TESS_LATTICE_D3Q19, TESS_COLLISION_LBGK, TESS_KERNEL_FULL, false>);
     /* Unsupported rather than a device error: a GPU is present, so the tests must fail here, not skip. */
     if (rk == gpuErrorNoBinaryForGpu || rk == gpuErrorInvalidDeviceFunction)
         return tess_fail(err, TESS_ERR_UNSUPPORTED,
@@ -164,7 +138,7 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
     tess_gpu_free_device(be);
     const size_t nt = t->ntiles > 0 ? (size_t)t->ntiles : 1;
     const size_t fbytes = nt * (size_t)t->q * 64 * tess_precision_size(be->cfg.precision);
-    /* Curved links (generic kernel): the links and, per tile node, its range (tess_links_node_ranges). */
+    /* Curved links: the links and, per tile node, its range (tess_links_node_ranges). */
     const size_t nl = t->links.n > 0 ? (size_t)t->links.n : 0;
     const size_t lbytes = nl ? nl * sizeof(tess_link_t) + nt * 64 * (sizeof(int64_t) + 1) : 0;
     const size_t need = 2 * fbytes + nt * (30 * sizeof(int32_t) + 64) + lbytes;
@@ -241,12 +215,11 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
     return TESS_OK;
 }
 
-/* Canonical storage <-> the device's. The device holds (t * q + i) * 64 + local for the generic kernel and the
- * L_XYZ layout study; only D3Q19's canonical storage differs from that (tess_state_index: the per-direction
- * layouts of tess_layout.h). */
+/* Canonical storage <-> the device's. The device holds (t * q + i) * 64 + local (core/tess_q_step.h); only
+ * D3Q19's canonical storage differs from that (tess_state_index: the per-direction layouts of tess_layout.h). */
 static int tess_gpu_converts(const tess_backend_t *be)
 {
-    return be->shape.lattice == TESS_LATTICE_D3Q19 && (be->cfg.plain_xyz || be->generic);
+    return be->shape.lattice == TESS_LATTICE_D3Q19;
 }
 
 template <typename R>
@@ -319,25 +292,21 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
                              "material %d: the finite-difference inlet/outlet method runs on the cpu backend (patterns "
                              "aa and mr) only; use method = zou-he or nee on the GPU",
                              m);
-    /* Other lattices, curved walls and method nee take the generic kernel; D3Q19 with halfway walls and Zou-He
-     * planes keeps the tuned one. */
-    const char *force_engine = getenv("TESSERA_GPU_ENGINE");
-    be->generic = be->cfg.generic || tess_q_engine_needed(p) || (force_engine && strcmp(force_engine, "1") == 0);
-    if (be->generic) {
-        if (be->cfg.plain_xyz)
-            return tess_fail(err, TESS_ERR_UNSUPPORTED, "the layout study exists for the tuned D3Q19 kernels only");
-        const tess_status st = tess_q_check_physics(p, err);
-        if (st != TESS_OK)
-            return st;
-    }
-    /* The inlet and outlet nodes: their own small kernel after the plain sweep (boundaries as data). */
+    if (be->cfg.plain_xyz)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED,
+                         "plain_xyz (the layout study) is gone: the GPU stores every direction in L_XYZ "
+                         "(docs/performance.md)");
+    const tess_status st = tess_q_check_physics(p, err);
+    if (st != TESS_OK)
+        return st;
+    /* The inlet and outlet nodes the sweep leaves out: their own small kernel after it (boundaries as data). */
     (void)gpuFree(be->open);
     be->open = NULL;
     be->nopen = 0;
     int64_t nopen = 0;
     for (int64_t j = 0; j < (int64_t)be->ntiles * 64; j++)
         nopen += be->host_type[j] < p->nmat && tess_q_kind_is_wet(p->mat[be->host_type[j]].kind) &&
-                 p->mat[be->host_type[j]].kind != TESS_NODE_FLUID;
+                 !tess_gpu_q_in_sweep(p->lattice, &p->mat[be->host_type[j]]);
     if (nopen > 0) {
         int64_t *open = (int64_t *)malloc((size_t)nopen * sizeof *open);
         if (!open)
@@ -345,7 +314,7 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
         int64_t m = 0;
         for (int64_t j = 0; j < (int64_t)be->ntiles * 64; j++)
             if (be->host_type[j] < p->nmat && tess_q_kind_is_wet(p->mat[be->host_type[j]].kind) &&
-                p->mat[be->host_type[j]].kind != TESS_NODE_FLUID)
+                !tess_gpu_q_in_sweep(p->lattice, &p->mat[be->host_type[j]]))
                 open[m++] = j;
         gpuError_t rc = gpuMalloc((void **)&be->open, (size_t)nopen * sizeof *open);
         if (rc == gpuSuccess)
@@ -359,6 +328,7 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
         be->consts.wet[m] = (uint8_t)(m < p->nmat && tess_kind_is_wet(p->mat[m].kind));
     tess_gpu_constants_owner = NULL;
     be->cur = 0;
+    be->step = p->step0;
     /* Both copies start from the state: dry nodes inside tiles are never written, so they keep it. */
     return tess_gpu_transfer(be, (void *)pops, 1, err);
 }
@@ -410,6 +380,7 @@ static void tess_gpu_launch_q(tess_backend_t *be)
     a.node_link = be->node_link;
     a.node_nlink = be->node_nlink;
     a.ntiles = be->ntiles;
+    a.step = be->step + 1;
     const R *src = (const R *)be->f[be->cur];
     R *dst = (R *)be->f[1 - be->cur];
     const unsigned tpb = (unsigned)be->tiles_per_block;
@@ -435,20 +406,10 @@ static void tess_gpu_launch_q(tess_backend_t *be)
 template <typename R>
 static tess_status tess_gpu_launch(tess_backend_t *be, tess_error_t *err)
 {
-    if (be->generic) {
-        tess_gpu_launch_q<R>(be);
-        TESS_GPU_TRY(gpuGetLastError(), err, "launching the generic step kernel");
-        be->cur = 1 - be->cur;
-        return TESS_OK;
-    }
-    const tess_gpu_step_kernel_t<R> kernel = be->cfg.plain_xyz ? tess_gpu_pick_kernel<R, 1>(be->cfg.variant, &be->consts.p)
-                                                               : tess_gpu_pick_kernel<R, 0>(be->cfg.variant, &be->consts.p);
-    const unsigned tpb = (unsigned)be->tiles_per_block;
-    const unsigned blocks = (unsigned)(((size_t)be->ntiles + tpb - 1) / tpb);
-    kernel<<<blocks, 64 * tpb>>>((const R *)be->f[be->cur], (R *)be->f[1 - be->cur], be->neighbors, be->node_type,
-                                 be->ntiles);
+    tess_gpu_launch_q<R>(be);
     TESS_GPU_TRY(gpuGetLastError(), err, "launching the step kernel");
     be->cur = 1 - be->cur;
+    be->step++;
     return TESS_OK;
 }
 
@@ -565,11 +526,8 @@ TESS_GPU_OP void tess_gpu_describe(const tess_backend_t *be, char *buf, size_t l
     (void)gpuDeviceGetAttribute(&mem_khz, gpuDevAttrMemoryClockRate, be->cfg.device);
     char kernel[64];
     const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)be->shape.lattice);
-    if (be->generic)
-        snprintf(kernel, sizeof kernel, "engine tile kernel (%s), %d tile%s per block", lat ? lat->name : "?",
-                 be->tiles_per_block, be->tiles_per_block == 1 ? "" : "s");
-    else
-        snprintf(kernel, sizeof kernel, "%d tile%s per block", be->tiles_per_block, be->tiles_per_block == 1 ? "" : "s");
+    snprintf(kernel, sizeof kernel, "%s tile kernel, %d tile%s per block", lat ? lat->name : "?", be->tiles_per_block,
+             be->tiles_per_block == 1 ? "" : "s");
     snprintf(buf, len,
              "%s %s (compute capability %d.%d), %d multiprocessors, %.1f GiB, %d MHz, memory %d MHz x %d bit, "
              "L2 %d MiB, %s",

@@ -10,10 +10,10 @@
  * extrapolation, profiles) calls the core's whole per-node function. No physics is written here: every formula
  * is a core TESS_HD function (tess_q_bounce_back, tess_q_bouzidi, tess_q_collide_model, tess_q_node_step), and
  * each path gives the bits of tess_q_node_step, so CPU and GPU agree bitwise in the reproducible build. */
-#ifndef TESS_GPU_Q_KERNELS_H
-#define TESS_GPU_Q_KERNELS_H
+#ifndef TESS_GPU_TILE_STEP_H
+#define TESS_GPU_TILE_STEP_H
 
-#include "tess_gpu_kernels.h"
+#include "tess_gpu_constants.h"
 extern "C" {
 #include "tess_q_step.h"
 }
@@ -27,6 +27,7 @@ typedef struct {
     const int64_t *node_link;   /* per tile node: its first link */
     const uint8_t *node_nlink;  /* per tile node: its number of links */
     const int32_t *corner;      /* 3 per tile: box coordinates of its node (0, 0, 0) (profiled inlets) */
+    int64_t step;               /* the step the sweep computes (waveform inlets and outlets, tess_q_grid_t) */
     int32_t ntiles;
 } tess_gpu_q_args_t;
 
@@ -88,6 +89,33 @@ TESS_GPU_Q(double, TESS_LATTICE_D3Q27, d3q27_f64, 27, 4, 4, 4, TESS_D3Q27_CX, TE
 TESS_GPU_Q(float, TESS_LATTICE_D3Q27, d3q27_f32, 27, 4, 4, 4, TESS_D3Q27_CX, TESS_D3Q27_CY, TESS_D3Q27_CZ,
            TESS_D3Q27_OPP);
 #undef TESS_GPU_Q
+
+/* The Zou-He plane of D3Q19 (core tess_q_zou_he_plane); the other lattices have none (their inlets and outlets
+ * are nee, from the list). */
+template <typename R, int LATTICE> struct tess_gpu_q_zou_he {
+    static __device__ __forceinline__ void apply(const tess_params_t *, const tess_material_t *, int64_t, R *) {}
+};
+template <> struct tess_gpu_q_zou_he<double, TESS_LATTICE_D3Q19> {
+    static __device__ __forceinline__ void apply(const tess_params_t *p, const tess_material_t *m, int64_t step,
+                                                 double *f)
+    {
+        tess_q_zou_he_plane_d3q19_f64(p, m, step, f);
+    }
+};
+template <> struct tess_gpu_q_zou_he<float, TESS_LATTICE_D3Q19> {
+    static __device__ __forceinline__ void apply(const tess_params_t *p, const tess_material_t *m, int64_t step,
+                                                 float *f)
+    {
+        tess_q_zou_he_plane_d3q19_f32(p, m, step, f);
+    }
+};
+
+/* Whether the plain sweep itself updates a node of this material (tess_gpu_q_open_step the others): fluid nodes,
+ * and D3Q19's Zou-He planes, whose reconstruction needs only the node's own pulled populations. */
+static __host__ __device__ __forceinline__ bool tess_gpu_q_in_sweep(int lattice, const tess_material_t *m)
+{
+    return m->kind == TESS_NODE_FLUID || (lattice == TESS_LATTICE_D3Q19 && m->method == TESS_BC_ZOU_HE);
+}
 
 /* The collision a kernel is specialised for, per lattice: each lattice's own models, and the one it has for any
  * other (D3Q13 runs its MRT; an unsupported model never reaches a kernel: tess_q_check_physics refuses it). */
@@ -191,6 +219,7 @@ tess_gpu_q_open_step(const R *__restrict__ src, R *__restrict__ dst, const tess_
         g.ex = L::ex;
         g.ey = L::ey;
         g.ez = L::ez;
+        g.step = a.step;
         const int nl = a.node_nlink ? (int)a.node_nlink[node] : 0;
         const tess_link_t *links = nl ? a.links + a.node_link[node] : a.links;
         if (VARIANT == TESS_KERNEL_FULL)
@@ -257,7 +286,7 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         TESS_UNROLL
         for (int i = 0; i < Q; i++)
             f[i] = src[((size_t)k * Q + i) * 64 + n];
-    } else if (p->mat[own_type].kind != TESS_NODE_FLUID) {
+    } else if (!tess_gpu_q_in_sweep(LATTICE, &p->mat[own_type])) {
         return; /* an inlet or outlet node: tess_gpu_q_open_step, over the list of such nodes */
     } else {
         /* The plain pull. Every load is issued unconditionally, so all Q are in flight together. Where the
@@ -305,8 +334,12 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
                         f[j] = r.v;
             }
         }
-        if (VARIANT == TESS_KERNEL_FULL)
+        if (VARIANT == TESS_KERNEL_FULL) {
+            const tess_material_t *own = &p->mat[own_type];
+            if (own->kind != TESS_NODE_FLUID) /* a Zou-He plane node */
+                tess_gpu_q_zou_he<R, LATTICE>::apply(p, own, a.step, f);
             tess_gpu_q_collide<L, COLL>(p, f);
+        }
     }
     R *out = dst + (size_t)k * Q * 64;
     TESS_UNROLL

@@ -1,0 +1,27 @@
+/* What every GPU kernel reads that is the same for every node, written once for CUDA and HIP (compiled as C++ by
+ * nvcc or hipcc through tess_gpu_backend.h): the physics and, per material, whether it is computed. */
+#ifndef TESS_GPU_CONSTANTS_H
+#define TESS_GPU_CONSTANTS_H
+
+#include "tess_gpu_runtime.h"
+extern "C" {
+#include "tess_backend.h"
+#include "tess_physics.h"
+}
+#include <stdint.h>
+
+#define TESS_GPU_MAX_TILES_PER_BLOCK 2
+/* Shared-memory code of a halo node: TESS_GPU_WET, or the material index of a dry node (for its wall velocity). */
+#define TESS_GPU_WET 0xFFu
+/* A kernel's collision read from p->collision at run time (the measurement variants), not fixed at compile time. */
+#define TESS_GPU_MODEL_ANY (-1)
+
+/* Kept in constant memory: uniform loads are broadcast and fold into instructions. */
+typedef struct {
+    tess_params_t p;
+    uint8_t wet[256];
+} tess_gpu_constants_t;
+
+__constant__ tess_gpu_constants_t tess_gpu_c;
+
+#endif
