@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # GPU check for a machine with an NVIDIA GPU: builds the fast and the reproducible configurations, runs the GPU
 # tests (bitwise against the CPU in the reproducible build, within docs/gpu.md's tolerances in the fast one;
-# the tuned D3Q19 kernels and the generic engine), `tessera run --check cpu` cross-checks (cavity3d, cavity2d),
-# the generic engine's validations, the compiler's resource report, the benchmark, and prints a short
-# table last. Logs and CSV files go to ./gpu-check-out, or into $OUT/gpu-check.tgz when OUT is set.
+# the engine's tile kernel on every lattice), `tessera run --check cpu` cross-checks (cavity3d, cavity2d),
+# the validations on the GPU, the compiler's resource report, the benchmark (every lattice, curved walls), and
+# prints a short table last. Logs and CSV files go to ./gpu-check-out, or into $OUT/gpu-check.tgz when OUT is set.
 #
-# Environment: CUDA_ARCHS (default "80;90"); BENCH_SIZE (default 256); TESSERA_DEPS: a folder of Debian .debs
+# Environment: CUDA_ARCHS (default "80;90"); BENCH_SIZE (default 256); BENCH_SIZES (the size sweep, default
+# 64,128,192,256,320,384); BENCH_POROSITIES (the sphere-bed sweep, default 0.1,...,0.9); TESSERA_DEPS: a folder of Debian .debs
 # (libinih1, libinih-dev) to unpack when the machine has no libinih (the lent GPU machines have none);
 # GPU_CHECK_BENCH=0 skips the benchmark; GPU_CHECK_VALIDATE=0 skips the validations on the GPU (2D quick cases and
 # the porous beds at 192^3); GPU_CHECK_SPHERE="sphere:PART ..." adds parts of the sphere validation; GPU_CHECK_TESTS=0
 # skips the reproducible build, the GPU tests and the cross-checks (a second call that only validates);
 # GPU_CHECK_WRONG_ARCH=1 checks the error of an sm_80-only build on a newer GPU; GPU_CHECK_NCU=1 adds Nsight
-# Compute DRAM/L2 sector counts of the propagation kernels (layout study).
+# Compute DRAM/L2 sector counts of the propagation kernel.
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -145,8 +146,8 @@ if [ "${GPU_CHECK_BENCH:-1}" = 1 ]; then
 bench=/tmp/tess-fast/core/cli/tessera
 drv=/tmp/tess-fast/tests/gpu/tess_gpu_bench_cuda
 bsteps=${BENCH_STEPS:-20}
-step "benchmark: cavity3d 64^3..384^3, double and single, full LBGK"
-"$bench" bench --backend cuda --case cavity3d --size 64,128,192,256,320,384 --precision double,single \
+step "benchmark: cavity3d ${BENCH_SIZES:-64,128,192,256,320,384}, double and single, full LBGK"
+"$bench" bench --backend cuda --case cavity3d --size "${BENCH_SIZES:-64,128,192,256,320,384}" --precision double,single \
     --steps "$bsteps" --reps 3 --csv "$out/bench-sizes.csv" --plot "$out" 2>&1 | tee /tmp/bench-sizes.log || status=1
 step "benchmark: cavity3d ${size}^3, kernel variants and collisions"
 {
@@ -168,7 +169,7 @@ step "benchmark: the other lattices (D3Q27 ${size}^3, D3Q13 ${size}^3 MRT, D2Q9 
 cat /tmp/bench-l1.csv >"$out/bench-lattices.csv" && grep -hv '^#\|^case' /tmp/bench-l2.csv /tmp/bench-l3.csv >>"$out/bench-lattices.csv"
 step "benchmark: random spheres 192^3, porosity 0.1..0.9, double and single; curved walls (bouzidi-quadratic)"
 {
-    "$bench" bench --backend cuda --case spheres --size 192 --porosity 0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9 \
+    "$bench" bench --backend cuda --case spheres --size 192 --porosity "${BENCH_POROSITIES:-0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9}" \
         --precision double,single --steps "$bsteps" --reps 3 --csv "$out/bench-spheres.csv" --plot "$out" &&
     "$bench" bench --backend cuda --case spheres --size 192 --porosity 0.3,0.5,0.7,0.9 --precision double,single \
         --set physics.wall=bouzidi-quadratic --steps "$bsteps" --reps 3 --csv /tmp/bench-curved.csv

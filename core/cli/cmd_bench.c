@@ -222,11 +222,10 @@ static int case_overrides(const bench_opts *o, int size, const char *porosity, c
         snprintf(store[n++], 96, "domain.nx=%d", size);
         snprintf(store[n++], 96, "domain.ny=%d", size);
         snprintf(store[n++], 96, "domain.nz=%d", size);
-        if (strcmp(o->case_name, "cavity2d") == 0) { /* D2Q9: size x size fluid nodes under the lid row */
+        if (strcmp(o->case_name, "cavity2d") == 0) { /* D2Q9: size x size nodes, the top row the lid */
             snprintf(store[n - 1], 96, "domain.nz=1");
-            snprintf(store[n - 2], 96, "domain.ny=%d", size + 1);
-            snprintf(store[n++], 96, "wall.lid.min=0 %d 0", size);
-            snprintf(store[n++], 96, "wall.lid.max=%d %d 0", size - 1, size);
+            snprintf(store[n++], 96, "wall.lid.min=0 %d 0", size - 1);
+            snprintf(store[n++], 96, "wall.lid.max=%d %d 0", size - 1, size - 1);
             snprintf(store[n++], 96, "physics.length=%d", size);
         }
         if (strcmp(o->case_name, "cavity3d") == 0) {
