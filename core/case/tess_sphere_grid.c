@@ -3,10 +3,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Cell of coordinate v along axis k; the largest centre falls in cell nc - 1 by the choice of nc. */
+/* Cell of coordinate v along axis k (a product, not a quotient: a query looks up 9 periodic images); the
+ * largest centre falls in cell nc - 1 by the choice of nc. */
+static double cell_floor(const tess_sphere_grid_t *g, int k, double v)
+{
+    return floor((v - g->origin[k]) * g->inv_h);
+}
+
 static int cell_of(const tess_sphere_grid_t *g, int k, double v)
 {
-    const double f = floor((v - g->origin[k]) / g->h);
+    const double f = cell_floor(g, k, v);
     return f < 0 ? 0 : f > g->nc[k] - 1 ? g->nc[k] - 1 : (int)f;
 }
 
@@ -36,15 +42,16 @@ tess_status tess_sphere_grid_build(tess_sphere_grid_t *g, const double *centre, 
     g->h = r + TESS_SPHERE_GRID_REACH;
     const double most = fmax(64.0, 8.0 * (double)n);
     for (;;) {
+        g->inv_h = 1.0 / g->h;
         double cells = 1.0;
         for (int k = 0; k < 3; k++)
-            cells *= floor((hi[k] - g->origin[k]) / g->h) + 1.0;
+            cells *= cell_floor(g, k, hi[k]) + 1.0;
         if (cells <= most)
             break;
         g->h *= 1.25;
     }
     for (int k = 0; k < 3; k++)
-        g->nc[k] = (int)floor((hi[k] - g->origin[k]) / g->h) + 1;
+        g->nc[k] = (int)cell_floor(g, k, hi[k]) + 1;
     const size_t ncell = (size_t)g->nc[0] * g->nc[1] * g->nc[2];
     g->start = calloc(ncell + 1, sizeof *g->start);
     g->sphere = malloc((n > 0 ? (size_t)n : 1) * sizeof *g->sphere);
@@ -83,7 +90,7 @@ int tess_sphere_grid_near(const tess_sphere_grid_t *g, const double x[3], int64_
         return 0;
     int lo[3], hi[3];
     for (int k = 0; k < 3; k++) {
-        const double f = floor((x[k] - g->origin[k]) / g->h);
+        const double f = cell_floor(g, k, x[k]);
         if (f + 1 < 0 || f - 1 > g->nc[k] - 1)
             return 0; /* a periodic image far outside the bed */
         lo[k] = f - 1 < 0 ? 0 : (int)f - 1;

@@ -13,7 +13,7 @@
 
 typedef struct {
     double origin[3];     /* the smallest centre coordinates: corner of cell (0, 0, 0) */
-    double h;             /* cell edge, at least r + TESS_SPHERE_GRID_REACH */
+    double h, inv_h;      /* cell edge, at least r + TESS_SPHERE_GRID_REACH, and 1 / h */
     int nc[3];            /* cells along x, y, z */
     int64_t *start;       /* nc[0] nc[1] nc[2] + 1: cell k holds sphere[start[k] .. start[k + 1]) */
     tess_shape_t *sphere; /* the spheres sorted by cell, x fastest (TESS_SHAPE_SPHERE, radius r) */

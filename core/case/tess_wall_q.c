@@ -116,6 +116,10 @@ static double bed_wall_q(const tess_sphere_grid_t *grid, const double x[3], cons
     double best = -1.0;
     for (int j = 0; j < nr; j++)
         for (int64_t i = range[j][0]; i < range[j][1]; i++) {
+            const double *o = grid->sphere[i].a, reach = grid->sphere[i].r + TESS_SPHERE_GRID_REACH;
+            const double d2 = (x[0] - o[0]) * (x[0] - o[0]) + (x[1] - o[1]) * (x[1] - o[1]) + (x[2] - o[2]) * (x[2] - o[2]);
+            if (d2 > reach * reach)
+                continue; /* farther than r + |c| from the link's start: the link cannot reach it */
             const double q = tess_wall_q_shape(&grid->sphere[i], x, c);
             if (q > 0.0 && (best < 0.0 || q < best))
                 best = q;
