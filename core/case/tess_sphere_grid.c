@@ -64,7 +64,8 @@ tess_status tess_sphere_grid_build(tess_sphere_grid_t *g, const double *centre, 
     /* Counting sort by cell: start[k + 1] counts cell k, the prefix sums give each cell's first slot. */
     for (int64_t i = 0; i < n; i++) {
         const double *p = centre + 3 * i;
-        cell[i] = cell_of(g, 0, p[0]) + (int64_t)g->nc[0] * (cell_of(g, 1, p[1]) + (int64_t)g->nc[1] * cell_of(g, 2, p[2]));
+        cell[i] = cell_of(g, 0, p[0]) +
+                  (int64_t)g->nc[0] * (cell_of(g, 1, p[1]) + (int64_t)g->nc[1] * cell_of(g, 2, p[2]));
         g->start[cell[i] + 1]++;
     }
     for (size_t k = 0; k < ncell; k++)

@@ -116,10 +116,13 @@ static double bed_wall_q(const tess_sphere_grid_t *grid, const double x[3], cons
     double best = -1.0;
     for (int j = 0; j < nr; j++)
         for (int64_t i = range[j][0]; i < range[j][1]; i++) {
+            /* A centre farther than r + 2 > r + |c| (|c| <= sqrt 3) from x cannot be reached: skip the root. */
             const double *o = grid->sphere[i].a, reach = grid->sphere[i].r + TESS_SPHERE_GRID_REACH;
-            const double d2 = (x[0] - o[0]) * (x[0] - o[0]) + (x[1] - o[1]) * (x[1] - o[1]) + (x[2] - o[2]) * (x[2] - o[2]);
+            double d2 = 0.0;
+            for (int k = 0; k < 3; k++)
+                d2 += (x[k] - o[k]) * (x[k] - o[k]);
             if (d2 > reach * reach)
-                continue; /* farther than r + |c| from the link's start: the link cannot reach it */
+                continue;
             const double q = tess_wall_q_shape(&grid->sphere[i], x, c);
             if (q > 0.0 && (best < 0.0 || q < best))
                 best = q;

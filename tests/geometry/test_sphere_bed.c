@@ -120,7 +120,8 @@ static void check_two_beds(const char *dir)
             const tess_link_t *e = &t.links.link[l];
             int lx, ly, lz;
             tess_tiling_local_xyz(&t, e->node, &lx, &ly, &lz);
-            const double x[3] = {t.tile_corner[3 * k] + lx, t.tile_corner[3 * k + 1] + ly, t.tile_corner[3 * k + 2] + lz};
+            const int32_t *corner = t.tile_corner + 3 * k;
+            const double x[3] = {corner[0] + lx, corner[1] + ly, corner[2] + lz};
             const double d[3] = {lat->c[e->dir][0], lat->c[e->dir][1], lat->c[e->dir][2]};
             const double q = brute_q(&c, x, d);
             differ += e->q != q;
@@ -151,8 +152,8 @@ static void check_two_beds(const char *dir)
                     halfway += q == -1.0 || q == 0.5;
                 }
             }
-    snprintf(label, sizeof label, "link count against the brute force (%ld more links to solid keep halfway: q = -1 or 0.5)",
-             halfway);
+    snprintf(label, sizeof label,
+             "link count against the brute force (%ld more links to solid keep halfway: q = -1 or 0.5)", halfway);
     tess_test_close(label, (double)t.links.n, (double)want, 0);
     tess_test_true("the bed gives links at all (more than 1000)", t.links.n > 1000);
     tess_tiling_free(&t);
@@ -230,7 +231,8 @@ static void check_grid_size(void)
     }
     const double cells = (double)g.nc[0] * g.nc[1] * g.nc[2];
     char label[160];
-    snprintf(label, sizeof label, "grid of %d tiny spheres: %.0f cells of edge %.1f, at most 8 a sphere", N, cells, g.h);
+    snprintf(label, sizeof label, "grid of %d tiny spheres: %.0f cells of edge %.1f, at most 8 a sphere", N, cells,
+             g.h);
     tess_test_true(label, cells <= 8.0 * N && g.h >= 2.5);
     long lost = 0;
     for (int i = 0; i < N; i++) {
