@@ -14,13 +14,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int write_case(const char *path, const char *text)
+/* Writes the case text to DIR/NAME and loads it; 0 (a failed check) when either fails. */
+static int load_case(const char *dir, const char *name, const char *text, tess_case_t *c)
 {
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "w");
-    if (!f)
-        return 1;
-    fputs(text, f);
-    return fclose(f) != 0;
+    int bad = !f;
+    if (f) {
+        bad = fputs(text, f) < 0;
+        bad |= fclose(f) != 0;
+    }
+    if (bad)
+        return tess_test_true("write the case file", 0);
+    tess_error_t err;
+    if (tess_case_load(path, NULL, 0, c, &err) != TESS_OK)
+        return tess_test_true(err.msg, 0);
+    return 1;
 }
 
 /* The reference: every sphere of every bed, at every periodic image of the link (as tess_wall_q_case shifts
@@ -55,22 +65,17 @@ static double brute_q(const tess_case_t *c, const double x[3], const double d[3]
 /* Two overlapping beds (the second in a sub-region) in a box periodic in y and z, x not a multiple of the tile. */
 static void check_two_beds(const char *dir)
 {
-    char path[2048], label[256];
-    snprintf(path, sizeof path, "%s/sphere_bed_two.ini", dir);
-    if (write_case(path, "[case]\nname = beds\n[domain]\nnx = 22\nny = 20\nnz = 16\nperiodic = y z\n"
-                         "[physics]\ntau = 0.8\nwall = bouzidi-quadratic\n"
-                         "[spheres.big]\ndiameter = 7\nporosity = 0.75\nseed = 3\n"
-                         "[spheres.small]\ndiameter = 3.5\nporosity = 0.6\nseed = 5\nmin = 4 2 0\nmax = 15 17 15\n"
-                         "[run]\nsteps = 1\n")) {
-        tess_test_true("write the two-bed case file", 0);
-        return;
-    }
+    char label[256];
     tess_case_t c;
     tess_error_t err;
-    if (tess_case_load(path, NULL, 0, &c, &err) != TESS_OK) {
-        tess_test_true(err.msg, 0);
+    if (!load_case(dir, "sphere_bed_two.ini",
+                   "[case]\nname = beds\n[domain]\nnx = 22\nny = 20\nnz = 16\nperiodic = y z\n"
+                   "[physics]\ntau = 0.8\nwall = bouzidi-quadratic\n"
+                   "[spheres.big]\ndiameter = 7\nporosity = 0.75\nseed = 3\n"
+                   "[spheres.small]\ndiameter = 3.5\nporosity = 0.6\nseed = 5\nmin = 4 2 0\nmax = 15 17 15\n"
+                   "[run]\nsteps = 1\n",
+                   &c))
         return;
-    }
     const tess_geometry_t *g = &c.geometry;
     tess_test_true("two beds recorded, radii 3.5 and 1.75, each with spheres",
                    c.nbeds == 2 && c.beds[0].spheres.r == 3.5 && c.beds[1].spheres.r == 1.75 &&
@@ -164,21 +169,15 @@ static void check_two_beds(const char *dir)
  * the last fluid node before it, on the node row nearest its centre, against the chord's end. */
 static void check_single_sphere(const char *dir)
 {
-    char path[2048], label[256];
-    snprintf(path, sizeof path, "%s/sphere_bed_one.ini", dir);
-    if (write_case(path, "[case]\nname = one\n[domain]\nnx = 32\nny = 32\nnz = 32\n"
-                         "[physics]\ntau = 0.8\nwall = bouzidi-linear\n"
-                         "[spheres.one]\ndiameter = 9\nporosity = 0.995\nseed = 7\nmin = 10 10 10\nmax = 21 21 21\n"
-                         "[run]\nsteps = 1\n")) {
-        tess_test_true("write the one-sphere case file", 0);
-        return;
-    }
+    char label[256];
     tess_case_t c;
-    tess_error_t err;
-    if (tess_case_load(path, NULL, 0, &c, &err) != TESS_OK) {
-        tess_test_true(err.msg, 0);
+    if (!load_case(dir, "sphere_bed_one.ini",
+                   "[case]\nname = one\n[domain]\nnx = 32\nny = 32\nnz = 32\n"
+                   "[physics]\ntau = 0.8\nwall = bouzidi-linear\n"
+                   "[spheres.one]\ndiameter = 9\nporosity = 0.995\nseed = 7\nmin = 10 10 10\nmax = 21 21 21\n"
+                   "[run]\nsteps = 1\n",
+                   &c))
         return;
-    }
     if (!tess_test_true("one bed of one sphere", c.nbeds == 1 && c.beds[0].spheres.n == 1)) {
         tess_case_free(&c);
         return;
