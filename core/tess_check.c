@@ -1,5 +1,10 @@
 #include "tess_check.h"
+#include "tess_layout.h"
+#include "tess_physics_q.h"
 #include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 int tess_check_fails(const tess_check_t *r, const tess_check_bounds_t *b)
 {
@@ -60,4 +65,85 @@ int tess_check_locate(const tess_tiling_t *t, const tess_params_t *p, const doub
     *bad_rho = rho[best_i];
     *bad_u = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     return 1;
+}
+
+/* Storage offset of direction i of node `local` inside its tile's block of 64: D3Q19's per-direction layouts
+ * (tess_layout.h), local itself for the other lattices (tess_state_index). */
+static void offsets(const tess_tiling_t *t, unsigned off[TESS_MAX_Q][64])
+{
+    for (int i = 0; i < t->q; i++)
+        for (int n = 0; n < 64; n++)
+            off[i][n] = t->lattice == TESS_LATTICE_D3Q19 ? tess_layout_offset(i, n & 3, (n >> 2) & 3, n >> 4, 0)
+                                                        : (unsigned)n;
+}
+
+/* One reduction per lattice and precision, so that the core's output moments (as tess_state_fields) inline.
+ * The tiles are shared among the OpenMP threads; min, max and counts do not depend on the order, so the result
+ * is the same for any thread count. */
+#define TESS_CHECK_REDUCE(NAME, R, MOMENTS, Q)                                                                  \
+    static void NAME(const tess_tiling_t *t, const tess_params_t *p, const R *pops, int nt, tess_check_t *r)   \
+    {                                                                                                           \
+        unsigned off[TESS_MAX_Q][64];                                                                           \
+        offsets(t, off);                                                                                        \
+        double rmin = INFINITY, rmax = -INFINITY, u2max = 0.0;                                                  \
+        long long wet = 0, bad = 0;                                                                             \
+        (void)nt;                                                                                               \
+        _Pragma("omp parallel for num_threads(nt) schedule(static) reduction(min : rmin) \
+                 reduction(max : rmax, u2max) reduction(+ : wet, bad)")                                         \
+        for (int32_t k = 0; k < t->ntiles; k++) {                                                               \
+            const R *base = pops + (size_t)k * Q * 64;                                                          \
+            for (int n = 0; n < 64; n++) {                                                                      \
+                if (!tess_kind_is_wet(p->mat[t->node_type[64 * (size_t)k + n]].kind))                           \
+                    continue;                                                                                   \
+                R f[Q], rho, u[3];                                                                              \
+                for (int i = 0; i < Q; i++)                                                                     \
+                    f[i] = base[64 * i + off[i][n]];                                                            \
+                MOMENTS(p, f, &rho, u);                                                                         \
+                const double rd = rho, u2 = (double)u[0] * u[0] + (double)u[1] * u[1] + (double)u[2] * u[2];    \
+                wet++;                                                                                          \
+                if (!isfinite(rd) || !isfinite(u2)) {                                                           \
+                    bad++;                                                                                      \
+                    continue;                                                                                   \
+                }                                                                                               \
+                rmin = rd < rmin ? rd : rmin;                                                                   \
+                rmax = rd > rmax ? rd : rmax;                                                                   \
+                u2max = u2 > u2max ? u2 : u2max;                                                                \
+            }                                                                                                   \
+        }                                                                                                       \
+        r->rho_min = rmin;                                                                                      \
+        r->rho_max = rmax;                                                                                      \
+        r->u_max = sqrt(u2max);                                                                                 \
+        r->wet = wet;                                                                                           \
+        r->nonfinite = bad;                                                                                     \
+    }
+TESS_CHECK_REDUCE(reduce_d3q19_f64, double, tess_q_macroscopic_d3q19_f64, 19)
+TESS_CHECK_REDUCE(reduce_d3q19_f32, float, tess_q_macroscopic_d3q19_f32, 19)
+TESS_CHECK_REDUCE(reduce_d2q9_f64, double, tess_q_macroscopic_d2q9_f64, 9)
+TESS_CHECK_REDUCE(reduce_d2q9_f32, float, tess_q_macroscopic_d2q9_f32, 9)
+TESS_CHECK_REDUCE(reduce_d3q13_f64, double, tess_q_macroscopic_d3q13_f64, 13)
+TESS_CHECK_REDUCE(reduce_d3q13_f32, float, tess_q_macroscopic_d3q13_f32, 13)
+TESS_CHECK_REDUCE(reduce_d3q27_f64, double, tess_q_macroscopic_d3q27_f64, 27)
+TESS_CHECK_REDUCE(reduce_d3q27_f32, float, tess_q_macroscopic_d3q27_f32, 27)
+#undef TESS_CHECK_REDUCE
+
+void tess_check_populations(const tess_tiling_t *t, const tess_params_t *p, int single, int threads,
+                            const void *pops, tess_check_t *r)
+{
+    int nt = threads;
+#ifdef _OPENMP
+    if (nt <= 0)
+        nt = omp_get_max_threads();
+#endif
+    r->rho_min = INFINITY;
+    r->rho_max = -INFINITY;
+    r->u_max = 0.0;
+    r->nonfinite = r->wet = 0;
+    const float *f32 = pops;
+    const double *f64 = pops;
+    switch (t->lattice) {
+    case TESS_LATTICE_D2Q9: single ? reduce_d2q9_f32(t, p, f32, nt, r) : reduce_d2q9_f64(t, p, f64, nt, r); break;
+    case TESS_LATTICE_D3Q13: single ? reduce_d3q13_f32(t, p, f32, nt, r) : reduce_d3q13_f64(t, p, f64, nt, r); break;
+    case TESS_LATTICE_D3Q27: single ? reduce_d3q27_f32(t, p, f32, nt, r) : reduce_d3q27_f64(t, p, f64, nt, r); break;
+    default: single ? reduce_d3q19_f32(t, p, f32, nt, r) : reduce_d3q19_f64(t, p, f64, nt, r); break;
+    }
 }

@@ -42,6 +42,12 @@ int tess_check_fails(const tess_check_t *r, const tess_check_bounds_t *b);
 void tess_check_fields(const tess_tiling_t *t, const tess_params_t *p, const double *rho, const double *u,
                        tess_check_t *r);
 
+/* The same reduction straight from canonical populations (tess_state.h; single: float, else double), without
+ * the per-node fields, on `threads` OpenMP threads (0: OpenMP's default): the host's check for backends without
+ * check_state. */
+void tess_check_populations(const tess_tiling_t *t, const tess_params_t *p, int single, int threads,
+                            const void *pops, tess_check_t *r);
+
 /* The first wet node (z, then y, then x order over the box) whose values break the bounds: returns 1 and its box
  * coordinates, density and |u|; 0 when none does. */
 int tess_check_locate(const tess_tiling_t *t, const tess_params_t *p, const double *rho, const double *u,

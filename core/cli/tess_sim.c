@@ -162,9 +162,11 @@ tess_status tess_sim_check(tess_sim_t *s, tess_check_t *r, tess_error_t *err)
 {
     if (s->ops->check_state)
         return s->ops->check_state(s->be, r, err);
-    const tess_status st = tile_fields(s, err);
+    /* From the populations: no per-node fields to fill and read back (half the cost of tess_sim_fields). */
+    const tess_status st = s->ops->download_populations(s->be, s->pops, err);
     if (st == TESS_OK)
-        tess_check_fields(&s->tiling, &s->params, s->rho_t, s->u_t, r);
+        tess_check_populations(&s->tiling, &s->params, s->cfg.precision == TESS_PRECISION_SINGLE, s->cfg.threads,
+                               s->pops, r);
     return st;
 }
 

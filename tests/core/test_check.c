@@ -1,7 +1,8 @@
 /* The divergence test's host reduction (core/tess_check.c) on a random sparse box with three planted bad nodes:
  * a NaN density, a density of 2.5 and a speed of 0.7. The reference is the dense fields the state was built
  * from: the equilibrium's moments return rho and u to a few roundings (19 terms of values below 1: 1e-13 is
- * over 400 eps), the counts are exact, and the node found must be the first bad one in z, y, x order. */
+ * over 400 eps), the counts are exact, and the node found must be the first bad one in z, y, x order. The
+ * reduction straight from the populations (tess_check_populations) must equal the fields' bit for bit. */
 #include "tess_check.h"
 #include "tess_state.h"
 #include "tess_test.h"
@@ -62,6 +63,12 @@ int main(void)
         rmax = fmax(rmax, rho[n]);
         umax = fmax(umax, sqrt(u[3 * n] * u[3 * n] + u[3 * n + 1] * u[3 * n + 1] + u[3 * n + 2] * u[3 * n + 2]));
     }
+    /* The reduction straight from the populations calls the same moments: the same numbers, bit for bit. */
+    tess_check_t rp;
+    tess_check_populations(&t, &p, 0, 3, pops, &rp);
+    tess_test_true("populations reduction = fields reduction (bitwise)",
+                   rp.rho_min == res.rho_min && rp.rho_max == res.rho_max && rp.u_max == res.u_max &&
+                       rp.nonfinite == res.nonfinite && rp.wet == res.wet);
     tess_test_close("wet nodes counted", (double)res.wet, (double)wet, 0.0);
     tess_test_close("nodes with NaN/Inf (one planted)", (double)res.nonfinite, 1.0, 0.0);
     tess_test_close("smallest density", res.rho_min, rmin, 1e-13);
