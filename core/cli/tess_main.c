@@ -8,8 +8,9 @@ static void usage(FILE *f)
     fprintf(f, "usage: tessera <command> [options]\n"
                "commands:\n"
                "  run CASE.ini [--backend auto|cpu|cuda|hip] [--precision double|single] [--pattern ab|aa|mr]\n"
-               "               [--steps N] [--out DIR] [--set section.key=value]... [--threads N] [--quiet]\n"
-               "               [--checkpoint-every N] [--restart FILE] [--check BACKEND[:PATTERN] [--check-tol X]]\n"
+               "               [--steps N] [--out DIR] [--overwrite] [--set section.key=value]... [--threads N]\n"
+               "               [--quiet] [--checkpoint-every N] [--restart FILE] [--check BACKEND[:PATTERN]\n"
+               "               [--check-tol X]]\n"
                "  info         version, backends, CPU topology\n"
                "  bench ...    performance measurements\n"
                "  validate ... physics validation against analytic and published data (--quick: the CI subset)\n");
