@@ -6,11 +6,11 @@
 #
 # usage: ci/soak.sh [CYCLES] [--tessera PATH] [--backend cpu|cuda|hip] [--size N] [--steps N] [--every N]
 #                   [--out DIR] [--seed N]
-#   CYCLES    kill-and-restart cycles (default 3: about a minute on 2 CPU cores, what ci/test.sh runs)
+#   CYCLES    kill-and-restart cycles (default 3: under a minute on 2 busy CPU cores, what ci/test.sh runs)
 #   --tessera the tessera binary (default build-ci/full/core/cli/tessera, else build/core/cli/tessera)
 #   --backend backend of both runs (default cpu); on a GPU: --backend cuda --size 192 --steps 4000
-#   --size    cube edge of the spheres case (default 48; sphere diameter size/5)
-#   --steps   steps of a whole run (default 1200); --every: checkpoint and output interval (default 100)
+#   --size    cube edge of the spheres case (default 32; sphere diameter size/5)
+#   --steps   steps of a whole run (default 600); --every: checkpoint and output interval (default 50)
 #   --out     scratch folder (default a new folder under /tmp, removed on success); --seed: random seed
 # Exits 0 when every comparison holds, 1 otherwise.
 set -uo pipefail
@@ -19,9 +19,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cycles=3
 tessera=
 backend=cpu
-size=48
-steps=1200
-every=100
+size=32
+steps=600
+every=50
 out=
 seed=${SOAK_SEED:-$$}
 while [ $# -gt 0 ]; do
@@ -74,7 +74,7 @@ for ((c = 1; c <= cycles; c++)); do
     [ $((c % 3)) -eq 0 ] && sig=TERM
     begun=$(grep -o 'steps [0-9]*\.\.' "$out/cycle$c.log" | head -1)
     if kill -s "$sig" "$pid" 2>/dev/null; then
-        wait "$pid"
+        wait "$pid" 2>/dev/null
         rc=$?
         kills=$((kills + 1))
         echo "soak: cycle $c: ${begun:-steps ?..} SIG$sig after $ms ms, exit status $rc"

@@ -9,7 +9,7 @@
 #ifndef TESS_GPU_CHECK_H
 #define TESS_GPU_CHECK_H
 
-#include "tess_gpu_kernels.h"
+#include "tess_gpu_q_kernels.h"
 extern "C" {
 #include "tess_check.h"
 #include "tess_physics_q.h"
@@ -24,24 +24,26 @@ typedef struct {
     unsigned long long nonfinite, wet;
 } tess_gpu_check_partial_t;
 
-/* The core's output moments of one lattice and precision. */
-template <typename R, int LATTICE> struct tess_gpu_check_moments;
-#define TESS_GPU_CHECK_M(R, LATTICE, NAME, Q)                                                                    \
-    template <> struct tess_gpu_check_moments<R, LATTICE> {                                                     \
-        enum { q = Q };                                                                                          \
-        static __device__ __forceinline__ void macroscopic(const tess_params_t *p, const R *f, R *rho, R *u)   \
-        {                                                                                                        \
-            tess_q_macroscopic_##NAME(p, f, rho, u);                                                             \
-        }                                                                                                        \
+/* The core's output moments of one lattice, overloaded on the precision; the lattice's q comes from
+ * tess_gpu_q (tess_gpu_q_kernels.h). */
+template <int LATTICE> struct tess_gpu_check_lattice {};
+#define TESS_GPU_CHECK_M(LATTICE, NAME)                                                                         \
+    static __device__ __forceinline__ void tess_gpu_check_moments(tess_gpu_check_lattice<LATTICE>,             \
+                                                                  const tess_params_t *p, const double *f,     \
+                                                                  double *rho, double *u)                      \
+    {                                                                                                            \
+        tess_q_macroscopic_##NAME##_f64(p, f, rho, u);                                                           \
+    }                                                                                                            \
+    static __device__ __forceinline__ void tess_gpu_check_moments(tess_gpu_check_lattice<LATTICE>,             \
+                                                                  const tess_params_t *p, const float *f,      \
+                                                                  float *rho, float *u)                        \
+    {                                                                                                            \
+        tess_q_macroscopic_##NAME##_f32(p, f, rho, u);                                                           \
     }
-TESS_GPU_CHECK_M(double, TESS_LATTICE_D2Q9, d2q9_f64, 9);
-TESS_GPU_CHECK_M(float, TESS_LATTICE_D2Q9, d2q9_f32, 9);
-TESS_GPU_CHECK_M(double, TESS_LATTICE_D3Q13, d3q13_f64, 13);
-TESS_GPU_CHECK_M(float, TESS_LATTICE_D3Q13, d3q13_f32, 13);
-TESS_GPU_CHECK_M(double, TESS_LATTICE_D3Q19, d3q19_f64, 19);
-TESS_GPU_CHECK_M(float, TESS_LATTICE_D3Q19, d3q19_f32, 19);
-TESS_GPU_CHECK_M(double, TESS_LATTICE_D3Q27, d3q27_f64, 27);
-TESS_GPU_CHECK_M(float, TESS_LATTICE_D3Q27, d3q27_f32, 27);
+TESS_GPU_CHECK_M(TESS_LATTICE_D2Q9, d2q9)
+TESS_GPU_CHECK_M(TESS_LATTICE_D3Q13, d3q13)
+TESS_GPU_CHECK_M(TESS_LATTICE_D3Q19, d3q19)
+TESS_GPU_CHECK_M(TESS_LATTICE_D3Q27, d3q27)
 #undef TESS_GPU_CHECK_M
 
 /* f: the device copy holding the current state; PLAIN: stored as (t * Q + i) * 64 + local (the generic kernel,
@@ -52,7 +54,7 @@ __global__ void __launch_bounds__(TESS_GPU_CHECK_THREADS)
 tess_gpu_check_state_kernel(const R *__restrict__ f, const uint8_t *__restrict__ node_type, int32_t ntiles, int ex,
                             int ey, tess_gpu_check_partial_t *__restrict__ out)
 {
-    typedef tess_gpu_check_moments<R, LATTICE> M;
+    enum { Q = tess_gpu_q<R, LATTICE>::q };
     __shared__ double s_min[TESS_GPU_CHECK_THREADS], s_max[TESS_GPU_CHECK_THREADS], s_u2[TESS_GPU_CHECK_THREADS];
     __shared__ unsigned long long s_bad[TESS_GPU_CHECK_THREADS], s_wet[TESS_GPU_CHECK_THREADS];
     double mn = INFINITY, mx = -INFINITY, u2max = 0.0;
@@ -63,14 +65,14 @@ tess_gpu_check_state_kernel(const R *__restrict__ f, const uint8_t *__restrict__
             continue;
         const int64_t k = n / 64;
         const int local = (int)(n % 64);
-        R fl[M::q];
-        for (int i = 0; i < M::q; i++) {
+        R fl[Q];
+        for (int i = 0; i < Q; i++) {
             const unsigned off = PLAIN ? (unsigned)local
                                        : tess_layout_offset(i, local % ex, (local / ex) % ey, local / (ex * ey), 0);
-            fl[i] = f[(k * M::q + i) * 64 + off];
+            fl[i] = f[(k * Q + i) * 64 + off];
         }
         R rho, u[3];
-        M::macroscopic(&tess_gpu_c.p, fl, &rho, u);
+        tess_gpu_check_moments(tess_gpu_check_lattice<LATTICE>(), &tess_gpu_c.p, fl, &rho, u);
         const double r = (double)rho, u2 = (double)u[0] * u[0] + (double)u[1] * u[1] + (double)u[2] * u[2];
         wet++;
         if (!isfinite(r) || !isfinite(u2)) {
