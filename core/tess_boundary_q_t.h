@@ -55,12 +55,13 @@ TESS_HD TESS_INLINE R TESS_QFN(tess_q_bouzidi)(int order, R q, R fb, R fi, R fb1
 
 /* Non-equilibrium extrapolation (Guo, Zheng & Shi 2002) for a velocity inlet or pressure outlet of any
  * orientation: the boundary node takes the equilibrium of its prescribed velocity u_in (an inlet's value at
- * this node, tess_inlet.h; density extrapolated) or prescribed density (velocity extrapolated) plus the
+ * this node and step, tess_inlet.h; density extrapolated) or prescribed density rho_in (an outlet's at this
+ * step; velocity extrapolated) plus the
  * non-equilibrium part of its fluid neighbour's populations fn (pulled at the same time level, so that the
  * neighbour's moments are current). f receives all populations of the boundary node, which then collides like
  * any fluid node. */
 TESS_HD TESS_INLINE void TESS_QFN(tess_q_nee)(const tess_params_t *p, const tess_material_t *m, const double u_in[3],
-                                              const R *fn, R *f)
+                                              double rho_in, const R *fn, R *f)
 {
     R rho_n, j[3], u_n[3];
     TESS_QFN(tess_q_raw_moments)(fn, &rho_n, j);
@@ -71,7 +72,7 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_nee)(const tess_params_t *p, const tess
         const R u_b[3] = {(R)u_in[0], (R)u_in[1], (R)u_in[2]};
         TESS_QFN(tess_q_equilibrium)(p->fluid, rho_n, u_b, feq_b);
     } else {
-        TESS_QFN(tess_q_equilibrium)(p->fluid, (R)m->rho, u_n, feq_b);
+        TESS_QFN(tess_q_equilibrium)(p->fluid, (R)rho_in, u_n, feq_b);
     }
     TESS_UNROLL
     for (int i = 0; i < TESS_QL_Q; i++)

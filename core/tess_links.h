@@ -30,14 +30,15 @@ typedef struct {
 } tess_links_t;
 
 /* Whether a run needs the lattice-generic engine (tess_q_step.h) rather than the tuned D3Q19 kernels: another
- * lattice, a curved-wall treatment, or an inlet/outlet with non-equilibrium extrapolation. */
+ * lattice, a curved-wall treatment, an inlet/outlet with non-equilibrium extrapolation, or one with a waveform
+ * (time-dependent, tess_inlet.h). */
 static inline int tess_q_engine_needed(const tess_params_t *p)
 {
     if (p->lattice != 0 || p->wall != TESS_WALL_BOUNCE_BACK)
         return 1;
     for (int m = 0; m < p->nmat; m++)
         if ((p->mat[m].kind == TESS_NODE_VELOCITY || p->mat[m].kind == TESS_NODE_PRESSURE) &&
-            p->mat[m].method == TESS_BC_NEE)
+            (p->mat[m].method == TESS_BC_NEE || p->mat[m].waveform > 0))
             return 1;
     return 0;
 }

@@ -4,6 +4,7 @@
 #define TESS_PARAMS_H
 
 #include "tess_lattice.h"
+#include "tess_waveform.h"
 #include <stdint.h>
 
 #define TESS_MAX_MATERIALS 32
@@ -43,7 +44,7 @@ typedef struct {
     int32_t pad2;
     double normal[3]; /* inlets and outlets: outward unit normal (any direction with method nee) */
     int32_t profile;  /* inlets: tess_inlet_profile; u is then the peak velocity */
-    int32_t pad3;
+    int32_t waveform; /* inlets and outlets: 0 none, w: tess_params_t.wave[w - 1] scales u (inlet) or rho - 1 (outlet) */
     double wall_lo[3], wall_hi[3]; /* parabolic inlet: wall coordinates across each axis (lo == hi: none) */
 } tess_material_t;
 
@@ -62,7 +63,22 @@ typedef struct {
     double we, wej, wxx;  /* MRT equilibrium parameters */
     double force[3];      /* constant body force density (Guo forcing) */
     tess_material_t mat[TESS_MAX_MATERIALS];
+    /* Time-dependent inlets and outlets (tess_waveform.h, tess_inlet.h): the case's waveform tables, and the step
+     * of the state that a backend's initialise receives (0 at the start, the restart's step after a restart):
+     * the n-th sweep after initialise computes the state of step step0 + n, whose boundaries take the waveforms'
+     * values at time step0 + n (tess_q_grid_t.step). */
+    int32_t nwave;
+    int32_t pad_w;
+    int64_t step0;
+    tess_waveform_t wave[TESS_MAX_WAVEFORMS];
 } tess_params_t;
+
+/* A GPU backend keeps the parameters in constant memory (64 KiB in all, with a few hundred bytes of its own). */
+#ifdef __cplusplus
+static_assert(sizeof(tess_params_t) <= 48 * 1024, "tess_params_t must fit in GPU constant memory");
+#else
+_Static_assert(sizeof(tess_params_t) <= 48 * 1024, "tess_params_t must fit in GPU constant memory");
+#endif
 
 /* Fills the defaults: LBGK, incompressible, tau 0.6, d'Humieres' rates, no force, solid and fluid. */
 void tess_params_default(tess_params_t *p);

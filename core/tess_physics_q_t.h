@@ -409,4 +409,35 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_collide)(const tess_params_t *p, R *f)
     TESS_QFN(tess_q_collide_model)(p, p->collision, p->fluid, p->use_force, f);
 }
 
+/* Viscous (deviatoric) stress of a node from its incoming, pre-collision populations f (what the collision
+ * receives), the local form of Chapman-Enskog (Krueger et al., The Lattice Boltzmann Method, 2017, sec. 6.3 with
+ * Guo forcing):
+ *     sigma_ab = -(1 - 1/(2 tau)) [ sum_i c_ia c_ib (f_i - f_i^eq(rho, u)) + (F_a u_b + u_a F_b) / 2 ],
+ * u the collision's velocity (with +F/2). LBGK, regularized, and the MRT models whose stress moments relax at
+ * 1/tau (D2Q9, D3Q19) share the factor; D3Q13's viscous rates differ (the caller refuses it). sigma receives
+ * xx, yy, zz, xy, xz, yz in lattice units (mass / (spacing step^2); rho0 = 1 for the incompressible model). */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_stress)(const tess_params_t *p, const R *f, R sigma[6])
+{
+    const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
+    const int ia[6] = {0, 1, 2, 0, 0, 1}, ib[6] = {0, 1, 2, 1, 2, 2};
+    R rho, j[3], u[3], feq[TESS_QL_Q];
+    TESS_QFN(tess_q_raw_moments)(f, &rho, j);
+    TESS_QFN(tess_q_velocity)(p, rho, j, (R)1, u);
+#if TESS_QL_D == 2
+    u[2] = (R)0;
+#endif
+    TESS_QFN(tess_q_equilibrium)(p->fluid, rho, u, feq);
+    const R factor = -((R)1 - (R)0.5 / (R)p->tau);
+    for (int s = 0; s < 6; s++) {
+        R pi = (R)0;
+        for (int i = 0; i < TESS_QL_Q; i++) {
+            const int c[3] = {cx[i], cy[i], cz[i]};
+            pi += (R)(c[ia[s]] * c[ib[s]]) * (f[i] - feq[i]);
+        }
+        if (p->use_force)
+            pi += (R)0.5 * ((R)p->force[ia[s]] * u[ib[s]] + u[ia[s]] * (R)p->force[ib[s]]);
+        sigma[s] = factor * pi;
+    }
+}
+
 #undef R

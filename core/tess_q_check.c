@@ -24,6 +24,19 @@ tess_status tess_q_check_physics(const tess_params_t *p, tess_error_t *err)
                              m);
         if (mt->profile != TESS_PROFILE_UNIFORM && mt->method != TESS_BC_NEE)
             return tess_fail(err, TESS_ERR_INPUT, "material %d: a parabolic inlet needs method = nee", m);
+        if (mt->waveform < 0 || mt->waveform > p->nwave || p->nwave > TESS_MAX_WAVEFORMS)
+            return tess_fail(err, TESS_ERR_INPUT, "material %d: waveform %d, the parameters hold %d", m,
+                             (int)mt->waveform, (int)p->nwave);
+        if (mt->waveform > 0) {
+            const tess_waveform_t *w = &p->wave[mt->waveform - 1];
+            int ok = w->n >= 2 && w->n <= TESS_WAVEFORM_ROWS;
+            for (int i = 1; ok && i < w->n; i++)
+                ok = w->t[i] > w->t[i - 1];
+            if (!ok)
+                return tess_fail(err, TESS_ERR_INPUT,
+                                 "material %d: waveform %d needs 2..%d rows with increasing times", m,
+                                 (int)mt->waveform, TESS_WAVEFORM_ROWS);
+        }
         if (mt->method == TESS_BC_ZOU_HE && p->lattice != TESS_LATTICE_D3Q19)
             return tess_fail(err, TESS_ERR_UNSUPPORTED,
                              "material %d: Zou-He planes exist for D3Q19 only; use method = nee on %s", m, lat->name);

@@ -25,6 +25,8 @@ typedef struct {
     const uint8_t *node_type; /* 64 per tile, local order */
     const int32_t *corner;    /* 3 per tile: box coordinates of its node (0, 0, 0) (profiled inlets need them) */
     int ex, ey, ez;           /* tile extent */
+    int64_t step;             /* the step the sweep computes (tess_params_t.step0 + sweeps since initialise): the
+                               * time at which time-dependent inlets and outlets take their waveforms' values */
 } tess_q_grid_t;
 
 TESS_HD TESS_INLINE int tess_q_kind_is_wet(int kind)

@@ -182,17 +182,29 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_gather_from)(const tess_params_t *p, co
         const int32_t k1 = tess_q_grid_move(g, k, &x1, &y1, &z1, cx[d], cy[d], cz[d]);
         R fn[TESS_QL_Q];
         TESS_QFN(tess_q_pull_from)(p, g, f, ms, conv, k1, x1, y1, z1, links, 0, fn);
-        double u_in[3] = {0.0, 0.0, 0.0};
+        double u_in[3] = {0.0, 0.0, 0.0}, rho_in = 1.0;
         if (m->kind == TESS_NODE_VELOCITY) {
             const int32_t *c = g->corner + 3 * (int64_t)k;
-            tess_inlet_velocity(m, c[0] + x, c[1] + y, c[2] + z, u_in);
+            tess_inlet_velocity(p, m, c[0] + x, c[1] + y, c[2] + z, g->step, u_in);
+        } else {
+            rho_in = tess_outlet_density(p, m, g->step);
         }
-        TESS_QFN(tess_q_nee)(p, m, u_in, fn, out);
+        TESS_QFN(tess_q_nee)(p, m, u_in, rho_in, fn, out);
         return;
     }
 #if TESS_QL_IS_D3Q19
-    if (m->method == TESS_BC_ZOU_HE)
-        TESS_QPFN(tess_zou_he)(p, m, out);
+    if (m->method == TESS_BC_ZOU_HE) {
+        if (m->waveform == 0) {
+            TESS_QPFN(tess_zou_he)(p, m, out);
+            return;
+        }
+        tess_material_t now = *m; /* the plane's values at this step (uniform: Zou-He planes have no profile) */
+        const double w = tess_inlet_factor(p, m, g->step);
+        for (int a = 0; a < 3; a++)
+            now.u[a] = w * m->u[a];
+        now.rho = tess_outlet_density(p, m, g->step);
+        TESS_QPFN(tess_zou_he)(p, &now, out);
+    }
 #endif
 }
 

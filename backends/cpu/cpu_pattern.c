@@ -141,7 +141,7 @@ static tess_status cpu_initialise(tess_backend_t *b, const tess_params_t *p, con
                 p->mat[m].method == TESS_BC_FINITE_DIFFERENCE)
                 return tess_fail(err, TESS_ERR_UNSUPPORTED,
                                  "material %d: the finite-difference boundary runs with patterns aa and mr on the cpu "
-                                 "backend (pattern ab: use method zouhe)", m);
+                                 "backend (pattern ab: use method = zou-he or nee)", m);
         return tess_cpu_ab_ops.initialise(b, p, pops, err);
     }
     tess_cpu_pattern_t *be = pat(b);

@@ -218,6 +218,7 @@ static tess_status q_step(tess_backend_t *b, int nsteps, tess_error_t *err)
     if (!be->f[0])
         return tess_fail(err, TESS_ERR_INPUT, "step called before upload_geometry and initialise");
     for (int s = 0; s < nsteps; s++) {
+        be->grid.step = be->params.step0 + be->nsteps_done + 1; /* time-dependent inlets (tess_q_step.h) */
         Q_DISPATCH(cpu_q_step, be);
         be->nsteps_done++;
     }

@@ -9,6 +9,7 @@
 #include "tess_geometry.h"
 #include "tess_params.h"
 #include "tess_shapes.h"
+#include "tess_units.h"
 
 #define TESS_CASE_NAME_MAX 128
 #define TESS_CASE_PATH_MAX 1024
@@ -29,6 +30,25 @@ typedef struct {
     double ref_velocity, ref_area, ref_density;
     int drag_axis, lift_axis;             /* 0, 1, 2 = x, y, z */
 } tess_case_forces_t;
+
+/* [probe.NAME] points and [line.NAME] segments (a point is a line of one point). */
+#define TESS_CASE_MAX_PROBES 64
+typedef struct {
+    char name[64];
+    int is_line;
+    double a[3], b[3]; /* node coordinates: the point (a), or the segment's start and end */
+    int points;        /* 1 for a point */
+    long every;        /* sampling interval in steps, >= 1 */
+} tess_case_probe_t;
+
+/* [wss], [average] and the probes (docs/case-format.md, "Analysis"). */
+typedef struct {
+    int wss;                      /* [wss] enabled = yes */
+    int average;                  /* an [average] section */
+    long average_start, average_every;
+    int nprobe;
+    tess_case_probe_t probe[TESS_CASE_MAX_PROBES];
+} tess_case_analysis_t;
 
 typedef struct {
     char name[TESS_CASE_NAME_MAX];
@@ -58,7 +78,9 @@ typedef struct {
     tess_case_shape_t *shapes;          /* wall-making shapes in section order (tess_wall_q.h) */
     int nshapes;
     struct tess_case_stl *stl;          /* [stl.NAME] surfaces, NULL if none (tess_case_stl.h: wall_q, openings) */
+    tess_case_analysis_t analysis;      /* [wss], [average], [probe.NAME], [line.NAME] */
 
+    tess_units_t units;                 /* [units]: the conversion from the case's units (active 0: lattice units) */
     double max_lattice_speed;           /* largest speed the case prescribes (lid, inlet, init, Re) */
     char warning[256];                  /* non-fatal advice (lattice Mach number > 0.3), "" if none */
 } tess_case_t;

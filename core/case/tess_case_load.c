@@ -2,18 +2,21 @@
  * sections are applied in the order they first appear, each painting over what came before. */
 #include "tess_case.h"
 #include "tess_backend.h"
+#include "tess_case_analysis.h"
 #include "tess_case_entries.h"
 #include "tess_case_stl.h"
 #include "tess_memory.h"
 #include "tess_physics_q.h"
 #include "tess_shapes.h"
+#include "tess_units.h"
 #include "tess_voxels.h"
+#include "tess_waveform_csv.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const fixed_sections[] = {"case", "lattice", "domain", "physics", "init", "run", "forces", NULL};
+static const char *const fixed_sections[] = {"case", "lattice", "domain", "physics", "init", "run", "forces", "units", NULL};
 static const char *const geo_kinds[] = {"solid", "fluid", "wall", "inlet", "outlet", "voxels", "spheres", "stl", NULL};
 enum { GEO_SOLID, GEO_FLUID, GEO_WALL, GEO_INLET, GEO_OUTLET, GEO_VOXELS, GEO_SPHERES, GEO_STL };
 
@@ -69,12 +72,13 @@ static tess_status check_sections(ctx_t *x)
         int known = 0, kind;
         for (int k = 0; fixed_sections[k]; k++)
             known |= strcmp(e->section, fixed_sections[k]) == 0;
-        if (known || geo_kind_of(e->section, &kind))
+        if (known || geo_kind_of(e->section, &kind) || tess_case_analysis_section(e->section))
             continue;
         char origin[1200];
         return tess_fail(x->err, TESS_ERR_INPUT,
-                         "%s: unknown section [%s]: expected case, lattice, domain, physics, init, run, forces or "
-                         "solid.NAME, fluid.NAME, wall.NAME, inlet.NAME, outlet.NAME, voxels.NAME, spheres.NAME, stl.NAME",
+                         "%s: unknown section [%s]: expected case, lattice, domain, physics, init, run, forces, units, "
+                         "wss, average or solid.NAME, fluid.NAME, wall.NAME, inlet.NAME, outlet.NAME, voxels.NAME, "
+                         "spheres.NAME, stl.NAME, probe.NAME, line.NAME",
                          tess_entry_origin(&x->es, e, origin, sizeof origin), e->section);
     }
     return TESS_OK;
@@ -403,6 +407,50 @@ static tess_status read_profile(ctx_t *x, const char *s, int kind, tess_material
     return TESS_OK;
 }
 
+/* waveform = FILE of an inlet or outlet (tess_inlet.h, tess_waveform_csv.h): the table (its times in time steps,
+ * or with [units] in the case's time unit, divided by dt here; its values are factors and need no conversion)
+ * goes into the case's parameters (identical tables share one slot) and the material names it. The tuned D3Q19 patterns' finite-
+ * difference planes have no time dependence; nee and Zou-He (on the lattice-generic engine) have. */
+static tess_status read_waveform(ctx_t *x, const char *s, tess_material_t *m)
+{
+    tess_entry_t *e = tess_entry_find(&x->es, s, "waveform");
+    if (!e)
+        return TESS_OK;
+    char where[1200], origin[1400], path[2 * TESS_CASE_PATH_MAX];
+    tess_entry_origin(&x->es, e, where, sizeof where);
+    snprintf(origin, sizeof origin, "%s: key 'waveform' in [%s]", where, s);
+    if (m->method == TESS_BC_FINITE_DIFFERENCE)
+        return tess_fail(x->err, TESS_ERR_INPUT, "%s: a waveform needs method = nee or zou-he (fd planes are steady)",
+                         origin);
+    if (!e->value[0])
+        return tess_fail(x->err, TESS_ERR_INPUT, "%s: expected a CSV file name, got ''", origin);
+    resolve(x, e->value, path, sizeof path);
+    tess_waveform_t w;
+    TRY(tess_waveform_csv_read(path, origin, &w, x->err));
+    if (x->c->units.active) /* [units]: the times are in the case's time unit */
+        for (int i = 0; i < w.n; i++)
+            w.t[i] /= x->c->units.dt;
+    tess_params_t *p = &x->c->params;
+    int slot = 0;
+    for (int i = 0; i < p->nwave && !slot; i++)
+        if (memcmp(&p->wave[i], &w, sizeof w) == 0)
+            slot = i + 1;
+    if (!slot) {
+        if (p->nwave == TESS_MAX_WAVEFORMS)
+            return tess_fail(x->err, TESS_ERR_INPUT, "%s: a case holds at most %d different waveforms", origin,
+                             TESS_MAX_WAVEFORMS);
+        p->wave[p->nwave++] = w;
+        slot = p->nwave;
+    }
+    m->waveform = slot;
+    if (m->kind == TESS_NODE_VELOCITY) {
+        const double f = tess_waveform_max_abs(&w);
+        const double u[3] = {f * m->u[0], f * m->u[1], f * m->u[2]};
+        note_speed(x->c, u);
+    }
+    return TESS_OK;
+}
+
 /* Walls of the parabolic inlets: across every axis but the normal's, half a node outside the outermost nodes
  * the inlet kept after all sections painted (where halfway bounce-back puts the walls of a channel whose
  * cross-section the inlet fills); periodic and one-node-thick axes have no walls. */
@@ -512,7 +560,7 @@ static tess_status read_opening(ctx_t *x, const char *s, int kind)
     const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)x->c->params.lattice);
     TRY(tess_case_stl_opening(&x->es, s, kind == GEO_INLET, x->c->stl, lat, &x->c->geometry, value, m, x->err));
     note_speed(x->c, m->u);
-    return TESS_OK;
+    return read_waveform(x, s, m);
 }
 
 static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
@@ -590,6 +638,7 @@ static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
             m->method = method;
             TRY(read_normal(x, s, &sh, m));
             TRY(read_profile(x, s, kind, m));
+            TRY(read_waveform(x, s, m));
         }
     }
     if (kind == GEO_SOLID || kind == GEO_WALL)
@@ -676,6 +725,8 @@ static tess_status load(ctx_t *x, const char *path, const char *const *overrides
     for (int i = 0; i < n; i++)
         TRY(tess_entries_override(&x->es, overrides[i], x->err));
     TRY(check_sections(x));
+    /* A case in physical units becomes lattice entries here, before anything reads them. */
+    TRY(tess_units_apply(&x->es, &c->units, x->err));
 
     /* Default name: the file name without folder and .ini. */
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -714,6 +765,7 @@ static tess_status load(ctx_t *x, const char *path, const char *const *overrides
     TRY(read_forces(x));
     TRY(read_init(x));
     TRY(read_run(x));
+    TRY(tess_case_analysis_read(&x->es, c, x->err));
     TRY(check_unused(x));
 
     const double mach = c->max_lattice_speed * sqrt(3.0);

@@ -242,6 +242,50 @@ double tess_case_stl_wall_q(void *ctx, const double x[3], const double c[3])
     return best;
 }
 
+int tess_case_stl_normal(void *ctx, const double x[3], double n[3])
+{
+    const tess_case_stl_t *l = ctx;
+    double best = INFINITY, bn[3] = {0, 0, 0};
+    for (int i = 0; l && i < l->n; i++) {
+        double d2, tn[3];
+        if (l->e[i].wall && tess_stl_wall_nearest(l->e[i].wall, x, &d2, tn) >= 0 && d2 < best) {
+            best = d2;
+            memcpy(bn, tn, sizeof bn);
+        }
+    }
+    /* A node whose wall is the STL surface has a link crossing it, so the surface is within the longest link,
+     * sqrt(3); farther away the wall is another one (a box face, a shape) and keeps the lattice normal. */
+    if (!(best <= 3.0 + 1e-9))
+        return 0;
+    const double s = bn[0] * n[0] + bn[1] * n[1] + bn[2] * n[2] < 0 ? -1.0 : 1.0;
+    for (int a = 0; a < 3; a++)
+        n[a] = s * bn[a];
+    return 1;
+}
+
+long tess_case_stl_triangles(const tess_case_stl_t *l, double **v)
+{
+    *v = NULL;
+    size_t total = 0;
+    for (int i = 0; l && i < l->n; i++) {
+        const double *tv;
+        total += l->e[i].wall ? tess_stl_wall_triangles(l->e[i].wall, &tv) : 0;
+    }
+    if (total == 0)
+        return 0;
+    *v = malloc(total * 9 * sizeof **v);
+    if (!*v)
+        return -1;
+    size_t at = 0;
+    for (int i = 0; i < l->n; i++) {
+        const double *tv;
+        const size_t nt = l->e[i].wall ? tess_stl_wall_triangles(l->e[i].wall, &tv) : 0;
+        memcpy(*v + 9 * at, tv, nt * 9 * sizeof **v);
+        at += nt;
+    }
+    return (long)total;
+}
+
 void tess_case_stl_free(tess_case_stl_t *l)
 {
     if (!l)

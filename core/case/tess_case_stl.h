@@ -29,6 +29,16 @@ tess_status tess_case_stl_opening(tess_entries_t *es, const char *section, int i
  * tess_case_stl_t list, NULL for none): the smallest q in (0, 1], or -1. Caps are not walls. */
 double tess_case_stl_wall_q(void *ctx, const double x[3], const double c[3]);
 
+/* Wall normal callback of the wall shear stress (tess_wss_normal_fn, core/io/tess_wss.h) over all STL surfaces of
+ * the case (ctx is the list): the nearest surface triangle's normal, turned to agree with the lattice normal
+ * that n holds on entry (the STL winding is not trusted); 0 (keep the lattice normal) when no surface triangle
+ * lies within sqrt(3) of x (the node's wall is another one). */
+int tess_case_stl_normal(void *ctx, const double x[3], double n[3]);
+
+/* The surface triangles of every [stl] section, in lattice coordinates, one after the other into a malloc'd
+ * array of 9 doubles a triangle (*v; NULL when none); returns how many (-1 when out of memory). */
+long tess_case_stl_triangles(const tess_case_stl_t *list, double **v);
+
 void tess_case_stl_free(tess_case_stl_t *list);
 
 #endif

@@ -22,7 +22,7 @@ typedef struct {
 } bench_list;
 
 typedef struct {
-    const char *backend, *case_name, *csv, *plot_dir;
+    const char *backend, *case_name, *csv, *plot_dir, *out_dir;
     bench_list patterns, precisions, sizes, porosities, variants, collisions, layouts, mr_layers;
     const char *fluid;
     int steps, reps, threads, quiet;
@@ -75,8 +75,9 @@ static const char bench_usage[] =
     "usage: tessera bench [--backend B] [--pattern ab,aa,mr] [--precision double,single] [--case cavity3d|spheres|FILE] "
     "[--size N,...] [--porosity P,...] [--variant full,propagation,readwrite|all] [--collision lbgk,mrt,regularized] "
     "[--fluid incompressible|quasi] [--layout optimised,xyz|both] [--mr-layer N,...] [--steps N] [--reps N] "
-    "[--threads N] [--set section.key=value] [--csv FILE] [--plot DIR]\n"
-    "Lists are comma-separated; every combination is measured. The CSV goes to bench.csv unless --csv names a file.\n";
+    "[--threads N] [--set section.key=value] [--out DIR] [--csv FILE] [--plot DIR]\n"
+    "Lists are comma-separated; every combination is measured. The CSV goes to DIR/bench.csv (DIR: --out, default\n"
+    "out/bench) unless --csv names a file.\n";
 
 /* Bad options get one line; `tessera bench --help` prints the usage. */
 static int usage_error(const char *what)
@@ -130,7 +131,8 @@ static int parse_opts(int argc, char **argv, bench_opts *o)
     list_parse(&o->collisions, "lbgk");
     list_parse(&o->layouts, "optimised");
     list_parse(&o->mr_layers, "0");
-    o->csv = "bench.csv";
+    o->csv = NULL; /* DIR/bench.csv */
+    o->out_dir = "out/bench";
     for (int a = 1; a < argc; a++) {
         const char *k = argv[a];
         if (strcmp(k, "--help") == 0 || strcmp(k, "-h") == 0) {
@@ -150,6 +152,8 @@ static int parse_opts(int argc, char **argv, bench_opts *o)
             o->case_name = v;
         else if (strcmp(k, "--csv") == 0)
             o->csv = v;
+        else if (strcmp(k, "--out") == 0)
+            o->out_dir = v;
         else if (strcmp(k, "--plot") == 0)
             o->plot_dir = v;
         else if (strcmp(k, "--fluid") == 0)
@@ -359,7 +363,10 @@ static tess_status write_csv(const char *path, const bench_row *rows, int n, con
     tess_status st = tess_file_begin(&w, path, err);
     if (st != TESS_OK)
         return st;
-    fprintf(w.f, "# device: %s; copy bandwidth %.1f GB/s; theoretical %.1f GB/s\n", device, copy_gbs, peak_gbs);
+    fprintf(w.f, "# device: %s; copy bandwidth %.1f GB/s", device, copy_gbs);
+    if (peak_gbs > 0) /* the CPU backend knows no theoretical bandwidth */
+        fprintf(w.f, "; theoretical %.1f GB/s", peak_gbs);
+    fprintf(w.f, "\n");
     fprintf(w.f, "case,size,porosity,eta_t,nodes,fluid_nodes,tiles,pattern,precision,variant,collision,layout,"
                  "mr_layer,mlups_median,mlups_min,mlups_max,bytes_per_update,gb_per_s,fraction_of_copy,fraction_of_theoretical\n");
     for (int i = 0; i < n; i++) {
@@ -516,8 +523,13 @@ int tess_cmd_bench(int argc, char **argv)
         if (!status)
             print_row(&rows[nrows++]);
     }
-    if (o.csv && nrows > 0) {
-        if (write_csv(o.csv, rows, nrows, device, copy_gbs, peak_gbs, &err) != TESS_OK) {
+    char csv[1100];
+    if (o.csv)
+        snprintf(csv, sizeof csv, "%s", o.csv);
+    else
+        snprintf(csv, sizeof csv, "%s/bench.csv", o.out_dir);
+    if (nrows > 0) {
+        if (write_csv(csv, rows, nrows, device, copy_gbs, peak_gbs, &err) != TESS_OK) {
             fprintf(stderr, "tessera bench: %s\n", err.msg);
             status = status ? status : 3;
         } else if (o.plot_dir) {
@@ -525,9 +537,9 @@ int tess_cmd_bench(int argc, char **argv)
                 fprintf(stderr, "tessera bench: %s\n", err.msg);
                 status = tess_status_exit_code(err.code);
             }
+        } else {
+            printf("csv: %s\n", csv);
         }
-    } else if (o.plot_dir) {
-        fprintf(stderr, "tessera bench: --plot needs --csv FILE (the plots are drawn from it)\n");
     }
     free(rows);
     return status;

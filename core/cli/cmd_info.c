@@ -1,6 +1,9 @@
 /* `tessera info`: what this build contains and what the machine offers. */
 #include "tess_cli.h"
+#include "tess_lattice.h"
+#include "tess_physics_q.h"
 #include <stdio.h>
+#include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -55,7 +58,24 @@ int tess_cmd_info(int argc, char **argv)
     printf("backends:");
     for (int i = 0; i < n; i++)
         printf(" %s", list[i]->name);
-    printf(" (precisions: double, single; lattice D3Q19)\n");
+    /* The GPU backends run AB only (docs/gpu.md); the CPU has AA and MR too (docs/patterns.md). */
+    printf(" (precisions: double, single)\npatterns:");
+    for (int i = 0; i < n; i++)
+        printf("%s %s: %s", i ? ";" : "", list[i]->name, strcmp(list[i]->name, "cpu") == 0 ? "ab, aa, mr" : "ab");
+    /* The collisions each lattice runs, as the case file names them ([physics] collision). */
+    static const char *const collisions[] = {"lbgk", "mrt", "regularized"}; /* tess_collision_model order */
+    printf("\nlattices:");
+    for (int l = 0; l < TESS_LATTICE_COUNT; l++) {
+        printf("%s %s (", l ? "," : "", tess_lattice_get((tess_lattice_id)l)->name);
+        int first = 1;
+        for (int k = 0; k < 3; k++)
+            if (tess_q_supports((tess_lattice_id)l, k)) {
+                printf("%s%s", first ? "" : ", ", collisions[k]);
+                first = 0;
+            }
+        printf(")");
+    }
+    printf("\n");
 #ifdef _OPENMP
     printf("OpenMP threads: %d\n", omp_get_max_threads());
 #endif

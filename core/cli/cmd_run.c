@@ -1,7 +1,9 @@
 /* `tessera run CASE.ini ...`: load the case, pick the backend, step to the end with monitor rows, field
  * outputs, checkpoints and an optional cross-check against a second backend (docs/outputs.md). */
+#include "tess_analysis.h"
 #include "tess_cli.h"
 #include "tess_case.h"
+#include "tess_field_output.h"
 #include "tess_fields.h"
 #include "tess_file.h"
 #include "tess_forces.h"
@@ -30,6 +32,7 @@ typedef struct {
     int has_check_tol, quiet, help, overwrite;
     const char *overrides[MAX_OVERRIDES];
     char own[MAX_OVERRIDES][600]; /* overrides built from the short options */
+    const char *own_opt[MAX_OVERRIDES]; /* the short option ("--steps") each came from */
     int nover;
 } opts_t;
 
@@ -41,7 +44,6 @@ typedef struct {
     size_t n;
     double *rho, *u, *u_prev, *rho_ref, *u_ref;
     uint8_t *solid;
-    float *f32;
     int have_prev;
     tess_monitor_t mon;
     tess_progress_t prog;
@@ -51,6 +53,8 @@ typedef struct {
     tess_field_diff_t worst;
     double tol;
     double *force, *force_cols; /* per body (3 each) and the monitor's force columns, when the case has bodies */
+    tess_field_output_t fo;     /* fields_<step>.vti and fields.pvd in the case's units */
+    tess_analysis_t *analysis;  /* wss, averages, probes (tess_analysis.h); NULL when the case has none */
     tess_outdir_t dir;
     int aa;                     /* the run or its reference uses the AA pattern: stops at even steps only */
     int sig;                    /* the signal that stopped the run early, 0 if none */
@@ -65,10 +69,11 @@ static int fail(run_t *r, tess_status st, const tess_error_t *err)
     return tess_status_exit_code(st);
 }
 
-static tess_status push(opts_t *o, tess_error_t *err, const char *key, const char *value)
+static tess_status push(opts_t *o, tess_error_t *err, const char *opt, const char *key, const char *value)
 {
     if (o->nover >= MAX_OVERRIDES)
         return tess_fail(err, TESS_ERR_INPUT, "too many --set options (at most %d)", MAX_OVERRIDES);
+    o->own_opt[o->nover] = opt;
     snprintf(o->own[o->nover], sizeof o->own[0], "%s=%s", key, value);
     o->overrides[o->nover] = o->own[o->nover];
     o->nover++;
@@ -117,7 +122,7 @@ static tess_status parse_args(opts_t *o, int argc, char **argv, tess_error_t *er
         int done = 0;
         for (size_t k = 0; k < sizeof short_opts / sizeof short_opts[0]; k++)
             if (strcmp(name, short_opts[k].opt) == 0) {
-                tess_status st = push(o, err, short_opts[k].key, val);
+                tess_status st = push(o, err, short_opts[k].opt, short_opts[k].key, val);
                 if (st != TESS_OK)
                     return st;
                 done = 1;
@@ -155,25 +160,7 @@ static tess_status parse_args(opts_t *o, int argc, char **argv, tess_error_t *er
 
 static tess_status write_fields(run_t *r, long step, tess_error_t *err)
 {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/fields_%06ld.vti", r->out, step);
-    const tess_geometry_t *g = &r->c.geometry;
-    const int dims[3] = {g->nx, g->ny, g->nz};
-    tess_vti_array_t arrays[4] = {{"density", TESS_VTI_FLOAT64, 1, r->rho},
-                                  {"velocity", TESS_VTI_FLOAT64, 3, r->u},
-                                  {"type", TESS_VTI_UINT8, 1, g->type},
-                                  {"solid", TESS_VTI_UINT8, 1, r->solid}};
-    if (r->c.precision == TESS_PRECISION_SINGLE) {
-        /* Single-precision runs write Float32: the values are floats already, so nothing is lost. */
-        for (size_t i = 0; i < r->n; i++)
-            r->f32[i] = (float)r->rho[i];
-        for (size_t i = 0; i < 3 * r->n; i++)
-            r->f32[r->n + i] = (float)r->u[i];
-        arrays[0].type = arrays[1].type = TESS_VTI_FLOAT32;
-        arrays[0].data = r->f32;
-        arrays[1].data = r->f32 + r->n;
-    }
-    return tess_vti_write(path, dims, r->c.origin, r->c.spacing, arrays, 4, err);
+    return tess_field_output_write(&r->fo, step, r->rho, r->u, r->solid, err);
 }
 
 static double rel_l2_change(const run_t *r)
@@ -310,6 +297,9 @@ static tess_status events(run_t *r, long step, int at_start, int final, tess_err
             }
         }
     }
+    if (r->analysis &&
+        (st = tess_analysis_event(r->analysis, step, out, ckpt, final, r->rho, r->u, mon || out, err)) != TESS_OK)
+        return st;
     if (ckpt) {
         char path[1200];
         snprintf(path, sizeof path, "%s/restart.tsr", r->out);
@@ -340,14 +330,33 @@ static tess_status check_aa_steps(const run_t *r, const char *path, int aa, tess
     return TESS_OK;
 }
 
+/* The case loader names an override "--set run.steps"; one that came from a short option is named as typed. */
+static void name_short_option(const opts_t *o, tess_error_t *err)
+{
+    for (int i = o->nover - 1; i >= 0; i--) {
+        if (!o->own_opt[i] || o->overrides[i] != o->own[i])
+            continue;
+        char prefix[96];
+        snprintf(prefix, sizeof prefix, "--set %.*s:", (int)(strchr(o->own[i], '=') - o->own[i]), o->own[i]);
+        if (strncmp(err->msg, prefix, strlen(prefix)) == 0) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s:%s", o->own_opt[i], err->msg + strlen(prefix));
+            snprintf(err->msg, sizeof err->msg, "%s", msg);
+            return;
+        }
+    }
+}
+
 static tess_status setup(run_t *r, tess_error_t *err)
 {
     char path[TESS_CASE_PATH_MAX];
     tess_status st = tess_case_find(r->o.case_arg, path, sizeof path, err);
     if (st != TESS_OK)
         return st;
-    if ((st = tess_case_load(path, r->o.overrides, r->o.nover, &r->c, err)) != TESS_OK)
+    if ((st = tess_case_load(path, r->o.overrides, r->o.nover, &r->c, err)) != TESS_OK) {
+        name_short_option(&r->o, err);
         return st;
+    }
     if (r->c.warning[0])
         fprintf(stderr, "tessera: warning: %s\n", r->c.warning);
     r->mach_warned = tess_check_mach(r->c.max_lattice_speed) > TESS_CHECK_MACH_WARN;
@@ -362,11 +371,11 @@ static tess_status setup(run_t *r, tess_error_t *err)
     if (!ops)
         return TESS_ERR_INPUT;
     snprintf(r->auto_note, sizeof r->auto_note, "%s", strcmp(r->c.backend, "auto") == 0 ? " (auto)" : "");
-    /* The dense output fields (density, velocity, previous velocity, solid flags, Float32 copies, a
-     * reference's fields) come on top of the simulation, which checks its own memory after tiling. */
+    /* The dense output fields (density, velocity, previous velocity, solid flags, a reference's fields; the
+     * converted copies are checked by tess_field_output_init) come on top of the simulation, which checks its
+     * own memory after tiling. */
     const size_t nodes = (size_t)r->c.geometry.nx * r->c.geometry.ny * r->c.geometry.nz;
-    const size_t per_node = 7 * sizeof(double) + 1 + (r->c.precision == TESS_PRECISION_SINGLE ? 4 * sizeof(float) : 0) +
-                            (r->o.check ? 4 * sizeof(double) : 0);
+    const size_t per_node = 7 * sizeof(double) + 1 + (r->o.check ? 4 * sizeof(double) : 0);
     char what[1200];
     snprintf(what, sizeof what, "%s: output fields for %zu nodes", path, nodes);
     if ((st = tess_memory_check(nodes * per_node, what, err)) != TESS_OK)
@@ -430,13 +439,11 @@ static tess_status setup(run_t *r, tess_error_t *err)
     r->u = malloc(3 * r->n * sizeof *r->u);
     r->u_prev = malloc(3 * r->n * sizeof *r->u_prev);
     r->solid = malloc(r->n);
-    r->f32 = r->c.precision == TESS_PRECISION_SINGLE ? malloc(4 * r->n * sizeof *r->f32) : NULL;
     if (r->ref) {
         r->rho_ref = malloc(r->n * sizeof *r->rho_ref);
         r->u_ref = malloc(3 * r->n * sizeof *r->u_ref);
     }
-    if (!r->rho || !r->u || !r->u_prev || !r->solid || (r->c.precision == TESS_PRECISION_SINGLE && !r->f32) ||
-        (r->ref && (!r->rho_ref || !r->u_ref)))
+    if (!r->rho || !r->u || !r->u_prev || !r->solid || (r->ref && (!r->rho_ref || !r->u_ref)))
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the output fields");
     for (size_t i = 0; i < r->n; i++)
         r->solid[i] = !tess_kind_is_wet(r->c.params.mat[r->c.geometry.type[i]].kind);
@@ -446,9 +453,14 @@ static tess_status setup(run_t *r, tess_error_t *err)
         snprintf(r->out, sizeof r->out, "%s", r->o.out_dir);
     else
         snprintf(r->out, sizeof r->out, "out/%s", r->c.name);
+    if ((st = tess_analysis_create(&r->c, r->sim, r->out, r->o.restart, &r->analysis, err)) != TESS_OK)
+        return st;
     if (tess_signal_pending())
         return TESS_OK; /* stopped before the first step: nothing to write, nothing made */
     if ((st = tess_outdir_prepare(&r->dir, r->out, r->o.overwrite, r->o.restart, tess_sim_step_count(r->sim), err)) !=
+        TESS_OK)
+        return st;
+    if ((st = tess_field_output_init(&r->fo, &r->c, r->out, r->o.restart ? tess_sim_step_count(r->sim) : -1, err)) !=
         TESS_OK)
         return st;
     char mpath[1200];
@@ -484,6 +496,10 @@ static tess_status stop_early(run_t *r, long *step, tess_error_t *err)
     if ((st = check_state(r, *step, err)) != TESS_OK)
         return st;
     if (r->c.checkpoint_every > 0) {
+        /* The analysis's checkpoint companions (average.restart, probe files) go with restart.tsr. */
+        if (r->analysis &&
+            (st = tess_analysis_event(r->analysis, *step, 0, 1, 0, r->rho, r->u, 0, err)) != TESS_OK)
+            return st;
         char path[1200];
         snprintf(path, sizeof path, "%s/restart.tsr", r->out);
         if ((st = tess_sim_save_restart(r->sim, path, err)) != TESS_OK)
@@ -510,7 +526,9 @@ static tess_status run_loop(run_t *r, tess_error_t *err)
         for (int k = 0; k < 4; k++)
             if (every[k] > 0 && (step / every[k] + 1) * every[k] < next)
                 next = (step / every[k] + 1) * every[k];
-        /* A signal is looked at between chunks: a run stops within one chunk (0.1 s or one step). */
+        if (r->analysis && tess_analysis_next(r->analysis, step) < next)
+            next = tess_analysis_next(r->analysis, step);
+        /* A signal is looked at between chunks: a run stops within one chunk (0.05 to 0.2 s, or one step). */
         while (step < next && !tess_signal_pending()) {
             const long n = next - step < chunk ? next - step : chunk;
             const double t = tess_wall_seconds();
@@ -548,13 +566,14 @@ static void free_run(run_t *r)
 {
     tess_sim_free(r->sim);
     tess_sim_free(r->ref);
+    tess_analysis_free(r->analysis);
     tess_case_free(&r->c);
     tess_monitor_free(&r->mon);
+    tess_field_output_free(&r->fo);
     free(r->rho);
     free(r->u);
     free(r->u_prev);
     free(r->solid);
-    free(r->f32);
     free(r->rho_ref);
     free(r->u_ref);
     free(r->force);
@@ -611,13 +630,20 @@ int tess_cmd_run(int argc, char **argv)
     const tess_tiling_t *t = tess_sim_tiling(r->sim);
     char dev[256];
     tess_sim_describe(r->sim, dev, sizeof dev);
+    /* The device line of the CPU's AA and MR patterns names the pattern already: say it once. */
     printf("tessera run: case %s (%s): %dx%dx%d nodes, %lld fluid, %d tiles (eta_t %.3f), tau %.6g; backend %s%s%s%s%s, "
-           "%s, pattern %s%s%s%s%s; steps %ld..%ld; output in %s\n",
+           "%s%s%s%s%s%s%s; steps %ld..%ld; output in %s\n",
            r->c.name, r->c.path, t->nx, t->ny, t->nz, (long long)t->n_wet, t->ntiles, t->eta_t, r->c.params.tau,
            tess_sim_backend(r->sim)->name, r->auto_note, dev[0] ? " [" : "", dev, dev[0] ? "]" : "", tess_precision_name(r->c.precision),
-           r->c.pattern, r->ref ? ", cross-check against " : "", r->ref ? tess_sim_backend(r->ref)->name : "",
+           strstr(dev, "pattern ") ? "" : ", pattern ", strstr(dev, "pattern ") ? "" : r->c.pattern,
+           r->ref ? ", cross-check against " : "", r->ref ? tess_sim_backend(r->ref)->name : "",
            r->ref ? ":" : "", r->ref ? r->check_pattern : "",
            tess_sim_step_count(r->sim), r->c.steps, r->out);
+    if (r->c.units.active) {
+        char conv[512];
+        tess_units_describe(&r->c.units, conv, sizeof conv);
+        printf("tessera run: units: %s; outputs in %s units\n", conv, r->c.units.physical_output ? "the case's" : "lattice");
+    }
     fflush(stdout);
     st = run_loop(r, &err);
     tess_progress_clear(&r->prog);
@@ -632,7 +658,7 @@ int tess_cmd_run(int argc, char **argv)
                                 t->nx, t->ny, t->nz, r->c.threads,
                                 (long long)t->nx * t->ny * t->nz, (long long)t->n_wet, t->ntiles, t->eta_t,
                                 steps, r->first, r->stop_step, mlups, wall, bytes, &r->c.forces, r->force,
-                                r->sig ? tess_signal_name(r->sig) : NULL};
+                                r->c.units.active ? &r->c.units : NULL, r->sig ? tess_signal_name(r->sig) : NULL};
     char spath[1200];
     snprintf(spath, sizeof spath, "%s/summary.json", r->out);
     if ((st = tess_summary_write(spath, &sum, &err)) != TESS_OK)

@@ -34,6 +34,7 @@ static const validation_t validations[] = {
     {"cylinder2d", "Flow past a cylinder, Schaefer-Turek 2D-1 and 2D-2", tess_validate_cylinder2d, 0},
     {"sphere", "Sphere in a pipe, D3Q13 and D3Q19, against Toelke and Krafczyk (2008)", tess_validate_sphere_pipe, 0},
     {"porous", "Random-sphere porous media: porosity, eta_t, permeability", tess_validate_porous, 1},
+    {"womersley", "Womersley flow in a pipe, pulsatile pressure waveform, D3Q19", tess_validate_womersley, 1},
 };
 #define NVALIDATIONS (int)(sizeof validations / sizeof validations[0])
 
@@ -41,7 +42,8 @@ static const char usage[] =
     "usage: tessera validate [--backend auto|cpu|cuda|hip] [--precision double|single] [--quick] [--out DIR]\n"
     "                        [--threads N] [--only NAME[:PART],...] [--quiet]\n"
     "Runs the validation cases and writes DIR/report.md (default DIR: out/validate) with plots.\n"
-    "Validations: poiseuille3d, poiseuille2d, cavity2d, cylinder2d, sphere, porous (--quick: a reduced set);\n"
+    "Validations: poiseuille3d, poiseuille2d, cavity2d, cylinder2d, sphere, porous, womersley (--quick: a\n"
+    "reduced set);\n"
     "sphere:PART runs a part of the sphere: lattices (D3Q19, D3Q13), walls (bounce-back, bouzidi-linear),\n"
     "Reynolds numbers (Re1, Re10, Re50) joined by '+'; names of one kind are alternatives\n"
     "(sphere:D3Q13+bounce-back+Re10+Re50).\n"
@@ -152,7 +154,7 @@ static int parse(vopts_t *o, int argc, char **argv)
                     found |= strlen(validations[k].name) == nlen && strncmp(s, validations[k].name, nlen) == 0;
                 if (!found)
                     return bad_arg("--only: unknown validation in '%s' (expected poiseuille3d, poiseuille2d, cavity2d, "
-                                   "cylinder2d, sphere, porous)",
+                                   "cylinder2d, sphere, porous, womersley)",
                                    val);
                 if (colon) { /* only the sphere has parts */
                     int ok = nlen == 6 && strncmp(s, "sphere", 6) == 0;

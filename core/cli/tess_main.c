@@ -3,6 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#ifndef TESS_VERSION
+#define TESS_VERSION "unknown"
+#endif
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: tessera <command> [options]\n"
@@ -11,9 +15,10 @@ static void usage(FILE *f)
                "               [--steps N] [--out DIR] [--overwrite] [--set section.key=value]... [--threads N]\n"
                "               [--quiet] [--checkpoint-every N] [--restart FILE] [--check BACKEND[:PATTERN]\n"
                "               [--check-tol X]]\n"
-               "  info         version, backends, CPU topology\n"
+               "  info         version, lattices, collisions, patterns, backends, CPU topology\n"
                "  bench ...    performance measurements\n"
-               "  validate ... physics validation against analytic and published data (--quick: the CI subset)\n");
+               "  validate ... physics validation against analytic and published data (--quick: the CI subset)\n"
+               "  --version    the version\n");
 }
 
 int main(int argc, char **argv)
@@ -31,6 +36,10 @@ int main(int argc, char **argv)
         return tess_cmd_bench(argc - 1, argv + 1);
     if (strcmp(cmd, "validate") == 0)
         return tess_cmd_validate(argc - 1, argv + 1);
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+        printf("tessera %s\n", TESS_VERSION);
+        return 0;
+    }
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
         usage(stdout);
         return 0;

@@ -265,7 +265,11 @@ tess_status tess_sim_load_restart(tess_sim_t *s, const char *path, tess_error_t 
     tess_status st = tess_restart_read(path, &want, &got, s->pops, err);
     if (st != TESS_OK)
         return st;
-    st = s->ops->initialise(s->be, &s->params, s->pops, err);
+    /* The state is that of step got.step: time-dependent inlets go on from there (tess_params_t.step0); the
+     * restart hash keeps s->params' step0 = 0. */
+    tess_params_t p = s->params;
+    p.step0 = got.step;
+    st = s->ops->initialise(s->be, &p, s->pops, err);
     if (st == TESS_OK)
         s->step = got.step;
     return st;

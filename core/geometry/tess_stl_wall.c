@@ -188,3 +188,110 @@ double tess_stl_wall_q(void *ctx, const double x[3], const double c[3])
             }
     return best <= 1.0 ? best : -1.0;
 }
+
+size_t tess_stl_wall_triangles(const tess_stl_wall_t *w, const double **v)
+{
+    *v = w->v;
+    return w->ntri;
+}
+
+static double dot3(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Squared distance from p to the triangle v (Ericson, Real-Time Collision Detection, 5.1.5: the Voronoi
+ * region of p among the corners, edges and face). */
+static double point_triangle_d2(const double *v, const double p[3])
+{
+    const double *a = v, *b = v + 3, *c = v + 6;
+    double ab[3], ac[3], ap[3], bp[3], cp[3], q[3];
+    for (int k = 0; k < 3; k++) {
+        ab[k] = b[k] - a[k];
+        ac[k] = c[k] - a[k];
+        ap[k] = p[k] - a[k];
+        bp[k] = p[k] - b[k];
+        cp[k] = p[k] - c[k];
+    }
+    const double d1 = dot3(ab, ap), d2 = dot3(ac, ap), d3 = dot3(ab, bp), d4 = dot3(ac, bp), d5 = dot3(ab, cp),
+                 d6 = dot3(ac, cp);
+    const double vc = d1 * d4 - d3 * d2, vb = d5 * d2 - d1 * d6, va = d3 * d6 - d5 * d4;
+    double s = 0.0, t = 0.0; /* q = a + s ab + t ac */
+    if (d1 <= 0 && d2 <= 0) {
+    } else if (d3 >= 0 && d4 <= d3) {
+        s = 1;
+    } else if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+        s = d1 / (d1 - d3);
+    } else if (d6 >= 0 && d5 <= d6) {
+        t = 1;
+    } else if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+        t = d2 / (d2 - d6);
+    } else if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
+        const double w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        s = 1 - w;
+        t = w;
+    } else {
+        const double den = 1.0 / (va + vb + vc);
+        s = vb * den;
+        t = vc * den;
+    }
+    for (int k = 0; k < 3; k++)
+        q[k] = a[k] + s * ab[k] + t * ac[k] - p[k];
+    return dot3(q, q);
+}
+
+long tess_stl_wall_nearest(const tess_stl_wall_t *w, const double x[3], double *d2, double n[3])
+{
+    if (w->ntri == 0)
+        return -1;
+    long c[3];
+    for (int a = 0; a < 3; a++)
+        c[a] = cell_of(w, x[a], a);
+    long kmax = w->n[0];
+    if (w->n[1] > kmax)
+        kmax = w->n[1];
+    if (w->n[2] > kmax)
+        kmax = w->n[2];
+    long best = -1;
+    double bd = INFINITY;
+    /* A triangle within distance k h of x overlaps a cell at most k cells from x's (x inside the grid), so the
+     * search may stop at shell k once the nearest found is that close; points outside the grid search on. */
+    for (long k = 0; k <= kmax; k++) {
+        for (long dk = -k; dk <= k; dk++)
+            for (long dj = -k; dj <= k; dj++)
+                for (long di = -k; di <= k; di++) {
+                    if (labs(di) != k && labs(dj) != k && labs(dk) != k)
+                        continue; /* inner cells were searched in earlier shells */
+                    const long i = c[0] + di, j = c[1] + dj, l = c[2] + dk;
+                    if (i < 0 || j < 0 || l < 0 || i >= w->n[0] || j >= w->n[1] || l >= w->n[2])
+                        continue;
+                    const size_t cell = (size_t)i + (size_t)w->n[0] * ((size_t)j + (size_t)w->n[1] * (size_t)l);
+                    for (size_t e = w->start[cell]; e < w->start[cell + 1]; e++) {
+                        const double d = point_triangle_d2(w->v + 9 * (size_t)w->idx[e], x);
+                        if (d < bd) {
+                            bd = d;
+                            best = (long)w->idx[e];
+                        }
+                    }
+                }
+        int inside = 1;
+        for (int a = 0; a < 3; a++)
+            inside &= x[a] >= w->lo[a] && x[a] <= w->lo[a] + w->n[a] * w->h;
+        if (best >= 0 && inside && bd <= (double)(k * k) * w->h * w->h)
+            break;
+    }
+    const double *v = w->v + 9 * (size_t)best;
+    double e1[3], e2[3];
+    for (int a = 0; a < 3; a++) {
+        e1[a] = v[3 + a] - v[a];
+        e2[a] = v[6 + a] - v[a];
+    }
+    n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    const double len = sqrt(dot3(n, n));
+    for (int a = 0; a < 3; a++)
+        n[a] = len > 0 ? n[a] / len : 0.0;
+    *d2 = bd;
+    return best;
+}

@@ -19,4 +19,12 @@ void tess_stl_wall_destroy(tess_stl_wall_t *w);
 /* ctx is a tess_stl_wall_t. Thread-safe (reads only). */
 double tess_stl_wall_q(void *ctx, const double x[3], const double c[3]);
 
+/* The surface triangles in lattice coordinates (9 doubles each: three corners); returns how many. */
+size_t tess_stl_wall_triangles(const tess_stl_wall_t *w, const double **v);
+
+/* The surface triangle nearest to point x (searching the cells in growing shells until the nearest found lies
+ * within the searched block): its index, the squared distance in *d2 and its unit normal in n (the corners'
+ * winding order; the caller orients it). -1 when the surface has no triangle. */
+long tess_stl_wall_nearest(const tess_stl_wall_t *w, const double x[3], double *d2, double n[3]);
+
 #endif

@@ -23,6 +23,34 @@ static int is_fields(const char *name)
     return strncmp(name, "fields_", 7) == 0 && ends_with(name, ".vti");
 }
 
+/* The step of a per-step output (fields_, wss_ or average_<step>.vti / .vtp), or -1 when name is none. */
+static long stepped(const char *name)
+{
+    static const char *const prefix[] = {"fields_", "wss_", "average_"};
+    for (int k = 0; k < 3; k++) {
+        const size_t n = strlen(prefix[k]);
+        if (strncmp(name, prefix[k], n) != 0)
+            continue;
+        char *end;
+        const long step = strtol(name + n, &end, 10);
+        if (end != name + n && step >= 0 && (strcmp(end, ".vti") == 0 || strcmp(end, ".vtp") == 0))
+            return step;
+    }
+    return -1;
+}
+
+/* What --overwrite removes: every output a run writes (docs/reliability.md). The restart file being continued
+ * from, and the averages saved with it, stay. */
+static int is_output(const char *name)
+{
+    static const char *const fixed[] = {"monitor.csv", "summary.json", "fields.pvd", NULL};
+    for (int k = 0; fixed[k]; k++)
+        if (strcmp(name, fixed[k]) == 0)
+            return 1;
+    return is_fields(name) || stepped(name) >= 0 || ends_with(name, ".series") || ends_with(name, ".pvd") ||
+           ((strncmp(name, "probe_", 6) == 0 || strncmp(name, "line_", 5) == 0) && ends_with(name, ".csv"));
+}
+
 /* 1 when restart names a file inside folder dir. */
 static int restart_in(const char *dir, const char *restart)
 {
@@ -38,12 +66,6 @@ static int restart_in(const char *dir, const char *restart)
     return strcmp(rd, dd) == 0;
 }
 
-static int same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 static tess_status remove_file(const char *dir, const char *name, tess_error_t *err)
 {
     char path[2400];
@@ -54,8 +76,8 @@ static tess_status remove_file(const char *dir, const char *name, tess_error_t *
 }
 
 /* Counts the fields files of dir, removing what the mode asks for. */
-static tess_status sweep(const char *dir, int overwrite, int restart_here, const char *restart, long restart_step,
-                         int *nfields, char *first, size_t first_len, tess_error_t *err)
+static tess_status sweep(const char *dir, int overwrite, int restart_here, long restart_step, int *nfields,
+                         char *first, size_t first_len, tess_error_t *err)
 {
     DIR *dp = opendir(dir);
     if (!dp)
@@ -72,15 +94,12 @@ static tess_status sweep(const char *dir, int overwrite, int restart_here, const
         if (overwrite) {
             char path[2400];
             snprintf(path, sizeof path, "%s/%s", dir, n);
-            if (is_fields(n) || ends_with(n, ".series") || strcmp(n, "monitor.csv") == 0 ||
-                strcmp(n, "summary.json") == 0 || (strcmp(n, "restart.tsr") == 0 && !same_file(path, restart)))
+            const int ckpt = strcmp(n, "restart.tsr") == 0 || strcmp(n, "average.restart") == 0;
+            if (is_output(n) || (ckpt && !restart_here))
                 st = remove_file(dir, n, err);
-        } else if (restart_here && is_fields(n)) {
-            /* Fields after the restart step belong to the continuation that was cut off. */
-            char *end;
-            const long step = strtol(n + 7, &end, 10);
-            if (end != n + 7 && strcmp(end, ".vti") == 0 && step > restart_step)
-                st = remove_file(dir, n, err);
+        } else if (restart_here && stepped(n) > restart_step) {
+            /* Outputs after the restart step belong to the continuation that was cut off. */
+            st = remove_file(dir, n, err);
         }
     }
     closedir(dp);
@@ -103,7 +122,7 @@ tess_status tess_outdir_prepare(tess_outdir_t *d, const char *dir, int overwrite
         int n = 0;
         char first[256] = "";
         /* Look first, remove only once the folder is known to be ours to change. */
-        tess_status st = sweep(dir, 0, 0, NULL, 0, &n, first, sizeof first, err);
+        tess_status st = sweep(dir, 0, 0, 0, &n, first, sizeof first, err);
         if (st != TESS_OK)
             return st;
         if (n && !overwrite && !here)
@@ -112,7 +131,7 @@ tess_status tess_outdir_prepare(tess_outdir_t *d, const char *dir, int overwrite
                              "--overwrite to replace them, or continue that run with --restart %s/restart.tsr",
                              dir, first, n - 1, dir);
         if ((overwrite || here) &&
-            (st = sweep(dir, overwrite, here, restart, restart_step, &n, first, sizeof first, err)) != TESS_OK)
+            (st = sweep(dir, overwrite, here, restart_step, &n, first, sizeof first, err)) != TESS_OK)
             return st;
         tess_tmp_remove_stale(dir);
         return TESS_OK;

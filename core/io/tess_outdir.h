@@ -11,11 +11,12 @@ typedef struct {
     char created[1100]; /* the topmost folder this run made ("" when the folder existed) */
 } tess_outdir_t;
 
-/* Prepares dir for a run. In a folder with fields_*.vti files: with overwrite, removes the fields, *.series
- * files, monitor.csv, summary.json and restart.tsr (except the file being restarted from) first; with restart (a
- * restart file inside dir, at step restart_step) removes the fields after restart_step, which the restarted run
- * writes again; with neither, TESS_ERR_INPUT naming the way out. Also removes the temporaries of killed runs
- * (tess_tmp.h). Creates the folder and its parents when missing. */
+/* Prepares dir for a run. In a folder with fields_*.vti files: with overwrite, removes every output first
+ * (fields_, wss_ and average_<step> files, fields.pvd and other *.pvd / *.series, monitor.csv, summary.json,
+ * probe_*.csv, line_*.csv, and restart.tsr and average.restart unless the run restarts from that folder); with
+ * restart (a restart file inside dir, at step restart_step) removes the per-step outputs after restart_step,
+ * which the restarted run writes again; with neither, TESS_ERR_INPUT naming the way out. Also removes the
+ * temporaries of killed runs (tess_tmp.h). Creates the folder and its parents when missing. */
 tess_status tess_outdir_prepare(tess_outdir_t *d, const char *dir, int overwrite, const char *restart,
                                 long restart_step, tess_error_t *err);
 /* Removes the folders that tess_outdir_prepare made if they are still empty (a run that failed before writing). */

@@ -69,6 +69,16 @@ tess_status tess_summary_write(const char *path, const tess_summary_t *s, tess_e
         }
         fprintf(f, "\n  }");
     }
+    if (s->units) {
+        /* The conversion ([units], docs/case-format.md): enough to turn any lattice value back. */
+        const tess_units_t *u = s->units;
+        fprintf(f,
+                ",\n  \"units\": {\"dx\": %.17g, \"dt\": %.17g, \"tau\": %.17g, \"density\": %.17g, \"viscosity\": %.17g,\n"
+                "    \"velocity\": %.17g, \"lattice_velocity\": %.17g, \"mach\": %.17g, \"length\": %.17g, "
+                "\"reynolds\": %.17g,\n    \"output\": \"%s\"}",
+                u->dx, u->dt, u->tau, u->rho, u->nu, u->u_ref, u->u_lattice, u->mach, u->length, u->re,
+                u->physical_output ? "physical" : "lattice");
+    }
     fprintf(f, "\n}\n");
     return tess_file_commit(&w, err);
 }

@@ -16,6 +16,7 @@ typedef struct {
     size_t bytes_allocated;
     const tess_case_forces_t *bodies; /* named bodies and their final forces (3 per body); NULL: none */
     const double *force;
+    const tess_units_t *units;        /* the case's [units] conversion; NULL: a lattice-unit case */
     const char *interrupted; /* the signal that stopped the run ("SIGINT", "SIGTERM"), NULL for a complete run */
 } tess_summary_t;
 

@@ -1,6 +1,7 @@
 #include "tess_vti.h"
 #include "tess_file.h"
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,12 @@ static const size_t type_size[] = {8, 4, 1};
 tess_status tess_vti_write(const char *path, const int dims[3], const double origin[3], double spacing,
                            const tess_vti_array_t *arrays, int narrays, tess_error_t *err)
 {
+    return tess_vti_write_at(path, dims, origin, spacing, NAN, arrays, narrays, err);
+}
+
+tess_status tess_vti_write_at(const char *path, const int dims[3], const double origin[3], double spacing, double time,
+                              const tess_vti_array_t *arrays, int narrays, tess_error_t *err)
+{
     tess_file_t w;
     tess_status st = tess_file_begin(&w, path, err);
     if (st != TESS_OK)
@@ -19,10 +26,13 @@ tess_status tess_vti_write(const char *path, const int dims[3], const double ori
     const size_t n = (size_t)dims[0] * dims[1] * dims[2];
     fprintf(w.f, "<?xml version=\"1.0\"?>\n"
                  "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
-                 "  <ImageData WholeExtent=\"0 %d 0 %d 0 %d\" Origin=\"%.17g %.17g %.17g\" Spacing=\"%.17g %.17g %.17g\">\n"
-                 "    <Piece Extent=\"0 %d 0 %d 0 %d\">\n      <PointData",
-            dims[0] - 1, dims[1] - 1, dims[2] - 1, origin[0], origin[1], origin[2], spacing, spacing, spacing,
-            dims[0] - 1, dims[1] - 1, dims[2] - 1);
+                 "  <ImageData WholeExtent=\"0 %d 0 %d 0 %d\" Origin=\"%.17g %.17g %.17g\" Spacing=\"%.17g %.17g %.17g\">\n",
+            dims[0] - 1, dims[1] - 1, dims[2] - 1, origin[0], origin[1], origin[2], spacing, spacing, spacing);
+    /* TimeValue: the field data array VTK's readers and ParaView take as the dataset's time. */
+    if (!isnan(time))
+        fprintf(w.f, "    <FieldData>\n      <DataArray type=\"Float64\" Name=\"TimeValue\" NumberOfTuples=\"1\" "
+                     "format=\"ascii\">%.17g</DataArray>\n    </FieldData>\n", time);
+    fprintf(w.f, "    <Piece Extent=\"0 %d 0 %d 0 %d\">\n      <PointData", dims[0] - 1, dims[1] - 1, dims[2] - 1);
     for (int a = 0; a < narrays; a++)
         if (arrays[a].ncomp == 1) {
             fprintf(w.f, " Scalars=\"%s\"", arrays[a].name);

@@ -20,6 +20,9 @@ typedef struct {
 /* Writes the point-data arrays atomically (temporary file, then rename). */
 tess_status tess_vti_write(const char *path, const int dims[3], const double origin[3], double spacing,
                            const tess_vti_array_t *arrays, int narrays, tess_error_t *err);
+/* The same with the time of the data as field data TimeValue (NaN: none), which ParaView shows as the time. */
+tess_status tess_vti_write_at(const char *path, const int dims[3], const double origin[3], double spacing, double time,
+                              const tess_vti_array_t *arrays, int narrays, tess_error_t *err);
 
 /* Reads the point-data array `name` as doubles (*data: malloc'd, nx*ny*nz*ncomp). dims receives the
  * extent; ncomp must match the array (0: accept any, returned in *ncomp_out when not NULL). Errors name

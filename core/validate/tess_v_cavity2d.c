@@ -123,10 +123,7 @@ static void one(tess_vctx_t *v, int ire, const ghia_t *gu, const ghia_t *gv, FIL
     char what[64];
     snprintf(what, sizeof what, "Re %d, N = %d", re, N);
     if (st != TESS_OK) {
-        if (st == TESS_ERR_UNSUPPORTED)
-            tess_v_not_run(v, group, err.msg);
-        else
-            tess_v_error(v, group, what, &err);
+        tess_v_failed(v, group, what, st, &err);
         tess_vrun_close(&r);
         return;
     }

@@ -161,10 +161,7 @@ static void steady(tess_vctx_t *v, const geom_t *g, const char *init)
     if (st == TESS_OK)
         st = sample(&r, g, &cd, &cl, &drho, &e);
     if (st != TESS_OK) {
-        if (st == TESS_ERR_UNSUPPORTED)
-            tess_v_not_run(v, group, e.msg);
-        else
-            tess_v_error(v, group, "2D-1 (Re 20)", &e);
+        tess_v_failed(v, group, "2D-1 (Re 20)", st, &e);
         tess_vrun_close(&r);
         return;
     }
@@ -255,10 +252,7 @@ static void periodic(tess_vctx_t *v, const geom_t *g, const char *init)
     if (st == TESS_OK && developed < 0)
         st = tess_fail(&e, TESS_ERR_INPUT, "no developed periodic shedding within %ld steps", r.steps);
     if (st != TESS_OK) {
-        if (st == TESS_ERR_UNSUPPORTED)
-            tess_v_not_run(v, group, e.msg);
-        else
-            tess_v_error(v, group, "2D-2 (Re 100)", &e);
+        tess_v_failed(v, group, "2D-2 (Re 100)", st, &e);
         tess_vrun_close(&r);
         free(cd);
         free(cl);
@@ -360,10 +354,7 @@ tess_status tess_validate_cylinder2d(tess_vctx_t *v, tess_error_t *err)
     }
     tess_vrun_close(&r);
     if (st != TESS_OK) {
-        if (st == TESS_ERR_UNSUPPORTED)
-            tess_v_not_run(v, group, e.msg);
-        else
-            tess_v_error(v, group, "set-up", &e);
+        tess_v_failed(v, group, "set-up", st, &e);
         return TESS_OK;
     }
     steady(v, &g, init);

@@ -70,10 +70,7 @@ static double channel(tess_vctx_t *v, const geom_t *gm, int H, int pressure, con
     if (init[0])
         remove(init);
     if (st != TESS_OK) {
-        if (st == TESS_ERR_UNSUPPORTED)
-            tess_v_not_run(v, group, err.msg);
-        else
-            tess_v_error(v, group, what, &err);
+        tess_v_failed(v, group, what, st, &err);
         tess_vrun_close(&r);
         return NAN;
     }

@@ -178,10 +178,7 @@ tess_status tess_validate_sphere_pipe(tess_vctx_t *v, tess_error_t *err)
                 st = tess_forces_compute(tess_lattice_by_name(r.c.lattice), tess_sim_tiling(r.sim), &r.c.geometry,
                                          &r.c.params, &r.c.forces, r.c.precision, pops, force, &e);
             if (st != TESS_OK) {
-                if (st == TESS_ERR_UNSUPPORTED)
-                    tess_v_not_run(v, group, e.msg);
-                else
-                    tess_v_error(v, group, what, &e);
+                tess_v_failed(v, group, what, st, &e);
                 tess_vrun_close(&r);
                 continue;
             }

@@ -53,6 +53,9 @@ void tess_v_info(tess_vctx_t *v, const char *group, const char *quantity, double
 void tess_v_not_run(tess_vctx_t *v, const char *group, const char *why);
 /* A failed run (diverged, backend error): a failing row with the message. */
 void tess_v_error(tess_vctx_t *v, const char *group, const char *what, const tess_error_t *err);
+/* A run that stopped with st: "not run" when this build lacks what it needs (TESS_ERR_UNSUPPORTED), else a failed
+ * row (tess_v_error). */
+void tess_v_failed(tess_vctx_t *v, const char *group, const char *what, tess_status st, const tess_error_t *err);
 void tess_v_note(tess_vctx_t *v, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -119,6 +122,7 @@ tess_status tess_validate_poiseuille2d(tess_vctx_t *v, tess_error_t *err);
 tess_status tess_validate_cavity2d(tess_vctx_t *v, tess_error_t *err);
 tess_status tess_validate_cylinder2d(tess_vctx_t *v, tess_error_t *err);
 tess_status tess_validate_sphere_pipe(tess_vctx_t *v, tess_error_t *err);
+tess_status tess_validate_womersley(tess_vctx_t *v, tess_error_t *err);
 /* Whether the n characters at name are one of the names that --only sphere:PART joins with '+' (a lattice, a
  * wall or a Reynolds number of the sphere's runs). */
 int tess_validate_sphere_part_known(const char *name, size_t n);

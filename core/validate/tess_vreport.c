@@ -72,6 +72,14 @@ void tess_v_error(tess_vctx_t *v, const char *group, const char *what, const tes
     tess_v_log(v, "%s: FAIL: %s", group, q);
 }
 
+void tess_v_failed(tess_vctx_t *v, const char *group, const char *what, tess_status st, const tess_error_t *err)
+{
+    if (st == TESS_ERR_UNSUPPORTED)
+        tess_v_not_run(v, group, err->msg);
+    else
+        tess_v_error(v, group, what, err);
+}
+
 void tess_v_note(tess_vctx_t *v, const char *fmt, ...)
 {
     if (v->nnote >= TESS_V_MAX_NOTES)

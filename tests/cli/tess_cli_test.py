@@ -59,6 +59,16 @@ def check(cond, what):
         failures.append(what)
 
 
+def check_bad_input(what, rc, err, expect):
+    """Bad input: exit status 2 and one line on stderr containing every string of expect."""
+    lines = [l for l in err.splitlines() if l.strip()]
+    msg = lines[-1] if lines else ""
+    check(rc == 2, "%s: exit status %d (expected 2)" % (what, rc))
+    check(len(lines) == 1, "%s: one line on stderr (got %d: %r)" % (what, len(lines), err.strip()))
+    for e in expect:
+        check(e in msg, "%s: message contains %r (got %r)" % (what, e, msg))
+
+
 def finish():
     if failures:
         print("%d check(s) failed" % len(failures))

@@ -41,8 +41,8 @@ check(math.isnan(float(rows[0]["du_rel"])), "row 0: du_rel is nan (no previous r
 mu = [float(r["max_u"]) for r in rows[1:]]
 check(all(0 < u < 0.05 for u in mu), "max_u in (0, 0.05) after the lid starts: %s" % mu)
 check(all(0 < float(r["du_rel"]) for r in rows[1:]), "du_rel > 0 while the flow develops")
-check(sorted(os.listdir(os.path.join(d, "A"))) == ["fields_000000.vti", "fields_000020.vti", "fields_000040.vti",
-                                                   "monitor.csv", "restart.tsr", "summary.json"],
+check(sorted(os.listdir(os.path.join(d, "A"))) == ["fields.pvd", "fields_000000.vti", "fields_000020.vti",
+                                                   "fields_000040.vti", "monitor.csv", "restart.tsr", "summary.json"],
       "output folder holds exactly the documented files (no temporaries)")
 
 # --- restart: 40 steps straight vs 20 + restart + 20, byte for byte -----------------------------------

@@ -1,0 +1,290 @@
+#include "tess_analysis.h"
+#include "tess_average.h"
+#include "tess_case_stl.h"
+#include "tess_probes.h"
+#include "tess_restart.h"
+#include "tess_vti.h"
+#include "tess_wss.h"
+#include "tess_wss_surface.h"
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tess_analysis {
+    const tess_case_t *c;
+    tess_sim_t *sim;
+    char dir[1024];
+    size_t n;          /* dense nodes */
+    int wss_on, avg_on;
+    tess_wss_t wss;
+    tess_wss_surface_t surface; /* the STL surfaces' triangles (ntri 0 without STL) */
+    double *wss_now;   /* 3 per WSS node, for the current step */
+    long wss_step;     /* step of wss_now, -1 none */
+    tess_average_t avg;
+    tess_probes_t probes;
+    double *dense;     /* scratch: 3 n for dense output arrays */
+    double *dense2;    /* scratch: 3 n */
+    uint8_t *mask;     /* n: 1 at WSS nodes */
+};
+
+void tess_analysis_free(tess_analysis_t *a)
+{
+    if (!a)
+        return;
+    tess_wss_free(&a->wss);
+    tess_wss_surface_free(&a->surface);
+    tess_average_free(&a->avg);
+    tess_probes_free(&a->probes);
+    free(a->wss_now);
+    free(a->dense);
+    free(a->dense2);
+    free(a->mask);
+    free(a);
+}
+
+static uint64_t case_hash(const tess_analysis_t *a)
+{
+    return tess_restart_hash(tess_sim_tiling(a->sim), &a->c->params);
+}
+
+static void average_path(char *buf, size_t len, const char *dir)
+{
+    snprintf(buf, len, "%s/average.restart", dir);
+}
+
+tess_status tess_analysis_create(const tess_case_t *c, tess_sim_t *sim, const char *out_dir, const char *restart,
+                                 tess_analysis_t **out, tess_error_t *err)
+{
+    *out = NULL;
+    const tess_case_analysis_t *an = &c->analysis;
+    if (!an->wss && !an->average && an->nprobe == 0)
+        return TESS_OK;
+    if (strcmp(c->pattern, "aa") == 0) {
+        /* The AA pattern holds canonical populations after even steps only. */
+        if (an->average && (an->average_start % 2 || an->average_every % 2))
+            return tess_fail(err, TESS_ERR_INPUT,
+                             "%s: [average] start and every: the AA pattern needs even steps, got %ld and %ld", c->path,
+                             an->average_start, an->average_every);
+        for (int i = 0; i < an->nprobe; i++)
+            if (an->probe[i].every % 2)
+                return tess_fail(err, TESS_ERR_INPUT,
+                                 "%s: [%s.%s] every: the AA pattern needs an even interval, got %ld", c->path,
+                                 an->probe[i].is_line ? "line" : "probe", an->probe[i].name, an->probe[i].every);
+    }
+    tess_analysis_t *a = calloc(1, sizeof *a);
+    if (!a)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the analysis outputs");
+    a->c = c;
+    a->sim = sim;
+    a->wss_step = -1;
+    snprintf(a->dir, sizeof a->dir, "%s", out_dir);
+    a->n = (size_t)c->geometry.nx * c->geometry.ny * c->geometry.nz;
+    a->wss_on = an->wss;
+    a->avg_on = an->average;
+    tess_status st = TESS_OK;
+    const tess_tiling_t *t = tess_sim_tiling(sim);
+    if (a->wss_on) {
+        /* STL geometry: the nearest triangle's normal, and the surface output. */
+        tess_wss_normal_fn normal = c->stl ? tess_case_stl_normal : NULL;
+        if ((st = tess_wss_create(&a->wss, t, &c->params, normal, c->stl, err)) != TESS_OK) {
+            tess_analysis_free(a);
+            return st;
+        }
+        double *tri = NULL;
+        const long ntri = tess_case_stl_triangles(c->stl, &tri);
+        if (ntri < 0 || (ntri > 0 && (st = tess_wss_surface_create(&a->surface, tri, ntri, &a->wss, &c->geometry,
+                                                                    err)) != TESS_OK)) {
+            tess_analysis_free(a);
+            return ntri < 0 ? tess_fail(err, TESS_ERR_NOMEM, "out of memory for the STL surface") : st;
+        }
+        a->wss_now = calloc(3 * (size_t)(a->wss.n ? a->wss.n : 1), sizeof *a->wss_now);
+        a->mask = calloc(a->n, 1);
+        if (!a->wss_now || !a->mask) {
+            tess_analysis_free(a);
+            return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the wall shear stress");
+        }
+        for (int64_t m = 0; m < a->wss.n; m++) {
+            const int32_t *at = a->wss.at + 3 * m;
+            a->mask[tess_geometry_index(&c->geometry, at[0], at[1], at[2])] = 1;
+        }
+    }
+    a->dense = malloc(3 * a->n * sizeof *a->dense);
+    a->dense2 = malloc(3 * a->n * sizeof *a->dense2);
+    if (!a->dense || !a->dense2) {
+        tess_analysis_free(a);
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the analysis outputs");
+    }
+    if (a->avg_on) {
+        if ((st = tess_average_create(&a->avg, a->n, a->wss_on ? a->wss.n : 0, an->average_start, an->average_every,
+                                      err)) != TESS_OK) {
+            tess_analysis_free(a);
+            return st;
+        }
+        if (restart && tess_sim_step_count(sim) >= an->average_start) {
+            /* The sums live next to the restart file they belong to (before `start` there are none). */
+            char dir[1024], path[1100];
+            snprintf(dir, sizeof dir, "%s", restart);
+            char *slash = strrchr(dir, '/');
+            if (slash)
+                *slash = 0;
+            else
+                snprintf(dir, sizeof dir, ".");
+            average_path(path, sizeof path, dir);
+            if ((st = tess_average_load(&a->avg, path, tess_sim_step_count(sim), case_hash(a), err)) != TESS_OK) {
+                tess_analysis_free(a);
+                return st;
+            }
+        }
+    }
+    if ((st = tess_probes_create(&a->probes, c, out_dir, restart ? tess_sim_step_count(sim) : -1, err)) != TESS_OK) {
+        tess_analysis_free(a);
+        return st;
+    }
+    *out = a;
+    return TESS_OK;
+}
+
+long tess_analysis_next(const tess_analysis_t *a, long step)
+{
+    long next = tess_probes_next(&a->probes, step);
+    if (a->avg_on) {
+        const long s = tess_average_next(&a->avg, step);
+        if (s < next)
+            next = s;
+    }
+    return next;
+}
+
+static tess_status compute_wss(tess_analysis_t *a, long step, tess_error_t *err)
+{
+    if (a->wss_step == step)
+        return TESS_OK;
+    const void *pops;
+    tess_status st = tess_sim_populations(a->sim, &pops, err);
+    if (st == TESS_OK)
+        st = tess_wss_compute(&a->wss, tess_sim_tiling(a->sim), &a->c->params, a->c->precision, pops, a->wss_now, err);
+    if (st == TESS_OK)
+        a->wss_step = step;
+    return st;
+}
+
+/* Per-WSS-node values (ncomp each) spread onto the dense box, 0 elsewhere. */
+static void to_dense(const tess_analysis_t *a, const double *v, int ncomp, double *dense)
+{
+    memset(dense, 0, (size_t)ncomp * a->n * sizeof *dense);
+    for (int64_t m = 0; m < a->wss.n; m++) {
+        const size_t d =
+            tess_geometry_index(&a->c->geometry, a->wss.at[3 * m], a->wss.at[3 * m + 1], a->wss.at[3 * m + 2]);
+        for (int k = 0; k < ncomp; k++)
+            dense[(size_t)ncomp * d + k] = v[(size_t)ncomp * m + k];
+    }
+}
+
+static tess_status write_vti(const tess_analysis_t *a, const char *path, const tess_vti_array_t *arrays, int n,
+                             tess_error_t *err)
+{
+    const tess_geometry_t *g = &a->c->geometry;
+    const int dims[3] = {g->nx, g->ny, g->nz};
+    return tess_vti_write(path, dims, a->c->origin, a->c->spacing, arrays, n, err);
+}
+
+static tess_status write_wss(tess_analysis_t *a, long step, tess_error_t *err)
+{
+    const int64_t nw = a->wss.n;
+    double *mag = malloc((size_t)(nw ? nw : 1) * sizeof *mag);
+    double *mag_d = malloc(a->n * sizeof *mag_d);
+    if (!mag || !mag_d) {
+        free(mag);
+        free(mag_d);
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the wall shear stress output");
+    }
+    for (int64_t m = 0; m < nw; m++) {
+        const double *w = a->wss_now + 3 * m;
+        mag[m] = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+    }
+    to_dense(a, a->wss_now, 3, a->dense);
+    to_dense(a, a->wss.normal, 3, a->dense2);
+    to_dense(a, mag, 1, mag_d);
+    const tess_vti_array_t arrays[4] = {{"wss_magnitude", TESS_VTI_FLOAT64, 1, mag_d},
+                                        {"wss", TESS_VTI_FLOAT64, 3, a->dense},
+                                        {"wall_normal", TESS_VTI_FLOAT64, 3, a->dense2},
+                                        {"wall", TESS_VTI_UINT8, 1, a->mask}};
+    char path[1200];
+    snprintf(path, sizeof path, "%s/wss_%06ld.vti", a->dir, step);
+    tess_status st = write_vti(a, path, arrays, 4, err);
+    if (st == TESS_OK && a->surface.ntri > 0) {
+        snprintf(path, sizeof path, "%s/wss_%06ld.vtp", a->dir, step);
+        st = tess_wss_surface_write(&a->surface, path, a->wss_now, a->c->spacing, a->c->origin, err);
+    }
+    free(mag);
+    free(mag_d);
+    return st;
+}
+
+static tess_status write_average(tess_analysis_t *a, long step, tess_error_t *err)
+{
+    const int64_t nw = a->avg.nw;
+    double *rho = malloc(a->n * sizeof *rho);
+    double *w = malloc(5 * (size_t)(nw ? nw : 1) * sizeof *w);
+    double *tawss = malloc(a->n * sizeof *tawss), *osi = malloc(a->n * sizeof *osi);
+    double *wmean = malloc(3 * a->n * sizeof *wmean);
+    tess_status st = TESS_OK;
+    if (!rho || !w || !tawss || !osi || !wmean) {
+        st = tess_fail(err, TESS_ERR_NOMEM, "out of memory for the time-average output");
+    } else {
+        tess_average_means(&a->avg, rho, a->dense, w, w + 3 * nw, w + 4 * nw);
+        tess_vti_array_t arrays[6] = {{"density_mean", TESS_VTI_FLOAT64, 1, rho},
+                                      {"velocity_mean", TESS_VTI_FLOAT64, 3, a->dense}};
+        int na = 2;
+        if (nw || a->wss_on) {
+            to_dense(a, w, 3, wmean);
+            to_dense(a, w + 3 * nw, 1, tawss);
+            to_dense(a, w + 4 * nw, 1, osi);
+            arrays[na++] = (tess_vti_array_t){"wss_mean", TESS_VTI_FLOAT64, 3, wmean};
+            arrays[na++] = (tess_vti_array_t){"tawss", TESS_VTI_FLOAT64, 1, tawss};
+            arrays[na++] = (tess_vti_array_t){"osi", TESS_VTI_FLOAT64, 1, osi};
+            arrays[na++] = (tess_vti_array_t){"wall", TESS_VTI_UINT8, 1, a->mask};
+        }
+        char path[1200];
+        snprintf(path, sizeof path, "%s/average_%06ld.vti", a->dir, step);
+        st = write_vti(a, path, arrays, na, err);
+    }
+    free(rho);
+    free(w);
+    free(tawss);
+    free(osi);
+    free(wmean);
+    return st;
+}
+
+tess_status tess_analysis_event(tess_analysis_t *a, long step, int output, int checkpoint, int final, double *rho,
+                                double *u, int have_fields, tess_error_t *err)
+{
+    tess_status st;
+    const int avg_due = a->avg_on && tess_average_due(&a->avg, step);
+    const int probe_due = tess_probes_due(&a->probes, step);
+    if ((avg_due || probe_due) && !have_fields && (st = tess_sim_fields(a->sim, rho, u, err)) != TESS_OK)
+        return st;
+    if (a->wss_on && (output || (avg_due && a->avg.nw)) && (st = compute_wss(a, step, err)) != TESS_OK)
+        return st;
+    if (avg_due)
+        tess_average_add(&a->avg, step, rho, u, a->avg.nw ? a->wss_now : NULL);
+    /* Time in lattice units (steps) until the case gives physical units. */
+    if (probe_due && (st = tess_probes_sample(&a->probes, step, (double)step, rho, u, err)) != TESS_OK)
+        return st;
+    if (output && a->wss_on && (st = write_wss(a, step, err)) != TESS_OK)
+        return st;
+    if (output && a->avg_on && a->avg.samples > 0 && (st = write_average(a, step, err)) != TESS_OK)
+        return st;
+    if ((output || checkpoint || final) && (st = tess_probes_write(&a->probes, err)) != TESS_OK)
+        return st;
+    if (checkpoint && a->avg_on) {
+        char path[1100];
+        average_path(path, sizeof path, a->dir);
+        if ((st = tess_average_save(&a->avg, path, step, case_hash(a), err)) != TESS_OK)
+            return st;
+    }
+    return TESS_OK;
+}

@@ -1,0 +1,30 @@
+/* The field files of a run (fields_<step>.vti and fields.pvd) in the case's output units: velocity, pressure
+ * p - p_ref and density converted with the case's [units] (tess_units.h), NaN at nodes where nothing is
+ * computed, with a vtkGhostType array that hides those nodes in ParaView (docs/outputs.md). */
+#ifndef TESS_FIELD_OUTPUT_H
+#define TESS_FIELD_OUTPUT_H
+
+#include "tess_case.h"
+#include "tess_pvd.h"
+
+typedef struct {
+    const tess_case_t *c;
+    char dir[1024];
+    size_t n;
+    double *buf;    /* density, pressure, velocity (3): 5 values a node */
+    float *f32;     /* the same in single precision, for single-precision runs */
+    uint8_t *ghost; /* vtkGhostType: HIDDENPOINT where nothing is computed */
+    tess_pvd_t pvd;
+} tess_field_output_t;
+
+/* Prepares the buffers and the collection DIR/fields.pvd; restart_step >= 0 keeps the collection's entries
+ * before that step (a restarted run continues it), -1 starts a new one. */
+tess_status tess_field_output_init(tess_field_output_t *o, const tess_case_t *c, const char *dir, long restart_step,
+                                   tess_error_t *err);
+/* Writes DIR/fields_<step>.vti from the dense lattice fields (tess_sim_fields) and adds it to the collection.
+ * solid[i] is 1 where nothing is computed. */
+tess_status tess_field_output_write(tess_field_output_t *o, long step, const double *rho, const double *u,
+                                    const uint8_t *solid, tess_error_t *err);
+void tess_field_output_free(tess_field_output_t *o);
+
+#endif

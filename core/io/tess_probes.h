@@ -1,0 +1,45 @@
+/* Probes and lines (docs/outputs.md, "probe_NAME.csv, line_NAME.csv"): the velocity and density at the points of
+ * each [probe.NAME] and [line.NAME] section, every `every` steps, one CSV file per section with one row per point
+ * and sample:
+ *     step,time,index,x,y,z,ux,uy,uz,density
+ * Values are interpolated trilinearly between the eight nodes around the point (bilinear in 2D); corners that
+ * are not wet (solid, moving wall) are left out and the other corners' weights scaled to sum to 1, so a point
+ * between the last fluid node and a wall takes the fluid's values; a point with no wet corner gives nan. The
+ * rows are kept in memory and each file rewritten whole (atomically) by tess_probes_write. */
+#ifndef TESS_PROBES_H
+#define TESS_PROBES_H
+
+#include "tess_case.h"
+
+typedef struct {
+    const tess_case_probe_t *def;
+    char path[1200];
+    char *text; /* the file's text so far: header and rows */
+    size_t len, cap;
+} tess_probe_file_t;
+
+typedef struct {
+    int n;
+    tess_probe_file_t *f;
+    const tess_case_t *c;
+} tess_probes_t;
+
+/* One file per probe section of c in dir. A restarted run (restart_step >= 0) keeps the rows of an existing file
+ * whose step is before restart_step, so that the file continues as if the run had not stopped. */
+tess_status tess_probes_create(tess_probes_t *p, const tess_case_t *c, const char *dir, long restart_step,
+                               tess_error_t *err);
+void tess_probes_free(tess_probes_t *p);
+
+/* The next step after `step` at which some probe samples (LONG_MAX when none). */
+long tess_probes_next(const tess_probes_t *p, long step);
+/* Whether some probe samples at `step`. */
+int tess_probes_due(const tess_probes_t *p, long step);
+/* Samples every probe due at `step` from the dense fields (rho: n, u: 3 n, x fastest). time is written as given. */
+tess_status tess_probes_sample(tess_probes_t *p, long step, double time, const double *rho, const double *u,
+                               tess_error_t *err);
+/* The interpolated velocity and density at point x (node coordinates); returns the number of wet corners used. */
+int tess_probes_interpolate(const tess_case_t *c, const double x[3], const double *rho, const double *u, double *rho_at,
+                            double u_at[3]);
+tess_status tess_probes_write(const tess_probes_t *p, tess_error_t *err);
+
+#endif

@@ -1,0 +1,69 @@
+"""What a new user meets first: tessera --version, tessera info's lists (lattices with their collisions, patterns,
+backends), tessera bench writing its CSV into the output folder without a 'theoretical 0.0 GB/s' on the CPU,
+--steps and --backend errors naming the option typed, the finite-difference boundary error naming zou-he, and
+the start line naming the pattern once. Mode "bench" (argv[3]) runs the bench checks, the default the others: they measure the
+machine's copy bandwidth (1 GiB copies, seconds each), too slow for the sanitized fast set."""
+import os
+import re
+import sys
+from tess_cli_test import SMALL_CASE, check, cleanup, finish, run, scratch, write
+
+mode = sys.argv[3] if len(sys.argv) > 3 else "rest"
+d = scratch()
+
+if mode == "bench":
+    # bench: the CSV goes to out/bench/bench.csv under the current folder (or --out DIR), never ./bench.csv.
+    bench = ["bench", "--backend", "cpu", "--size", "16", "--steps", "2", "--reps", "1", "--threads", "1"]
+    rc, out, err = run(bench, d)
+    csv = os.path.join(d, "out", "bench", "bench.csv")
+    check(rc == 0 and os.path.isfile(csv) and not os.path.exists(os.path.join(d, "bench.csv")),
+          "bench writes out/bench/bench.csv, not ./bench.csv (%s)" % err.strip())
+    head = open(csv).readline() if os.path.isfile(csv) else ""
+    check(head.startswith("# device: ") and "copy bandwidth" in head and "theoretical" not in head
+          and "theoretical" not in out, "the CPU's CSV header and console say no 'theoretical' bandwidth: %r" % head)
+    rows = open(csv).read().splitlines()[2:] if os.path.isfile(csv) else []
+    check(len(rows) == 1 and rows[0].startswith("cavity3d,16,"), "the CSV holds the one measured row")
+    rc, out, err = run(bench + ["--out", "B"], d)
+    check(rc == 0 and os.path.isfile(os.path.join(d, "B", "bench.csv")), "bench --out B writes B/bench.csv")
+
+if mode == "bench":
+    cleanup(d)
+    finish()
+
+rc, out, err = run(["--version"], d)
+rc2, info, _ = run(["info"], d)
+check(rc == 0 and re.fullmatch(r"tessera \d+\.\d+\.\d+\n", out) is not None and info.startswith(out),
+      "--version prints 'tessera X.Y.Z', the version info reports (%r)" % out)
+
+check(rc2 == 0 and "lattices: D3Q19 (lbgk, mrt, regularized), D2Q9 (lbgk, mrt, regularized), D3Q13 (mrt), "
+      "D3Q27 (lbgk, regularized)" in info, "info lists the four lattices with the collisions each runs")
+check(re.search(r"^patterns: cpu: ab, aa, mr", info, re.M) is not None and re.search(r"^backends: cpu", info, re.M),
+      "info lists the backends and the patterns of each (cpu: ab, aa, mr)")
+
+# Option errors name the option typed.
+write(os.path.join(d, "small.ini"), SMALL_CASE)
+for args, opt, want in ((["--steps", "abc"], "--steps", "an integer"), (["--steps=-3"], "--steps", "an integer"),
+                        (["--backend", "foo"], "--backend", "auto or a built backend")):
+    rc, out, err = run(["run", "small.ini", "--out", "x"] + args, d)
+    check(rc == 2 and err.startswith("tessera: %s: expected %s" % (opt, want)) and "--set" not in err,
+          "run %s: exit 2, the error names %s, not --set run.*: %s" % (" ".join(args), opt, err.strip()))
+rc, out, err = run(["run", "small.ini", "--out", "x", "--set", "run.steps=abc"], d)
+check(rc == 2 and err.startswith("tessera: --set run.steps: expected"), "--set run.steps=abc still names --set")
+
+# The finite-difference inlet on the AB pattern: refused, naming the methods that run there.
+fd = SMALL_CASE.replace("[run]", "[inlet.in]\nface = -x\nvelocity = 0.01 0 0\nmethod = fd\n"
+                        "[outlet.out]\nface = +x\ndensity = 1\nmethod = fd\n[run]")
+write(os.path.join(d, "fd.ini"), fd)
+rc, out, err = run(["run", "fd.ini", "--out", "fd", "--pattern", "ab"], d)
+check(rc != 0 and "method = zou-he" in err and "zouhe" not in err,
+      "finite-difference on pattern ab: refused naming method = zou-he (%d: %s)" % (rc, err.strip()))
+
+# The start line names the pattern once, whichever part of it says so.
+for pat in ("ab", "aa"):
+    rc, out, err = run(["run", "small.ini", "--out", "p" + pat, "--steps", "2", "--pattern", pat], d)
+    first = out.splitlines()[0] if out else ""
+    check(rc == 0 and first.count("pattern") == 1 and "pattern %s" % pat in first,
+          "start line with --pattern %s says 'pattern %s' once: %s" % (pat, pat, first))
+
+cleanup(d)
+finish()
