@@ -51,7 +51,7 @@ for sig, code, name in [(signal.SIGINT, 130, "SIGINT"), (signal.SIGTERM, 143, "S
     check(s.get("interrupted") is True and s.get("signal") == name and last > 0 and s["steps"] == last,
           "%s: summary.json interrupted true, signal, last_step %d > 0 = steps" % (name, last))
     left = sorted(os.listdir(os.path.join(d, out)))
-    check(left == ["fields_000000.vti", "monitor.csv", "restart.tsr", "summary.json"],
+    check(left == ["fields.pvd", "fields_000000.vti", "monitor.csv", "restart.tsr", "summary.json"],
           "%s: the folder holds the step-0 outputs, the checkpoint and the summary, no temporary: %s" % (name, left))
     # The checkpoint is at last_step: restarting from it for 10 more steps equals an uninterrupted run bitwise.
     rc1, o1, e1 = run(["run", "small.ini", "--out", out + "r", "--restart", out + "/restart.tsr", "--steps",
@@ -179,20 +179,24 @@ check(rc == 0 and rc2 == 2 and "holds the fields of another run" in e2 and "--ov
       "a second run into the same folder: status 2, the folder untouched (%s)" % e2.strip())
 write(os.path.join(d, "O", "fields.vti.series"), "{}")
 write(os.path.join(d, "O", "notes.txt"), "mine")
+write(os.path.join(d, "O", "wss_000040.vti"), "an analysis output of the old run")
+write(os.path.join(d, "O", "probe_a.csv"), "step\n")
 rc, _, e = run(["run", "small.ini", "--out", "O", "--overwrite", "--steps", "30", "--set", "run.output_every=10",
                 "--quiet"], d)
 left = sorted(os.listdir(os.path.join(d, "O")))
-check(rc == 0 and left == ["fields_000000.vti", "fields_000010.vti", "fields_000020.vti", "fields_000030.vti",
-                           "monitor.csv", "notes.txt", "summary.json"],
-      "--overwrite: the old fields (step 40), series file and outputs go, other files stay: %s" % left)
+check(rc == 0 and left == ["fields.pvd", "fields_000000.vti", "fields_000010.vti", "fields_000020.vti",
+                           "fields_000030.vti", "monitor.csv", "notes.txt", "summary.json"],
+      "--overwrite: the old fields (step 40), series, wss and probe files and outputs go, other files stay: %s" % left)
 # --restart from the folder itself: fields after the restart step (an abandoned continuation) are removed.
 rc, _, e = run(["run", "small.ini", "--out", "R", "--steps", "20", "--checkpoint-every", "20", "--quiet"], d)
 write(os.path.join(d, "R", "fields_000030.vti"), "from a continuation that was cut off")
+write(os.path.join(d, "R", "average_000030.vti"), "from a continuation that was cut off")
 rc2, o2, e2 = run(["run", "small.ini", "--out", "R", "--restart", "R/restart.tsr", "--quiet"], d)
 left = sorted(os.listdir(os.path.join(d, "R")))
-check(rc == 0 and rc2 == 0 and left == ["fields_000000.vti", "fields_000020.vti", "fields_000040.vti", "monitor.csv",
-                                        "restart.tsr", "summary.json"],
-      "--restart from the folder: continues there, the stale step-30 fields removed: %s %s" % (left, e2.strip()))
+check(rc == 0 and rc2 == 0 and left == ["fields.pvd", "fields_000000.vti", "fields_000020.vti", "fields_000040.vti",
+                                        "monitor.csv", "restart.tsr", "summary.json"],
+      "--restart from the folder: continues there, the stale step-30 fields and averages removed: %s %s" %
+      (left, e2.strip()))
 # A case error creates nothing; a run that fails at step 0 removes the folders it made.
 rc, _, e = run(["run", "small.ini", "--out", "E1/sub", "--set", "run.nonsense=1"], d)
 check(rc == 2 and not os.path.exists(os.path.join(d, "E1")), "bad case: status 2, no folder created")
