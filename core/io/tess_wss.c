@@ -7,9 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The grid of the gather that gives the stress. The step reaches only an inlet or outlet node's own
+ * reconstruction: with a waveform, the openings' wall-side nodes report the stress of the waveform's value at
+ * step 0 (left as is: the wall shear stress of interest lies away from the openings). */
 static tess_q_grid_t grid_of(const tess_tiling_t *t)
 {
-    const tess_q_grid_t g = {t->neighbors, t->node_type, t->tile_corner, t->ex, t->ey, t->ez};
+    const tess_q_grid_t g = {t->neighbors, t->node_type, t->tile_corner, t->ex, t->ey, t->ez, 0};
     return g;
 }
 
