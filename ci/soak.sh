@@ -61,14 +61,17 @@ ref_s=$((SECONDS - t0))
 echo "soak: uninterrupted reference run: ${ref_s} s"
 
 kills=0
+fresh=1
 for ((c = 1; c <= cycles; c++)); do
-    from=()
-    [ -f "$out/soak/restart.tsr" ] && from=(--restart "$out/soak/restart.tsr")
-    [ ${#from[@]} -eq 0 ] && from=(--overwrite) # no checkpoint yet: start again over the killed run's fields
+    # From the last checkpoint; from scratch over the old fields when there is none yet or the run had finished
+    # (so that every cycle has steps left to interrupt).
+    from=(--overwrite)
+    [ $fresh = 0 ] && [ -f "$out/soak/restart.tsr" ] && from=(--restart "$out/soak/restart.tsr")
+    fresh=0
     "$tessera" run "${args[@]}" --out "$out/soak" "${from[@]}" >"$out/cycle$c.log" 2>&1 &
     pid=$!
-    # A random moment within the reference run's length (at least 0.3 s: past the set-up).
-    ms=$((300 + RANDOM % (ref_s * 1000 + 200)))
+    # A random moment within half the reference run's length (at least 0.3 s: past the set-up).
+    ms=$((300 + RANDOM % (ref_s * 500 + 200)))
     sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
     sig=KILL
     [ $((c % 3)) -eq 0 ] && sig=TERM
@@ -83,16 +86,20 @@ for ((c = 1; c <= cycles; c++)); do
         fi
     else
         wait "$pid"
-        echo "soak: cycle $c: the run finished (status $?) before SIG$sig at $ms ms"
+        echo "soak: cycle $c: the run finished (status $?) before SIG$sig at $ms ms; the next cycle starts afresh"
+        fresh=1
     fi
 done
 
-from=()
-[ -f "$out/soak/restart.tsr" ] && from=(--restart "$out/soak/restart.tsr")
-[ ${#from[@]} -eq 0 ] && from=(--overwrite)
-"$tessera" run "${args[@]}" --out "$out/soak" "${from[@]}" >"$out/final.log" 2>&1 || {
-    echo "soak: FAIL: the last run did not finish"; cat "$out/final.log"; exit 1; }
-echo "soak: last run: $(grep -o 'steps [0-9]*\.\.[0-9]*' "$out/final.log" | head -1)"
+if [ $fresh = 1 ] && [ "$cycles" -gt 0 ]; then
+    echo "soak: the last cycle's run completed: its end state is compared"
+else
+    from=(--overwrite)
+    [ -f "$out/soak/restart.tsr" ] && from=(--restart "$out/soak/restart.tsr")
+    "$tessera" run "${args[@]}" --out "$out/soak" "${from[@]}" >"$out/final.log" 2>&1 || {
+        echo "soak: FAIL: the last run did not finish"; cat "$out/final.log"; exit 1; }
+    echo "soak: last run: $(grep -o 'steps [0-9]*\.\.[0-9]*' "$out/final.log" | head -1)"
+fi
 
 status=0
 if cmp -s "$out/ref/restart.tsr" "$out/soak/restart.tsr"; then
@@ -111,6 +118,6 @@ final=$(printf 'fields_%06d.vti' "$steps")
 echo "ok    $same field files identical to the uninterrupted run's (byte for byte)"
 tmp=$(find "$out/soak" -name '*.tmp' | wc -l)
 if [ "$tmp" -eq 0 ]; then echo "ok    no temporary file left"; else echo "FAIL  $tmp temporary files left"; status=1; fi
-echo "soak: $kills signals injected in $cycles cycles, $((SECONDS - start)) s, status $status"
+echo "soak: $kills signals delivered to running runs in $cycles cycles, $((SECONDS - start)) s, status $status"
 [ $status -eq 0 ] && [ $own_out = 1 ] && rm -rf "$out"
 exit $status
