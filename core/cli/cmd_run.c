@@ -488,7 +488,8 @@ static tess_status stop_early(run_t *r, long *step, tess_error_t *err)
 {
     tess_status st;
     if (r->aa && *step % 2 != 0) {
-        if ((st = tess_sim_step(r->sim, 1, err)) != TESS_OK || (r->ref && (st = tess_sim_step(r->ref, 1, err)) != TESS_OK))
+        if ((st = tess_sim_step(r->sim, 1, err)) != TESS_OK ||
+            (r->ref && (st = tess_sim_step(r->ref, 1, err)) != TESS_OK))
             return st;
         ++*step;
     }
@@ -665,8 +666,10 @@ int tess_cmd_run(int argc, char **argv)
         return end_failed(r, st, &err);
     if (r->sig) {
         if (r->c.checkpoint_every > 0)
-            fprintf(stderr, "tessera run: %s: stopped at step %ld; wrote %s/restart.tsr and summary.json; continue with "
-                    "--restart %s/restart.tsr\n", tess_signal_name(r->sig), r->stop_step, r->out, r->out);
+            fprintf(stderr,
+                    "tessera run: %s: stopped at step %ld; wrote %s/restart.tsr and summary.json; continue with "
+                    "--restart %s/restart.tsr\n",
+                    tess_signal_name(r->sig), r->stop_step, r->out, r->out);
         else
             fprintf(stderr, "tessera run: %s: stopped at step %ld; wrote %s/summary.json (no checkpoint: "
                     "--checkpoint-every N writes one)\n", tess_signal_name(r->sig), r->stop_step, r->out);
