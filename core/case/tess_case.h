@@ -9,6 +9,7 @@
 #include "tess_geometry.h"
 #include "tess_params.h"
 #include "tess_shapes.h"
+#include "tess_sphere_grid.h"
 #include "tess_units.h"
 
 #define TESS_CASE_NAME_MAX 128
@@ -20,6 +21,13 @@ typedef struct {
     tess_shape_t shape;
     uint8_t material; /* the node type it painted */
 } tess_case_shape_t;
+
+/* A [spheres.NAME] bed: the spheres it placed and the cell grid over them, for the wall distances of
+ * curved-wall links (tess_wall_q.h). */
+typedef struct {
+    tess_sphere_bed_t spheres;
+    tess_sphere_grid_t grid;
+} tess_case_bed_t;
 
 /* Named bodies (body = yes) and the [forces] section: what the monitor reports (docs/case-format.md). */
 typedef struct {
@@ -77,6 +85,8 @@ typedef struct {
     tess_case_forces_t forces;          /* named bodies and [forces] */
     tess_case_shape_t *shapes;          /* wall-making shapes in section order (tess_wall_q.h) */
     int nshapes;
+    tess_case_bed_t *beds;              /* [spheres.NAME] beds in section order */
+    int nbeds;
     struct tess_case_stl *stl;          /* [stl.NAME] surfaces, NULL if none (tess_case_stl.h: wall_q, openings) */
     tess_case_analysis_t analysis;      /* [wss], [average], [probe.NAME], [line.NAME] */
 

@@ -610,9 +610,15 @@ static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
                 return tess_fail(x->err, TESS_ERR_INPUT, "%s: [%s]: the region min..max holds no node of the domain",
                                  x->es.file, s);
         }
-        long count;
-        tess_random_spheres(g, d, por, (uint64_t)seed, ilo, ihi, &count);
-        return TESS_OK;
+        tess_case_bed_t *grown = realloc(c->beds, (size_t)(c->nbeds + 1) * sizeof *grown);
+        if (!grown)
+            return tess_fail(x->err, TESS_ERR_NOMEM, "out of memory for the list of sphere beds");
+        c->beds = grown;
+        tess_case_bed_t *bed = memset(&c->beds[c->nbeds], 0, sizeof *bed);
+        if (tess_random_spheres(g, d, por, (uint64_t)seed, ilo, ihi, &bed->spheres) < 0.0)
+            return tess_fail(x->err, TESS_ERR_NOMEM, "%s: [%s]: out of memory for the sphere centres", x->es.file, s);
+        c->nbeds++; /* counted from here on: tess_case_free frees its centres even if the grid fails */
+        return tess_sphere_grid_build(&bed->grid, bed->spheres.centre, bed->spheres.n, bed->spheres.r, x->err);
     }
     tess_shape_t sh;
     TRY(read_shape(x, s, &sh));
@@ -802,4 +808,11 @@ void tess_case_free(tess_case_t *c)
     free(c->shapes);
     c->shapes = NULL;
     c->nshapes = 0;
+    for (int b = 0; b < c->nbeds; b++) {
+        tess_sphere_bed_free(&c->beds[b].spheres);
+        tess_sphere_grid_free(&c->beds[b].grid);
+    }
+    free(c->beds);
+    c->beds = NULL;
+    c->nbeds = 0;
 }

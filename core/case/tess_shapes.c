@@ -1,5 +1,6 @@
 #include "tess_shapes.h"
 #include <math.h>
+#include <stdlib.h>
 
 int tess_shape_contains(const tess_shape_t *s, double x, double y, double z)
 {
@@ -89,8 +90,15 @@ static double uniform(uint64_t *state)
     return (double)(splitmix64(state) >> 11) * 0x1.0p-53;
 }
 
+void tess_sphere_bed_free(tess_sphere_bed_t *b)
+{
+    free(b->centre);
+    b->centre = NULL;
+    b->n = 0;
+}
+
 double tess_random_spheres(tess_geometry_t *g, double diameter, double porosity, uint64_t seed, const int lo[3],
-                           const int hi[3], long *count)
+                           const int hi[3], tess_sphere_bed_t *bed)
 {
     long total = 1, open = 0;
     for (int k = 0; k < 3; k++)
@@ -100,8 +108,12 @@ double tess_random_spheres(tess_geometry_t *g, double diameter, double porosity,
             for (int x = lo[0]; x <= hi[0]; x++)
                 open += g->type[tess_geometry_index(g, x, y, z)] != 0;
     uint64_t state = seed;
-    *count = 0;
     const double r = 0.5 * diameter, r2 = r * r;
+    bed->r = r;
+    bed->centre = NULL;
+    bed->n = 0;
+    long cap = 0;
+    int nomem = 0;
     while ((double)open > porosity * (double)total && open > 0) {
         double c[3];
         for (int k = 0; k < 3; k++)
@@ -121,7 +133,23 @@ double tess_random_spheres(tess_geometry_t *g, double diameter, double porosity,
                         open--;
                     }
                 }
-        (*count)++;
+        if (bed->n == cap && !nomem) {
+            cap = cap ? 2 * cap : 64;
+            double *grown = realloc(bed->centre, 3 * (size_t)cap * sizeof *grown);
+            if (grown)
+                bed->centre = grown;
+            else
+                nomem = 1;
+        }
+        if (!nomem) {
+            for (int k = 0; k < 3; k++)
+                bed->centre[3 * bed->n + k] = c[k];
+            bed->n++;
+        }
+    }
+    if (nomem) {
+        tess_sphere_bed_free(bed);
+        return -1.0;
     }
     return (double)open / (double)total;
 }

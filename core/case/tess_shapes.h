@@ -19,11 +19,23 @@ int tess_shape_contains(const tess_shape_t *s, double x, double y, double z);
 /* Sets every node of the grid inside the shape to `value`; returns how many nodes it set. */
 long tess_shape_paint(const tess_shape_t *s, tess_geometry_t *g, uint8_t value);
 
+/* The spheres one random bed placed (tess_random_spheres): n centres of radius r in lattice coordinates, kept
+ * so that curved-wall links can find the exact surface (tess_wall_q.h). */
+typedef struct {
+    double r;
+    double *centre; /* x, y, z of sphere i at 3 i .. 3 i + 2; malloc'd, tess_sphere_bed_free */
+    long n;
+} tess_sphere_bed_t;
+
+void tess_sphere_bed_free(tess_sphere_bed_t *b);
+
 /* Randomly placed solid spheres (value 0), overlaps allowed, added one at a time until the fraction of
  * non-solid nodes in the region [lo, hi] (node indices, inclusive) is at most `porosity`. Centres are
  * uniform in the region; the generator is a fixed 64-bit one (splitmix64), so a seed gives the same
- * geometry on every machine. Returns the porosity reached and the number of spheres in *count. */
+ * geometry on every machine. The spheres are carved in the region only. Fills *bed with every sphere placed
+ * (the caller frees it) and returns the porosity reached, or -1 when the centres found no memory (*bed then
+ * holds none; the nodes are carved all the same). */
 double tess_random_spheres(tess_geometry_t *g, double diameter, double porosity, uint64_t seed, const int lo[3],
-                           const int hi[3], long *count);
+                           const int hi[3], tess_sphere_bed_t *bed);
 
 #endif

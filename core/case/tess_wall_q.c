@@ -1,6 +1,7 @@
 #include "tess_wall_q.h"
 #include "tess_case.h"
 #include "tess_case_stl.h"
+#include "tess_sphere_grid.h"
 #include <math.h>
 
 /* A crossing this far beyond the end of the link still counts: a node exactly on the surface is inside
@@ -107,6 +108,28 @@ double tess_wall_q_shape(const tess_shape_t *s, const double x[3], const double 
     return t0 > 1.0 ? 1.0 : t0;
 }
 
+/* The first entry into a bed's spheres: only those in the 27 cells around x can be met (tess_sphere_grid.h). */
+static double bed_wall_q(const tess_sphere_grid_t *grid, const double x[3], const double c[3])
+{
+    int64_t range[9][2];
+    const int nr = tess_sphere_grid_near(grid, x, range);
+    double best = -1.0;
+    for (int j = 0; j < nr; j++)
+        for (int64_t i = range[j][0]; i < range[j][1]; i++) {
+            /* A centre farther than r + 2 > r + |c| (|c| <= sqrt 3) from x cannot be reached: skip the root. */
+            const double *o = grid->sphere[i].a, reach = grid->sphere[i].r + TESS_SPHERE_GRID_REACH;
+            double d2 = 0.0;
+            for (int k = 0; k < 3; k++)
+                d2 += (x[k] - o[k]) * (x[k] - o[k]);
+            if (d2 > reach * reach)
+                continue;
+            const double q = tess_wall_q_shape(&grid->sphere[i], x, c);
+            if (q > 0.0 && (best < 0.0 || q < best))
+                best = q;
+        }
+    return best;
+}
+
 double tess_wall_q_case(void *ctx, const double x[3], const double c[3])
 {
     const tess_case_t *cs = ctx;
@@ -125,10 +148,11 @@ double tess_wall_q_case(void *ctx, const double x[3], const double c[3])
         }
         if (skip)
             continue;
-        for (int i = 0; i <= cs->nshapes; i++) {
-            /* the primitives, then the STL surfaces of the case (core/case/tess_case_stl.h) */
-            const double q = i < cs->nshapes ? tess_wall_q_shape(&cs->shapes[i].shape, y, c)
-                                             : tess_case_stl_wall_q(cs->stl, y, c);
+        for (int i = 0; i <= cs->nshapes + cs->nbeds; i++) {
+            /* the primitives, the STL surfaces of the case (core/case/tess_case_stl.h), then the sphere beds */
+            const double q = i < cs->nshapes    ? tess_wall_q_shape(&cs->shapes[i].shape, y, c)
+                             : i == cs->nshapes ? tess_case_stl_wall_q(cs->stl, y, c)
+                                                : bed_wall_q(&cs->beds[i - cs->nshapes - 1].grid, y, c);
             if (q > 0.0 && (best < 0.0 || q < best))
                 best = q;
         }
