@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GPU check for a machine with an NVIDIA GPU: builds the fast and the reproducible configurations, runs the GPU
 # tests (bitwise against the CPU in the reproducible build, within docs/gpu.md's tolerances in the fast one;
-# the engine's tile kernel on every lattice), `tessera run --check cpu` cross-checks (cavity3d, cavity2d),
+# the engine's tile kernel on every lattice), the GPU tests again under compute-sanitizer memcheck and racecheck,
+# `tessera run --check cpu` cross-checks (cavity3d, cavity2d),
 # the validations on the GPU, the compiler's resource report, the benchmark (every lattice, curved walls), and
 # prints a short table last. Logs and CSV files go to ./gpu-check-out, or into $OUT/gpu-check.tgz when OUT is set.
 #
@@ -12,7 +13,8 @@
 # the porous beds at 192^3), GPU_CHECK_VALIDATE=quick runs the 2D quick cases only; GPU_CHECK_SPHERE="sphere:PART ..." adds parts of the sphere validation; GPU_CHECK_TESTS=0
 # skips the reproducible build, the GPU tests and the cross-checks (a second call that only validates);
 # GPU_CHECK_WRONG_ARCH=1 checks the error of an sm_80-only build on a newer GPU; GPU_CHECK_NCU=1 adds Nsight
-# Compute DRAM/L2 sector counts of the propagation kernel.
+# Compute DRAM/L2 sector counts of the propagation kernel; GPU_CHECK_SANITIZER_CAP: seconds per
+# compute-sanitizer run (default 600).
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -49,7 +51,7 @@ configure() { # dir, reproducible
         "${cmake_extra[@]}" >"$1.configure.log" 2>&1 || return 1
     # The GPU targets first and on their own: the check must not depend on unrelated work in progress.
     cmake --build "$1" -j 8 --target test_gpu_vs_cpu_cuda test_gpu_variants_cuda test_gpu_q_vs_cpu_cuda \
-        tess_gpu_bench_cuda \
+        test_gpu_check_cuda tess_gpu_bench_cuda \
         >"$1.build.log" 2>&1 || return 1
     cmake --build "$1" -j 8 --target tessera >>"$1.build.log" 2>&1 || echo "tessera did not build (see $1.build.log)"
 }
@@ -85,6 +87,39 @@ step "GPU tests, reproducible build (bitwise)"
 (cd /tmp/tess-repro && ctest -L gpu -V) >/tmp/tests-repro.log 2>&1 || status=1
 grep -E "^[0-9]+: (ok|FAIL|SKIP|mode)|tests passed|tests failed" /tmp/tests-repro.log | sed 's/^[0-9]*: //' >>"$out/tests.log"
 grep -E "FAIL|tests passed|tests failed|SKIP" /tmp/tests-repro.log | tail -5
+
+# compute-sanitizer: every GPU test binary once under memcheck (out-of-bounds and misaligned accesses, leaks of
+# device memory) and once under racecheck (shared-memory hazards), fast build; each run capped at
+# GPU_CHECK_SANITIZER_CAP seconds (default 600: the tools slow the kernels 10 to 100 times). A tool error fails
+# the check; a run that hits the cap is reported as incomplete.
+step "compute-sanitizer memcheck and racecheck on the GPU tests (fast build)"
+san=/usr/local/cuda/bin/compute-sanitizer
+san_cap=${GPU_CHECK_SANITIZER_CAP:-600}
+sanitizer_rows=()
+for tool in memcheck racecheck; do
+    res=
+    if [ ! -x "$san" ]; then
+        res="not run (no $san)"
+    else
+        for t in test_gpu_vs_cpu_cuda test_gpu_variants_cuda test_gpu_q_vs_cpu_cuda test_gpu_check_cuda; do
+            bin=/tmp/tess-fast/tests/gpu/$t
+            [ -x "$bin" ] || continue
+            log=$out/sanitizer-$tool-$t.log
+            (cd "$(dirname "$bin")" && timeout "$san_cap" "$san" --tool "$tool" --error-exitcode 99 --print-limit 20 \
+                "$bin") >"$log" 2>&1
+            rc=$?
+            errs=$(grep -o 'ERROR SUMMARY: [0-9]* error' "$log" | tail -1 | grep -o '[0-9]*')
+            case $rc in
+            0) res+="$t ok (${errs:-0} errors); " ;;
+            77) res+="$t skipped; " ;;
+            124) res+="$t incomplete (cap ${san_cap} s); " ;;
+            *) res+="$t FAILED (status $rc, ${errs:-?} errors, see $(basename "$log")); "; status=1 ;;
+            esac
+        done
+    fi
+    echo "compute-sanitizer $tool: $res"
+    sanitizer_rows+=("compute-sanitizer $tool: $res")
+done
 
 step "tessera run --backend cuda --check cpu"
 for b in /tmp/tess-fast /tmp/tess-repro; do
@@ -195,6 +230,7 @@ if [ "${GPU_CHECK_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
 fi
 
 step "summary"
+for row in "${sanitizer_rows[@]+"${sanitizer_rows[@]}"}"; do echo "$row"; done
 for f in "$out"/bench-sizes.csv "$out"/bench-kernels.csv "$out"/bench-lattices.csv "$out"/bench-spheres.csv; do
     [ -f "$f" ] && awk -F, 'NR > 2 && $1 != "case" { printf "%-9s %-5s %-12s %4s %5.2f eta %5.3f %-6s %-11s %-11s %9.1f MLUPS %7.1f GB/s %5.1f%% of copy\n", $1, $21, $22, $2, $3, $4, $9, $10, $11, $14, $18, 100 * $19 }' "$f"
 done

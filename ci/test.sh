@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The test command, for CI and for developers: installs what is missing, builds everything this machine
 # can build with warnings as errors (CUDA for sm_80/sm_90 when nvcc is present, HIP for gfx90a/gfx940/gfx1030
-# when hipcc is present), runs the whole test suite, then rebuilds the CPU code with AddressSanitizer and
-# UndefinedBehaviorSanitizer and runs the fast tests. Exits non-zero on the first failure.
+# when hipcc is present), runs the whole test suite and the soak test (ci/soak.sh, 3 cycles), then rebuilds the
+# CPU code with AddressSanitizer and UndefinedBehaviorSanitizer and runs the fast tests. Exits non-zero on the
+# first failure.
 #
 # Environment: TESSERA_BUILD_ROOT (default <repo>/build-ci) holds the two build directories;
 # TESSERA_JOBS (default 2) is the build and test parallelism.
@@ -44,6 +45,8 @@ step "build"
 run cmake --build "$build_root/full" -j "$jobs"
 step "test: whole suite"
 run ctest --test-dir "$build_root/full" --output-on-failure -j "$jobs"
+step "soak: a sparse case killed and restarted 3 times must end bitwise as an uninterrupted run (ci/soak.sh)"
+run "$root/ci/soak.sh" 3 --tessera "$build_root/full/core/cli/tessera"
 step "validation: tessera validate --quick (default backend; report and plots in $build_root/validate)"
 run "$build_root/full/core/cli/tessera" validate --quick --quiet --out "$build_root/validate"
 

@@ -7,6 +7,7 @@
 #ifndef TESS_BACKEND_H
 #define TESS_BACKEND_H
 
+#include "tess_check.h"
 #include "tess_error.h"
 #include "tess_params.h"
 #include "tess_tiling.h"
@@ -50,6 +51,10 @@ typedef struct tess_backend_ops {
     /* Optional (may be NULL; the core then derives the fields from download_populations): density and
      * velocity per tile node (tile * 64 + L_XYZ). */
     tess_status (*download_fields)(tess_backend_t *be, double *rho, double *u, tess_error_t *err);
+    /* Optional (may be NULL; the core then reduces the fields on the host): the divergence test's reduction of
+     * the current state over wet nodes (tess_check.h), done where the state lives, so that only a few numbers
+     * cross to the host. */
+    tess_status (*check_state)(tess_backend_t *be, tess_check_t *result, tess_error_t *err);
     size_t (*bytes_allocated)(const tess_backend_t *be);
     /* Optional: measured copy bandwidth of the backend's memory in GB/s (bytes read + written), from a
      * copy of about `bytes` bytes; the benchmark's reference for bandwidth utilisation. */

@@ -4,8 +4,9 @@
 #ifndef TESS_GPU_BACKEND_H
 #define TESS_GPU_BACKEND_H
 
-#include "tess_gpu_tile_step.h"
+#include "tess_gpu_check.h"
 #include "tess_gpu_copy.h"
+#include "tess_gpu_tile_step.h"
 extern "C" {
 #include "tess_state.h"
 }
@@ -413,12 +414,9 @@ static tess_status tess_gpu_launch(tess_backend_t *be, tess_error_t *err)
     return TESS_OK;
 }
 
-TESS_GPU_OP tess_status tess_gpu_step(tess_backend_t *be, int nsteps, tess_error_t *err)
+/* Puts this backend's physics into the constant bank, unless it is there already. */
+static tess_status tess_gpu_bind_constants(tess_backend_t *be, tess_error_t *err)
 {
-    if (!be->f[0])
-        return tess_fail(err, TESS_ERR_INPUT, "step called before upload_geometry and initialise");
-    if (be->ntiles == 0 || nsteps <= 0)
-        return TESS_OK;
     if (tess_gpu_constants_owner != be) {
         TESS_GPU_TRY(gpuMemcpyToSymbol((const void *)&tess_gpu_c, &be->consts, sizeof be->consts, 0,
                                        gpuMemcpyHostToDevice),
@@ -437,6 +435,18 @@ TESS_GPU_OP tess_status tess_gpu_step(tess_backend_t *be, int nsteps, tess_error
                      "uploading the direction tables");
         tess_gpu_constants_owner = be;
     }
+    return TESS_OK;
+}
+
+TESS_GPU_OP tess_status tess_gpu_step(tess_backend_t *be, int nsteps, tess_error_t *err)
+{
+    if (!be->f[0])
+        return tess_fail(err, TESS_ERR_INPUT, "step called before upload_geometry and initialise");
+    if (be->ntiles == 0 || nsteps <= 0)
+        return TESS_OK;
+    const tess_status sc = tess_gpu_bind_constants(be, err);
+    if (sc != TESS_OK)
+        return sc;
     for (int s = 0; s < nsteps; s++) {
         const tess_status st = be->cfg.precision == TESS_PRECISION_SINGLE ? tess_gpu_launch<float>(be, err)
                                                                             : tess_gpu_launch<double>(be, err);
@@ -450,6 +460,20 @@ TESS_GPU_OP tess_status tess_gpu_step(tess_backend_t *be, int nsteps, tess_error
 TESS_GPU_OP tess_status tess_gpu_download_populations(tess_backend_t *be, void *pops, tess_error_t *err)
 {
     return tess_gpu_transfer(be, pops, 0, err);
+}
+
+/* The divergence test's reduction on the device (tess_gpu_check.h). */
+TESS_GPU_OP tess_status tess_gpu_check_state_op(tess_backend_t *be, tess_check_t *r, tess_error_t *err)
+{
+    if (!be->f[0])
+        return tess_fail(err, TESS_ERR_INPUT, "check_state called before upload_geometry and initialise");
+    const tess_status sc = tess_gpu_bind_constants(be, err);
+    if (sc != TESS_OK)
+        return sc;
+    TESS_GPU_TRY(tess_gpu_check_state(be->f[be->cur], be->node_type, be->ntiles, be->shape.lattice, be->shape.ex,
+                                      be->shape.ey, be->cfg.precision == TESS_PRECISION_SINGLE, r),
+                 err, "checking the state for divergence");
+    return TESS_OK;
 }
 
 TESS_GPU_OP size_t tess_gpu_bytes_allocated(const tess_backend_t *be)
@@ -568,6 +592,7 @@ static inline tess_backend_ops_t tess_gpu_make_ops(const char *label)
     ops.initialise = tess_gpu_initialise;
     ops.step = tess_gpu_step;
     ops.download_populations = tess_gpu_download_populations;
+    ops.check_state = tess_gpu_check_state_op;
     ops.bytes_allocated = tess_gpu_bytes_allocated;
     ops.copy_bandwidth = tess_gpu_copy_bandwidth;
     ops.peak_bandwidth = tess_gpu_peak_bandwidth;

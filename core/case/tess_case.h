@@ -79,6 +79,8 @@ typedef struct {
     int threads;
     int mr_layer;                       /* MR pattern: nodes per layer of a block; 0 = from the cache size */
     double density_min, density_max;    /* divergence bounds */
+    double speed_max;                   /* divergence bound on |u| (lattice units) */
+    long check_every;                   /* divergence test interval in steps; 0: at monitor and output steps only */
 
     tess_case_forces_t forces;          /* named bodies and [forces] */
     tess_case_shape_t *shapes;          /* wall-making shapes in section order (tess_wall_q.h) */

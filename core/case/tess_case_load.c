@@ -715,6 +715,12 @@ static tess_status read_run(ctx_t *x)
     if (c->density_max <= c->density_min)
         return tess_fail(x->err, TESS_ERR_INPUT, "%s: [run]: density_max (%g) must exceed density_min (%g)", x->es.file,
                          c->density_max, c->density_min);
+    /* The divergence test between monitor rows (docs/reliability.md): every 100 steps costs about 1% of the
+     * stepping on the CPU and stops a blow-up within a few hundred steps. */
+    c->check_every = 100;
+    c->speed_max = 0.5;
+    TRY(tess_get_long(&x->es, "run", "check_every", 0, big, 0, &c->check_every, x->err));
+    TRY(tess_get_double(&x->es, "run", "speed_max", 0.0, INFINITY, 1, 0, &c->speed_max, NULL, x->err));
     return TESS_OK;
 }
 

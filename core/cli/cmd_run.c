@@ -9,7 +9,9 @@
 #include "tess_forces.h"
 #include "tess_memory.h"
 #include "tess_monitor.h"
+#include "tess_outdir.h"
 #include "tess_progress.h"
+#include "tess_signal.h"
 #include "tess_sim.h"
 #include "tess_summary.h"
 #include "tess_vti.h"
@@ -27,7 +29,7 @@
 typedef struct {
     const char *case_arg, *out_dir, *restart, *check;
     double check_tol;
-    int has_check_tol, quiet, help;
+    int has_check_tol, quiet, help, overwrite;
     const char *overrides[MAX_OVERRIDES];
     char own[MAX_OVERRIDES][600]; /* overrides built from the short options */
     const char *own_opt[MAX_OVERRIDES]; /* the short option ("--steps") each came from */
@@ -53,6 +55,11 @@ typedef struct {
     double *force, *force_cols; /* per body (3 each) and the monitor's force columns, when the case has bodies */
     tess_field_output_t fo;     /* fields_<step>.vti and fields.pvd in the case's units */
     tess_analysis_t *analysis;  /* wss, averages, probes (tess_analysis.h); NULL when the case has none */
+    tess_outdir_t dir;
+    int aa;                     /* the run or its reference uses the AA pattern: stops at even steps only */
+    int sig;                    /* the signal that stopped the run early, 0 if none */
+    long stop_step;             /* the step the run ended at */
+    int mach_warned;            /* the Mach number warning was given (by the case or the run) */
 } run_t;
 
 static int fail(run_t *r, tess_status st, const tess_error_t *err)
@@ -96,6 +103,10 @@ static tess_status parse_args(opts_t *o, int argc, char **argv, tess_error_t *er
             o->quiet = 1;
             continue;
         }
+        if (strcmp(a, "--overwrite") == 0) {
+            o->overwrite = 1;
+            continue;
+        }
         /* Every other option takes a value: --opt VALUE or --opt=VALUE. */
         char name[64];
         const char *eq = strchr(a, '='), *val;
@@ -137,7 +148,8 @@ static tess_status parse_args(opts_t *o, int argc, char **argv, tess_error_t *er
         } else {
             return tess_fail(err, TESS_ERR_INPUT,
                              "run: unknown option '%s' (expected --backend, --precision, --pattern, --steps, --out, "
-                             "--set, --threads, --quiet, --checkpoint-every, --restart, --check, --check-tol)",
+                             "--overwrite, --set, --threads, --quiet, --checkpoint-every, --restart, --check, "
+                             "--check-tol)",
                              name);
         }
     }
@@ -163,6 +175,59 @@ static double rel_l2_change(const run_t *r)
     return den > 0.0 ? sqrt(num / den) : (num > 0.0 ? INFINITY : 0.0);
 }
 
+static tess_check_bounds_t bounds(const run_t *r)
+{
+    const tess_check_bounds_t b = {r->c.density_min, r->c.density_max, r->c.speed_max};
+    return b;
+}
+
+static tess_status diverged(const run_t *r, long step, const int at[3], double rho, double u, tess_error_t *err)
+{
+    const tess_case_t *c = &r->c;
+    return tess_fail(err, TESS_ERR_DIVERGED,
+                     "diverged at step %ld: density %g, |u| %g at node (%d,%d,%d) (allowed: density %g..%g, "
+                     "run.density_min/max; |u| up to %g, run.speed_max; finite values); the last good output stays "
+                     "in %s",
+                     step, rho, u, at[0], at[1], at[2], c->density_min, c->density_max, c->speed_max, r->out);
+}
+
+/* One warning line the first time the largest speed passes lattice Mach 0.3 (unless the case warned already). */
+static void note_speed(run_t *r, long step, double u_max)
+{
+    if (r->mach_warned || !(tess_check_mach(u_max) > TESS_CHECK_MACH_WARN))
+        return;
+    r->mach_warned = 1;
+    tess_progress_clear(&r->prog);
+    fprintf(stderr,
+            "tessera: warning: step %ld: largest |u| %.3g is lattice Mach number %.2f, above %.1f: compressibility "
+            "errors grow as Ma^2 (the run stops above |u| = %g, run.speed_max)\n",
+            step, u_max, tess_check_mach(u_max), TESS_CHECK_MACH_WARN, r->c.speed_max);
+}
+
+/* The divergence test between monitor rows: a reduction where the state lives; the node is looked up on the
+ * host only when the test fails. */
+static tess_status check_state(run_t *r, long step, tess_error_t *err)
+{
+    tess_check_t res;
+    tess_status st = tess_sim_check(r->sim, &res, err);
+    if (st != TESS_OK)
+        return st;
+    const tess_check_bounds_t b = bounds(r);
+    if (tess_check_fails(&res, &b)) {
+        int at[3] = {-1, -1, -1}, found = 0;
+        double rho = NAN, u = NAN;
+        if ((st = tess_sim_check_locate(r->sim, &b, at, &rho, &u, &found, err)) != TESS_OK)
+            return st;
+        if (!found) { /* the device's reduction saw what the host's fields do not: report the reduction */
+            rho = res.nonfinite ? NAN : res.rho_min < b.rho_min ? res.rho_min : res.rho_max;
+            u = res.u_max;
+        }
+        return diverged(r, step, at, rho, u, err);
+    }
+    note_speed(r, step, res.u_max);
+    return TESS_OK;
+}
+
 /* Everything due at `step`: fields, divergence test, monitor row, output, cross-check, checkpoint. */
 static tess_status events(run_t *r, long step, int at_start, int final, tess_error_t *err)
 {
@@ -171,18 +236,19 @@ static tess_status events(run_t *r, long step, int at_start, int final, tess_err
     const int mon = (c->monitor_every > 0 && step % c->monitor_every == 0) || final || at_start;
     const int out = (c->output_every > 0 && step % c->output_every == 0) || final || at_start;
     const int ckpt = !at_start && c->checkpoint_every > 0 && (step % c->checkpoint_every == 0 || final);
+    /* The divergence test: every check_every steps and before a checkpoint, which must never hold a bad state. */
+    const int chk = (c->check_every > 0 && step % c->check_every == 0) || ckpt;
     tess_status st;
+    if (chk && !mon && !out && (st = check_state(r, step, err)) != TESS_OK)
+        return st;
     if (mon || out) {
         if ((st = tess_sim_fields(r->sim, r->rho, r->u, err)) != TESS_OK)
             return st;
         tess_field_stats_t fs;
         tess_field_stats(c, r->rho, r->u, &fs);
         if (fs.bad)
-            return tess_fail(err, TESS_ERR_DIVERGED,
-                             "diverged at step %ld: density %g, |u| %g at node (%d,%d,%d) (allowed density %g..%g: "
-                             "run.density_min/max); the last good output stays in %s",
-                             step, fs.bad_rho, fs.bad_u, fs.at[0], fs.at[1], fs.at[2], c->density_min, c->density_max,
-                             r->out);
+            return diverged(r, step, fs.at, fs.bad_rho, fs.bad_u, err);
+        note_speed(r, step, fs.max_u);
         if (mon) {
             const double now = tess_wall_seconds();
             const double dt = r->t_step - r->t_last_row;
@@ -255,7 +321,8 @@ static tess_status check_aa_steps(const run_t *r, const char *path, int aa, tess
     } keys[] = {{"steps", "number of steps", r->c.steps},
                 {"output_every", "output interval", r->c.output_every},
                 {"monitor_every", "monitor interval", r->c.monitor_every},
-                {"checkpoint_every", "checkpoint interval", r->c.checkpoint_every}};
+                {"checkpoint_every", "checkpoint interval", r->c.checkpoint_every},
+                {"check_every", "divergence-test interval", r->c.check_every}};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         if (keys[k].value % 2 != 0)
             return tess_fail(err, TESS_ERR_INPUT, "%s: [run] %s: the AA pattern needs an even %s, got %ld", path,
@@ -292,6 +359,7 @@ static tess_status setup(run_t *r, tess_error_t *err)
     }
     if (r->c.warning[0])
         fprintf(stderr, "tessera: warning: %s\n", r->c.warning);
+    r->mach_warned = tess_check_mach(r->c.max_lattice_speed) > TESS_CHECK_MACH_WARN;
     tess_backend_config_t cfg = {0};
     cfg.precision = r->c.precision;
     cfg.threads = r->c.threads;
@@ -352,6 +420,7 @@ static tess_status setup(run_t *r, tess_error_t *err)
     }
     if (r->ref && (st = check_aa_steps(r, path, aa, err)) != TESS_OK)
         return st;
+    r->aa = aa;
     if (r->o.restart) {
         if ((st = tess_sim_load_restart(r->sim, r->o.restart, err)) != TESS_OK)
             return st;
@@ -379,13 +448,17 @@ static tess_status setup(run_t *r, tess_error_t *err)
     for (size_t i = 0; i < r->n; i++)
         r->solid[i] = !tess_kind_is_wet(r->c.params.mat[r->c.geometry.type[i]].kind);
     r->n_wet = tess_sim_tiling(r->sim)->n_wet;
-    /* The output folder is made only once the input is known to be good. */
+    /* The output folder is made (or cleared, with --overwrite) only once the input is known to be good. */
     if (r->o.out_dir)
         snprintf(r->out, sizeof r->out, "%s", r->o.out_dir);
     else
         snprintf(r->out, sizeof r->out, "out/%s", r->c.name);
-    if ((st = tess_analysis_create(&r->c, r->sim, r->out, r->o.restart, &r->analysis, err)) != TESS_OK ||
-        (st = tess_mkdirs(r->out, err)) != TESS_OK)
+    if ((st = tess_analysis_create(&r->c, r->sim, r->out, r->o.restart, &r->analysis, err)) != TESS_OK)
+        return st;
+    if (tess_signal_pending())
+        return TESS_OK; /* stopped before the first step: nothing to write, nothing made */
+    if ((st = tess_outdir_prepare(&r->dir, r->out, r->o.overwrite, r->o.restart, tess_sim_step_count(r->sim), err)) !=
+        TESS_OK)
         return st;
     if ((st = tess_field_output_init(&r->fo, &r->c, r->out, r->o.restart ? tess_sim_step_count(r->sim) : -1, err)) !=
         TESS_OK)
@@ -409,12 +482,39 @@ static tess_status setup(run_t *r, tess_error_t *err)
     return TESS_OK;
 }
 
+/* After the first SIGINT or SIGTERM: the state at the step reached (AA: one step more to an even step, where the
+ * populations are canonical) is tested and saved as a checkpoint when checkpointing is on. */
+static tess_status stop_early(run_t *r, long *step, tess_error_t *err)
+{
+    tess_status st;
+    if (r->aa && *step % 2 != 0) {
+        if ((st = tess_sim_step(r->sim, 1, err)) != TESS_OK ||
+            (r->ref && (st = tess_sim_step(r->ref, 1, err)) != TESS_OK))
+            return st;
+        ++*step;
+    }
+    /* Never checkpoint a diverged state over the last good one. */
+    if ((st = check_state(r, *step, err)) != TESS_OK)
+        return st;
+    if (r->c.checkpoint_every > 0) {
+        /* The analysis's checkpoint companions (average.restart, probe files) go with restart.tsr. */
+        if (r->analysis &&
+            (st = tess_analysis_event(r->analysis, *step, 0, 1, 0, r->rho, r->u, 0, err)) != TESS_OK)
+            return st;
+        char path[1200];
+        snprintf(path, sizeof path, "%s/restart.tsr", r->out);
+        if ((st = tess_sim_save_restart(r->sim, path, err)) != TESS_OK)
+            return st;
+    }
+    return TESS_OK;
+}
+
 static tess_status run_loop(run_t *r, tess_error_t *err)
 {
     const tess_case_t *c = &r->c;
     long step = tess_sim_step_count(r->sim);
     const long last = c->steps;
-    r->first = r->last_row_step = step;
+    r->first = r->last_row_step = r->stop_step = step;
     r->t0 = tess_wall_seconds();
     r->t_step = r->t_last_row = 0.0;
     tess_status st = events(r, step, 1, step == last, err);
@@ -423,13 +523,14 @@ static tess_status run_loop(run_t *r, tess_error_t *err)
     long chunk = 1;
     while (step < last) {
         long next = last;
-        const long every[3] = {c->output_every, c->monitor_every, c->checkpoint_every};
-        for (int k = 0; k < 3; k++)
+        const long every[4] = {c->output_every, c->monitor_every, c->checkpoint_every, c->check_every};
+        for (int k = 0; k < 4; k++)
             if (every[k] > 0 && (step / every[k] + 1) * every[k] < next)
                 next = (step / every[k] + 1) * every[k];
         if (r->analysis && tess_analysis_next(r->analysis, step) < next)
             next = tess_analysis_next(r->analysis, step);
-        while (step < next) {
+        /* A signal is looked at between chunks: a run stops within one chunk (0.05 to 0.2 s, or one step). */
+        while (step < next && !tess_signal_pending()) {
             const long n = next - step < chunk ? next - step : chunk;
             const double t = tess_wall_seconds();
             if ((st = tess_sim_step(r->sim, (int)n, err)) != TESS_OK)
@@ -439,14 +540,22 @@ static tess_status run_loop(run_t *r, tess_error_t *err)
             if (r->ref && (st = tess_sim_step(r->ref, (int)n, err)) != TESS_OK)
                 return st;
             step += n;
-            /* Chunks of about 0.2 s keep the progress line moving without costing time. */
-            if (dt < 0.1 && chunk < 1000000)
+            r->stop_step = step;
+            /* Chunks of 0.05 to 0.2 s keep the progress line moving and signals answered without costing time. */
+            if (dt < 0.05 && chunk < 1000000)
                 chunk *= 2;
-            else if (dt > 0.4 && chunk > 1)
+            else if (dt > 0.2 && chunk > 1)
                 chunk /= 2;
             const double mlups = r->t_step > 0 ? (double)(step - r->first) * (double)r->n_wet / r->t_step / 1e6 : 0.0;
             const double eta = mlups > 0 ? (double)(last - step) * (double)r->n_wet / (mlups * 1e6) : -1.0;
             tess_progress_update(&r->prog, tess_wall_seconds(), step, r->first, last, mlups, eta);
+        }
+        /* A signal after the last step changes nothing: the run completes. */
+        if (tess_signal_pending() && step < last) {
+            r->sig = tess_signal_pending();
+            st = stop_early(r, &step, err);
+            r->stop_step = step;
+            return st;
         }
         if ((st = events(r, step, 0, step == last, err)) != TESS_OK)
             return st;
@@ -472,6 +581,23 @@ static void free_run(run_t *r)
     free(r->force_cols);
 }
 
+/* Frees the run, puts the signal handlers back and returns the exit status. */
+static int end_run(run_t *r, int code)
+{
+    free_run(r);
+    free(r);
+    tess_signal_restore();
+    return code;
+}
+
+/* An error: one line; a folder this run made and left empty goes again. */
+static int end_failed(run_t *r, tess_status st, const tess_error_t *err)
+{
+    const int code = fail(r, st, err);
+    tess_outdir_remove_if_empty(&r->dir);
+    return end_run(r, code);
+}
+
 int tess_cmd_run(int argc, char **argv)
 {
     run_t *r = calloc(1, sizeof *r);
@@ -484,20 +610,23 @@ int tess_cmd_run(int argc, char **argv)
     tess_progress_init(&r->prog, r->o.quiet);
     if (st == TESS_OK && r->o.help) {
         printf("usage: tessera run CASE.ini [--backend auto|cpu|cuda|hip] [--precision double|single]\n"
-               "                    [--pattern ab|aa|mr] [--steps N] [--out DIR] [--set section.key=value]...\n"
-               "                    [--threads N] [--quiet] [--checkpoint-every N] [--restart FILE]\n"
-               "                    [--check BACKEND[:PATTERN] [--check-tol X]]\n"
-               "case keys: docs/case-format.md; output files: docs/outputs.md\n");
+               "                    [--pattern ab|aa|mr] [--steps N] [--out DIR] [--overwrite]\n"
+               "                    [--set section.key=value]... [--threads N] [--quiet] [--checkpoint-every N]\n"
+               "                    [--restart FILE] [--check BACKEND[:PATTERN] [--check-tol X]]\n"
+               "case keys: docs/case-format.md; output files: docs/outputs.md; signals, divergence and output\n"
+               "folders: docs/reliability.md\n");
         free(r);
         return 0;
     }
+    tess_signal_install();
     if (st == TESS_OK)
         st = setup(r, &err);
-    if (st != TESS_OK) {
-        const int code = fail(r, st, &err);
-        free_run(r);
-        free(r);
-        return code;
+    if (st != TESS_OK)
+        return end_failed(r, st, &err);
+    if (tess_signal_pending()) {
+        const int sig = tess_signal_pending();
+        fprintf(stderr, "tessera run: %s before the first step: stopped, nothing written\n", tess_signal_name(sig));
+        return end_run(r, tess_signal_exit_code(sig));
     }
     const tess_tiling_t *t = tess_sim_tiling(r->sim);
     char dev[256];
@@ -519,13 +648,9 @@ int tess_cmd_run(int argc, char **argv)
     fflush(stdout);
     st = run_loop(r, &err);
     tess_progress_clear(&r->prog);
-    if (st != TESS_OK) {
-        const int code = fail(r, st, &err);
-        free_run(r);
-        free(r);
-        return code;
-    }
-    const long steps = r->c.steps - r->first;
+    if (st != TESS_OK)
+        return end_failed(r, st, &err);
+    const long steps = r->stop_step - r->first;
     const double wall = tess_wall_seconds() - r->t0;
     const double mlups = r->t_step > 0 ? (double)steps * (double)r->n_wet / r->t_step / 1e6 : 0.0;
     const size_t bytes = tess_sim_bytes_allocated(r->sim);
@@ -533,15 +658,22 @@ int tess_cmd_run(int argc, char **argv)
                                 tess_precision_name(r->c.precision), r->c.pattern, dev,
                                 t->nx, t->ny, t->nz, r->c.threads,
                                 (long long)t->nx * t->ny * t->nz, (long long)t->n_wet, t->ntiles, t->eta_t,
-                                steps, r->first, r->c.steps, mlups, wall, bytes, &r->c.forces, r->force,
-                                r->c.units.active ? &r->c.units : NULL};
+                                steps, r->first, r->stop_step, mlups, wall, bytes, &r->c.forces, r->force,
+                                r->c.units.active ? &r->c.units : NULL, r->sig ? tess_signal_name(r->sig) : NULL};
     char spath[1200];
     snprintf(spath, sizeof spath, "%s/summary.json", r->out);
-    if ((st = tess_summary_write(spath, &sum, &err)) != TESS_OK) {
-        const int code = fail(r, st, &err);
-        free_run(r);
-        free(r);
-        return code;
+    if ((st = tess_summary_write(spath, &sum, &err)) != TESS_OK)
+        return end_failed(r, st, &err);
+    if (r->sig) {
+        if (r->c.checkpoint_every > 0)
+            fprintf(stderr,
+                    "tessera run: %s: stopped at step %ld; wrote %s/restart.tsr and summary.json; continue with "
+                    "--restart %s/restart.tsr\n",
+                    tess_signal_name(r->sig), r->stop_step, r->out, r->out);
+        else
+            fprintf(stderr, "tessera run: %s: stopped at step %ld; wrote %s/summary.json (no checkpoint: "
+                    "--checkpoint-every N writes one)\n", tess_signal_name(r->sig), r->stop_step, r->out);
+        return end_run(r, tess_signal_exit_code(r->sig));
     }
     printf("tessera run: done: %ld steps in %.2f s (%.2f s stepping), %.2f MLUPS (fluid nodes), %.1f MB allocated "
            "(%.0f B per fluid node)\n",
@@ -560,7 +692,5 @@ int tess_cmd_run(int argc, char **argv)
             code = tess_status_exit_code(TESS_ERR_CHECK);
         }
     }
-    free_run(r);
-    free(r);
-    return code;
+    return end_run(r, code);
 }

@@ -24,8 +24,8 @@ void tess_field_stats(const tess_case_t *c, const double *rho, const double *u, 
         if (!wet(c, i))
             continue;
         const double u2 = u[3 * i] * u[3 * i] + u[3 * i + 1] * u[3 * i + 1] + u[3 * i + 2] * u[3 * i + 2];
-        /* Written so that NaN fails the test too. */
-        if (!s->bad && !(isfinite(u2) && rho[i] >= c->density_min && rho[i] <= c->density_max)) {
+        const tess_check_bounds_t b = {c->density_min, c->density_max, c->speed_max};
+        if (!s->bad && (!isfinite(u2) || tess_check_node_bad(&b, rho[i], u + 3 * i))) {
             s->bad = 1;
             coords(c, i, s->at);
             s->bad_rho = rho[i];

@@ -7,7 +7,7 @@
 
 typedef struct {
     double max_u, mean_rho;
-    int bad;          /* 1: a wet node has NaN/Inf or density outside [density_min, density_max] */
+    int bad;          /* 1: a wet node has NaN/Inf, density outside [density_min, density_max] or |u| > speed_max */
     int at[3];        /* the first such node (z, then y, then x order) */
     double bad_rho, bad_u;
 } tess_field_stats_t;

@@ -4,6 +4,7 @@
 #include "tess_state.h"
 #include "tess_vti.h"
 #include "tess_wall_q.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,30 @@ struct tess_sim {
 static tess_status nomem(tess_error_t *err, const char *what)
 {
     return tess_fail(err, TESS_ERR_NOMEM, "out of memory for %s", what);
+}
+
+/* An initial state that the divergence test would refuse at once is bad input, not divergence: every wet node
+ * needs a finite density within the run's bounds and a finite speed within run.speed_max and below the speed of
+ * sound (1/sqrt(3)), where the equilibrium has no meaning. */
+static tess_status check_init_values(const tess_case_t *c, const double *rho, const double *u, tess_error_t *err)
+{
+    const tess_geometry_t *g = &c->geometry;
+    const double cs = 0.57735026918962576;
+    const tess_check_bounds_t b = {c->density_min, c->density_max, c->speed_max < cs ? c->speed_max : cs};
+    const size_t n = (size_t)g->nx * g->ny * g->nz;
+    for (size_t i = 0; i < n; i++) {
+        if (!tess_kind_is_wet(c->params.mat[g->type[i]].kind) || !tess_check_node_bad(&b, rho[i], u + 3 * i))
+            continue;
+        const double *v = u + 3 * i;
+        return tess_fail(err, TESS_ERR_INPUT,
+                         "%s: [init] file %s: node (%zu,%zu,%zu) has density %g and |u| %g: expected finite values, "
+                         "density in %g..%g (run.density_min/max) and |u| at most %g (run.speed_max, below the speed "
+                         "of sound %.4f)",
+                         c->path, c->init_file, i % (size_t)g->nx, i / (size_t)g->nx % (size_t)g->ny,
+                         i / ((size_t)g->nx * g->ny), rho[i], sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]), b.rho_min,
+                         b.rho_max, c->speed_max, cs);
+    }
+    return TESS_OK;
 }
 
 /* The [init] file's density and velocity, dense over the box. */
@@ -43,7 +68,11 @@ static tess_status read_init_file(const tess_case_t *c, double **rho, double **u
         return tess_fail(err, TESS_ERR_INPUT, "%s: [init] file %s has %dx%dx%d nodes, expected the domain's %dx%dx%d",
                          c->path, c->init_file, d1[0], d1[1], d1[2], g->nx, g->ny, g->nz);
     }
-    return TESS_OK;
+    if ((st = check_init_values(c, *rho, *u, err)) != TESS_OK) {
+        free(*rho);
+        free(*u);
+    }
+    return st;
 }
 
 tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops, const tess_backend_config_t *cfg,
@@ -118,16 +147,40 @@ tess_status tess_sim_step(tess_sim_t *s, int n, tess_error_t *err)
     return st;
 }
 
+/* Density and velocity per tile node into s->rho_t, s->u_t. */
+static tess_status tile_fields(tess_sim_t *s, tess_error_t *err)
+{
+    if (s->ops->download_fields)
+        return s->ops->download_fields(s->be, s->rho_t, s->u_t, err);
+    const tess_status st = s->ops->download_populations(s->be, s->pops, err);
+    if (st == TESS_OK)
+        tess_state_fields(&s->tiling, &s->params, s->cfg.precision, s->pops, s->rho_t, s->u_t);
+    return st;
+}
+
+tess_status tess_sim_check(tess_sim_t *s, tess_check_t *r, tess_error_t *err)
+{
+    if (s->ops->check_state)
+        return s->ops->check_state(s->be, r, err);
+    /* From the populations: no per-node fields to fill and read back (half the cost of tess_sim_fields). */
+    const tess_status st = s->ops->download_populations(s->be, s->pops, err);
+    if (st == TESS_OK)
+        tess_check_populations(&s->tiling, &s->params, s->cfg.precision == TESS_PRECISION_SINGLE, s->cfg.threads,
+                               s->pops, r);
+    return st;
+}
+
+tess_status tess_sim_check_locate(tess_sim_t *s, const tess_check_bounds_t *b, int at[3], double *rho, double *u,
+                                  int *found, tess_error_t *err)
+{
+    const tess_status st = tile_fields(s, err);
+    *found = st == TESS_OK && tess_check_locate(&s->tiling, &s->params, s->rho_t, s->u_t, b, at, rho, u);
+    return st;
+}
+
 tess_status tess_sim_fields(tess_sim_t *s, double *rho_dense, double *u_dense, tess_error_t *err)
 {
-    tess_status st;
-    if (s->ops->download_fields) {
-        st = s->ops->download_fields(s->be, s->rho_t, s->u_t, err);
-    } else {
-        st = s->ops->download_populations(s->be, s->pops, err);
-        if (st == TESS_OK)
-            tess_state_fields(&s->tiling, &s->params, s->cfg.precision, s->pops, s->rho_t, s->u_t);
-    }
+    const tess_status st = tile_fields(s, err);
     if (st != TESS_OK)
         return st;
     tess_state_to_dense(&s->tiling, s->rho_t, 1, 0.0, rho_dense);

@@ -16,6 +16,13 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
 tess_status tess_sim_step(tess_sim_t *s, int n, tess_error_t *err);
 /* Dense density (nx*ny*nz) and velocity (3*nx*ny*nz, interleaved), x fastest; solid nodes read 0. */
 tess_status tess_sim_fields(tess_sim_t *s, double *rho_dense, double *u_dense, tess_error_t *err);
+/* The divergence test's reduction of the current state (tess_check.h): the backend's check_state where it has
+ * one, else the host's over the downloaded fields. */
+tess_status tess_sim_check(tess_sim_t *s, tess_check_t *r, tess_error_t *err);
+/* The first wet node (z, y, x order) whose values break b, from the downloaded fields: *found 1 with its box
+ * coordinates, density and |u|, or 0. */
+tess_status tess_sim_check_locate(tess_sim_t *s, const tess_check_bounds_t *b, int at[3], double *rho, double *u,
+                                  int *found, tess_error_t *err);
 void tess_sim_free(tess_sim_t *s);
 /* The canonical populations of the stored state (post-collision), downloaded into the simulation's host copy:
  * valid until the next call on s. For the momentum-exchange forces (tess_forces.h). */

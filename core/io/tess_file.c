@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tess_file.h"
+#include "tess_tmp.h"
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,10 +11,16 @@ tess_status tess_file_begin(tess_file_t *w, const char *path, tess_error_t *err)
     if (strlen(path) >= sizeof w->path)
         return tess_fail(err, TESS_ERR_IO, "%s: path too long", path);
     snprintf(w->path, sizeof w->path, "%s", path);
-    snprintf(w->tmp, sizeof w->tmp, "%s.tmp%ld", path, (long)getpid());
+    if (!tess_tmp_name(path, w->tmp, sizeof w->tmp))
+        return tess_fail(err, TESS_ERR_IO, "%s: path too long", path);
+    /* Listed before it exists, so that a second signal's handler can remove it (tess_signal.h). */
+    w->slot = tess_tmp_register(w->tmp);
     w->f = fopen(w->tmp, "wb");
-    if (!w->f)
-        return tess_fail(err, TESS_ERR_IO, "%s: cannot create: %s", w->tmp, strerror(errno));
+    if (!w->f) {
+        const int e = errno;
+        tess_tmp_unregister(w->slot);
+        return tess_fail(err, TESS_ERR_IO, "%s: cannot create: %s", w->tmp, strerror(e));
+    }
     return TESS_OK;
 }
 
@@ -24,13 +31,16 @@ tess_status tess_file_commit(tess_file_t *w, tess_error_t *err)
     w->f = NULL;
     if (bad || closed != 0) {
         remove(w->tmp);
+        tess_tmp_unregister(w->slot);
         return tess_fail(err, TESS_ERR_IO, "%s: write failed (disk full?)", w->path);
     }
     if (rename(w->tmp, w->path) != 0) {
         const int e = errno;
         remove(w->tmp);
+        tess_tmp_unregister(w->slot);
         return tess_fail(err, TESS_ERR_IO, "%s: cannot rename the finished file into place: %s", w->path, strerror(e));
     }
+    tess_tmp_unregister(w->slot);
     return TESS_OK;
 }
 
@@ -40,6 +50,7 @@ void tess_file_abort(tess_file_t *w)
         fclose(w->f);
     w->f = NULL;
     remove(w->tmp);
+    tess_tmp_unregister(w->slot);
 }
 
 tess_status tess_mkdirs(const char *path, tess_error_t *err)

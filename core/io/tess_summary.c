@@ -47,6 +47,11 @@ tess_status tess_summary_write(const char *path, const tess_summary_t *s, tess_e
             "  \"bytes_per_fluid_node\": %.3f",
             s->threads, s->nx, s->ny, s->nz, s->nodes, s->fluid_nodes, s->tiles, s->eta_t, s->first_step, s->last_step,
             s->steps_run, s->mlups, s->wall_s, s->bytes_allocated, bpf);
+    fprintf(f, ",\n  \"interrupted\": %s", s->interrupted ? "true" : "false");
+    if (s->interrupted) {
+        fprintf(f, ",\n  \"signal\": ");
+        put_string(f, s->interrupted);
+    }
     if (s->bodies && s->bodies->nbody && s->force) {
         /* The forces of the last monitor row (the last step always has one): docs/outputs.md. */
         fprintf(f, ",\n  \"bodies\": {");

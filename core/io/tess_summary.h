@@ -17,6 +17,7 @@ typedef struct {
     const tess_case_forces_t *bodies; /* named bodies and their final forces (3 per body); NULL: none */
     const double *force;
     const tess_units_t *units;        /* the case's [units] conversion; NULL: a lattice-unit case */
+    const char *interrupted; /* the signal that stopped the run ("SIGINT", "SIGTERM"), NULL for a complete run */
 } tess_summary_t;
 
 tess_status tess_summary_write(const char *path, const tess_summary_t *s, tess_error_t *err);
