@@ -3,10 +3,13 @@
  * this file. The template sees
  *   TESS_R, TESS_QP           the precision: double / f64, then float / f32
  *   TESS_QFN(name)            name_<lat>_<prec>, e.g. TESS_QFN(tess_q_collide) = tess_q_collide_d2q9_f64
- *   TESS_QPFN(name)           name_<prec>: the precision-only functions of tess_physics_t.h (D3Q19 and shared)
+ *   TESS_QPFN(name)           name_<prec>: the lattice-free functions of tess_physics_t.h
  *   TESS_QL_Q, TESS_QL_D      number of velocities and dimension (2 for D2Q9, whose c_z are all 0)
  *   TESS_QL_CX/CY/CZ, TESS_QL_W (weight numerators over TESS_QL_WDEN), TESS_QL_OPP   table initialisers
- *   TESS_QL_IS_D3Q19          1 for D3Q19 only (its physics is tess_physics_t.h's, which the instance wraps)
+ *   TESS_QL_IS_D3Q19          1 for D3Q19 only (the lattice of the planar Zou-He and finite-difference rules)
+ *   TESS_QL_PAIRWISE          1 where the equilibrium and the moments take their pairwise form (opposites at
+ *                             i, i + 1 for odd i, which every lattice here has): D3Q19, whose bits the tuned
+ *                             kernels fixed; the others keep the direction-by-direction sums they were validated with
  * A template may branch on the lattice with `#if TESS_QL_Q == 13` (the Q are distinct). The tables come from the
  * compile-time lattice headers, so every lattice constant has one definition. No include guard: every
  * inclusion instantiates another template. */
@@ -38,26 +41,8 @@
 #define TESS_QL_WDEN TESS_D2Q9_WDEN
 #define TESS_QL_OPP TESS_D2Q9_OPP
 #define TESS_QL_IS_D3Q19 0
-#define TESS_R double
-#define TESS_QP f64
-#include TESS_QTEMPLATE
-#undef TESS_R
-#undef TESS_QP
-#define TESS_R float
-#define TESS_QP f32
-#include TESS_QTEMPLATE
-#undef TESS_R
-#undef TESS_QP
-#undef TESS_QL
-#undef TESS_QL_Q
-#undef TESS_QL_D
-#undef TESS_QL_CX
-#undef TESS_QL_CY
-#undef TESS_QL_CZ
-#undef TESS_QL_W
-#undef TESS_QL_WDEN
-#undef TESS_QL_OPP
-#undef TESS_QL_IS_D3Q19
+#define TESS_QL_PAIRWISE 0
+#include "tess_instantiate_lattice.h"
 
 #define TESS_QL d3q13
 #define TESS_QL_Q TESS_D3Q13_Q
@@ -69,26 +54,8 @@
 #define TESS_QL_WDEN TESS_D3Q13_WDEN
 #define TESS_QL_OPP TESS_D3Q13_OPP
 #define TESS_QL_IS_D3Q19 0
-#define TESS_R double
-#define TESS_QP f64
-#include TESS_QTEMPLATE
-#undef TESS_R
-#undef TESS_QP
-#define TESS_R float
-#define TESS_QP f32
-#include TESS_QTEMPLATE
-#undef TESS_R
-#undef TESS_QP
-#undef TESS_QL
-#undef TESS_QL_Q
-#undef TESS_QL_D
-#undef TESS_QL_CX
-#undef TESS_QL_CY
-#undef TESS_QL_CZ
-#undef TESS_QL_W
-#undef TESS_QL_WDEN
-#undef TESS_QL_OPP
-#undef TESS_QL_IS_D3Q19
+#define TESS_QL_PAIRWISE 0
+#include "tess_instantiate_lattice.h"
 
 #define TESS_QL d3q19
 #define TESS_QL_Q TESS_D3Q19_Q
@@ -100,26 +67,8 @@
 #define TESS_QL_WDEN 36
 #define TESS_QL_OPP TESS_D3Q19_OPP_TABLE
 #define TESS_QL_IS_D3Q19 1
-#define TESS_R double
-#define TESS_QP f64
-#include TESS_QTEMPLATE
-#undef TESS_R
-#undef TESS_QP
-#define TESS_R float
-#define TESS_QP f32
-#include TESS_QTEMPLATE
-#undef TESS_R
-#undef TESS_QP
-#undef TESS_QL
-#undef TESS_QL_Q
-#undef TESS_QL_D
-#undef TESS_QL_CX
-#undef TESS_QL_CY
-#undef TESS_QL_CZ
-#undef TESS_QL_W
-#undef TESS_QL_WDEN
-#undef TESS_QL_OPP
-#undef TESS_QL_IS_D3Q19
+#define TESS_QL_PAIRWISE 1
+#include "tess_instantiate_lattice.h"
 
 #define TESS_QL d3q27
 #define TESS_QL_Q TESS_D3Q27_Q
@@ -131,26 +80,8 @@
 #define TESS_QL_WDEN TESS_D3Q27_WDEN
 #define TESS_QL_OPP TESS_D3Q27_OPP
 #define TESS_QL_IS_D3Q19 0
-#define TESS_R double
-#define TESS_QP f64
-#include TESS_QTEMPLATE
-#undef TESS_R
-#undef TESS_QP
-#define TESS_R float
-#define TESS_QP f32
-#include TESS_QTEMPLATE
-#undef TESS_R
-#undef TESS_QP
-#undef TESS_QL
-#undef TESS_QL_Q
-#undef TESS_QL_D
-#undef TESS_QL_CX
-#undef TESS_QL_CY
-#undef TESS_QL_CZ
-#undef TESS_QL_W
-#undef TESS_QL_WDEN
-#undef TESS_QL_OPP
-#undef TESS_QL_IS_D3Q19
+#define TESS_QL_PAIRWISE 0
+#include "tess_instantiate_lattice.h"
 
 #undef TESS_QFN
 #undef TESS_QPFN

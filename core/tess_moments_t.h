@@ -1,6 +1,9 @@
 /* The moment representation of regularized LBM (Vardhan et al., moment-representation paper, sections 2.2-3.2)
  * and the finite-difference velocity-gradient boundary of Latt et al. (2008), for one node.
  * Do not include directly: tess_physics_t.h includes it once per precision, with R and TESS_FN defined.
+ * Only the lattice-free parts live here (the Hermite coefficients, the moment-space collision, the strain rate and
+ * the boundary node's moments); the moments of a population set, the Hermite rebuild and the boundary closure in
+ * populations depend on the lattice and are in tess_physics_q_t.h (tess_q_hermite_*, tess_q_fd_*).
  *
  * The ten moments of a node, in the order of the TESS_MR_* indices:
  *   rho, j = sum c f (3), Pi = sum c c f (6: xx, yy, zz, xy, xz, yz).
@@ -15,38 +18,6 @@
 enum { TESS_MR_RHO = 0, TESS_MR_JX, TESS_MR_JY, TESS_MR_JZ, TESS_MR_PXX, TESS_MR_PYY, TESS_MR_PZZ, TESS_MR_PXY,
        TESS_MR_PXZ, TESS_MR_PYZ };
 #endif
-
-/* c_a c_b for direction i and the pair (a, b) of a second-moment slot: the products are 0 or +-1. */
-TESS_HD TESS_INLINE int TESS_FN(tess_mr_cc)(int i, int slot)
-{
-    const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
-    const int c[3] = {cx[i], cy[i], cz[i]};
-    const int a[6] = {0, 1, 2, 0, 0, 1}, b[6] = {0, 1, 2, 1, 2, 2};
-    return c[a[slot]] * c[b[slot]];
-}
-
-/* Paper eqs. 8-10: density, momentum and the raw second moment of a population set. With the D3Q19 order
- * (opposites i, i+1 for odd i) the sums and differences of opposite pairs give every moment in about 50
- * additions instead of 180: s carries the even moments (rho, Pi), d the odd ones (j). */
-TESS_HD TESS_INLINE void TESS_FN(tess_mr_moments)(const R *f, R *m)
-{
-    R sp[19], dp[19];
-    TESS_UNROLL
-    for (int i = 1; i < 19; i += 2) {
-        sp[i] = f[i] + f[i + 1];
-        dp[i] = f[i] - f[i + 1];
-    }
-    m[TESS_MR_RHO] = f[0] + sp[1] + sp[3] + sp[5] + sp[7] + sp[9] + sp[11] + sp[13] + sp[15] + sp[17];
-    m[TESS_MR_JX] = dp[1] + dp[7] + dp[9] + dp[11] + dp[13];   /* E, NE, SE, ET, EB */
-    m[TESS_MR_JY] = dp[3] + dp[7] - dp[9] + dp[15] + dp[17];   /* N, NE, -SE, NT, NB */
-    m[TESS_MR_JZ] = dp[5] + dp[11] - dp[13] + dp[15] - dp[17]; /* T, ET, -EB, NT, -NB */
-    m[TESS_MR_PXX] = sp[1] + sp[7] + sp[9] + sp[11] + sp[13];
-    m[TESS_MR_PYY] = sp[3] + sp[7] + sp[9] + sp[15] + sp[17];
-    m[TESS_MR_PZZ] = sp[5] + sp[11] + sp[13] + sp[15] + sp[17];
-    m[TESS_MR_PXY] = sp[7] - sp[9];
-    m[TESS_MR_PXZ] = sp[11] - sp[13];
-    m[TESS_MR_PYZ] = sp[15] - sp[17];
-}
 
 /* Coefficients of the Hermite expansion (eq. 16) written as
  *   f_i = w_i [ h0 + c.h_j + sum_a c_a^2 h_aa + sum_{a<b} c_a c_b h_ab ]
@@ -66,43 +37,6 @@ TESS_HD TESS_INLINE void TESS_FN(tess_mr_coeffs)(const R *m, R *h)
     h[7] = (R)9 * m[TESS_MR_PXY];
     h[8] = (R)9 * m[TESS_MR_PXZ];
     h[9] = (R)9 * m[TESS_MR_PYZ];
-}
-
-/* One population from the coefficients above: the same operations whether a backend rebuilds all 19 or
- * recomputes a single one (the MR pattern's backward streaming across block interfaces). The even part (h0 and
- * the second-order terms) comes first and is the same expression for i and opp(i), so a full rebuild computes it
- * once per pair; the odd part c.h_j changes sign exactly. */
-TESS_HD TESS_INLINE R TESS_FN(tess_mr_population)(int i, const R *h)
-{
-    const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
-    const int w36[19] = TESS_D3Q19_W36;
-    const int ax = cx[i] != 0, ay = cy[i] != 0, az = cz[i] != 0;
-    R e = h[0];
-    if (ax)
-        e += h[4];
-    if (ay)
-        e += h[5];
-    if (az)
-        e += h[6];
-    if (ax && ay)
-        e = cx[i] * cy[i] > 0 ? e + h[7] : e - h[7];
-    if (ax && az)
-        e = cx[i] * cz[i] > 0 ? e + h[8] : e - h[8];
-    if (ay && az)
-        e = cy[i] * cz[i] > 0 ? e + h[9] : e - h[9];
-    if (i == 0)
-        return (R)w36[0] / (R)36 * e;
-    return (R)w36[i] / (R)36 * (e + TESS_FN(tess_cdot)(cx[i], cy[i], cz[i], h[1], h[2], h[3]));
-}
-
-/* Eq. 16 for all directions. */
-TESS_HD TESS_INLINE void TESS_FN(tess_mr_populations)(const R *m, R *f)
-{
-    R h[10];
-    TESS_FN(tess_mr_coeffs)(m, h);
-    TESS_UNROLL
-    for (int i = 0; i < 19; i++)
-        f[i] = TESS_FN(tess_mr_population)(i, h);
 }
 
 /* Regularized collision in moment space (paper eqs. 17-18): rho is conserved, Pi relaxes towards
@@ -140,16 +74,6 @@ TESS_HD TESS_INLINE void TESS_FN(tess_mr_collide)(const tess_params_t *p, int fl
         m[TESS_MR_JY] += F[1];
         m[TESS_MR_JZ] += F[2];
     }
-}
-
-/* Regularized collision of a population set (TESS_COLLISION_REGULARIZED), in place: moments, moment-space
- * collision, rebuild. */
-TESS_HD TESS_INLINE void TESS_FN(tess_collide_regularized)(const tess_params_t *p, int fluid, int use_force, R *f)
-{
-    R m[10];
-    TESS_FN(tess_mr_moments)(f, m);
-    TESS_FN(tess_mr_collide)(p, fluid, use_force, m);
-    TESS_FN(tess_mr_populations)(m, f);
 }
 
 /* ---- Finite-difference velocity-gradient boundary (Latt et al. 2008; paper section 3.2) ---------------- */
@@ -229,36 +153,9 @@ TESS_HD TESS_INLINE void TESS_FN(tess_fd_moments)(const tess_params_t *p, const 
     }
 }
 
-/* Eq. 21 in the distribution representation: rho_0 + 2 rho_1 from the populations after streaming. */
-TESS_HD TESS_INLINE R TESS_FN(tess_fd_known_sum)(int axis, int sign, const R *f)
-{
-    const int cx[19] = TESS_D3Q19_CX, cy[19] = TESS_D3Q19_CY, cz[19] = TESS_D3Q19_CZ;
-    R r0 = (R)0, r1 = (R)0;
-    TESS_UNROLL
-    for (int i = 0; i < 19; i++) {
-        const int c[3] = {cx[i], cy[i], cz[i]};
-        const int cn = c[axis] * sign;
-        if (cn == 0)
-            r0 += f[i];
-        else if (cn > 0)
-            r1 += f[i];
-    }
-    return r0 + (R)2 * r1;
-}
-
 /* Eqs. 23-24 in the moment representation: rho_0 + 2 rho_1 = rho~ + n.j~ from the partial density and
  * momentum of the known (streamed-in) populations. */
 TESS_HD TESS_INLINE R TESS_FN(tess_fd_known_sum_moments)(int axis, int sign, R rho_known, const R *j_known)
 {
     return rho_known + (sign > 0 ? j_known[axis] : -j_known[axis]);
-}
-
-/* Eq. 19 in the distribution representation: replaces every population of the boundary node with the
- * regularized state of (rho, u, S); the node then collides like any other. */
-TESS_HD TESS_INLINE void TESS_FN(tess_fd_boundary)(const tess_params_t *p, const tess_material_t *mat, int fluid,
-                                                   const R *S, R *f)
-{
-    R m[10];
-    TESS_FN(tess_fd_moments)(p, mat, fluid, TESS_FN(tess_fd_known_sum)(mat->axis, mat->sign, f), S, m);
-    TESS_FN(tess_mr_populations)(m, f);
 }

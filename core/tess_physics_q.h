@@ -1,7 +1,8 @@
-/* Bulk physics of every lattice (D2Q9, D3Q13, D3Q19, D3Q27) for the lattice-generic engine: one node's
- * equilibrium, moments, velocity, collision and output moments, header-only and TESS_HD, in double and float.
- * Names: tess_q_<what>_<lat>_<prec>, e.g. tess_q_collide_d2q9_f64 (lat: d2q9, d3q13, d3q19, d3q27; prec: f64,
- * f32). Each lattice L and precision P (R = double or float) provides
+/* Bulk physics of every lattice (D2Q9, D3Q13, D3Q19, D3Q27): one node's equilibrium, moments, velocity,
+ * collision and output moments, header-only and TESS_HD, in double and float, from the one source
+ * core/tess_physics_q_t.h (instantiated by tess_physics.h). Names: tess_q_<what>_<lat>_<prec>, e.g.
+ * tess_q_collide_d2q9_f64 (lat: d2q9, d3q13, d3q19, d3q27; prec: f64, f32). Each lattice L and precision P
+ * (R = double or float) provides
  *   void tess_q_equilibrium_L_P(int fluid, R rho, const R u[3], R *feq)           second-order equilibrium
  *   void tess_q_raw_moments_L_P(const R *f, R *rho, R j[3])                      rho = sum f, j = sum c f
  *   void tess_q_velocity_L_P(const tess_params_t *p, R rho, const R j[3], R shift_sign, R u[3])
@@ -10,11 +11,13 @@
  *   void tess_q_collide_model_L_P(const tess_params_t *p, int collision, int fluid, int use_force, R *f)
  *                                              the same with the model choices as (possibly constant) arguments
  *   void tess_q_macroscopic_L_P(const tess_params_t *p, const R *f, R *rho, R u[3])     output moments
- * and, for D2Q9 / D3Q27, tess_q_guo_source_L_P, tess_q_collide_lbgk_L_P, tess_q_collide_regularized_L_P; for
- * D2Q9 / D3Q13, tess_q_collide_mrt_L_P; for D3Q13, tess_q_mrt_equilibrium_d3q13_P and
- * tess_q_from_moments_d3q13_P. D3Q19 maps to tess_physics.h (no second copy). The run-time lattice id is
- * dispatched by the backend (a switch over p->lattice around its loops), never inside the per-node code.
- * docs/lattices.md describes the lattices, their moments and rates. */
+ *   the wall rules tess_q_wall_term_L_P, tess_q_bounce_back_L_P, tess_q_bouzidi_L_P and tess_q_nee_L_P
+ * and, except for D3Q13, tess_q_guo_source_L_P, tess_q_collide_lbgk_L_P, tess_q_collide_regularized_L_P and the
+ * Hermite moments and rebuild (tess_q_hermite_*); for D2Q9, D3Q13 and D3Q19, tess_q_collide_mrt_L_P; for D3Q13,
+ * tess_q_mrt_equilibrium_d3q13_P and tess_q_from_moments_d3q13_P; for D3Q19, tess_q_zou_he, tess_q_fd_boundary,
+ * tess_q_node_collide and tess_q_node_update. The run-time lattice id is dispatched by the backend (a switch over
+ * p->lattice around its loops), never inside the per-node code. docs/lattices.md describes the lattices, their
+ * moments and rates. */
 #ifndef TESS_PHYSICS_Q_H
 #define TESS_PHYSICS_Q_H
 
@@ -38,8 +41,5 @@ TESS_HD TESS_INLINE int tess_q_supports(tess_lattice_id id, int collision)
     }
     return 0;
 }
-
-#define TESS_QTEMPLATE "tess_physics_q_t.h"
-#include "tess_instantiate_q.h"
 
 #endif
