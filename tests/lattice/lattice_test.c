@@ -1,4 +1,5 @@
 #include "lattice_test.h"
+#include "cpu_q.h"
 #include "tess_state.h"
 #include "tess_test.h"
 #include <stdio.h>
@@ -7,6 +8,8 @@
 #include <string.h>
 
 extern const tess_backend_ops_t tess_backend_cpu;
+
+int lt_reference_sweep = 0;
 
 double lt_planes_q(void *ctx, const double x[3], const double c[3])
 {
@@ -55,6 +58,7 @@ tess_status lt_start(lt_run_t *r, tess_geometry_t *g, const tess_params_t *p, te
         return st;
     if ((st = tess_backend_cpu.upload_geometry(r->be, &r->t, err)) != TESS_OK)
         return st;
+    ((tess_cpu_q_t *)(void *)r->be)->reference = lt_reference_sweep;
     return tess_backend_cpu.initialise(r->be, p, r->pops, err);
 }
 

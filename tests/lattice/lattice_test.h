@@ -34,6 +34,9 @@ typedef struct {
 tess_status lt_start(lt_run_t *r, tess_geometry_t *g, const tess_params_t *p, tess_pattern pattern, int threads,
                      tess_precision prec, tess_wall_q_fn fn, void *ctx, tess_error_t *err);
 tess_status lt_step(lt_run_t *r, int n, tess_error_t *err);
+/* When set, lt_start runs the engine's reference sweep (every wet node through tess_q_node_step) instead of
+ * the tile sweep with fix-ups (tess_cpu_q_t.reference). */
+extern int lt_reference_sweep;
 /* Downloads the populations (r->pops) and the dense fields (r->rho, r->u). */
 tess_status lt_fields(lt_run_t *r, tess_error_t *err);
 void lt_free(lt_run_t *r);
