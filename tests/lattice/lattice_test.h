@@ -58,4 +58,10 @@ void lt_mixed_case(tess_lattice_id lat, tess_geometry_t *g, tess_params_t *p, lt
 void *lt_mixed_run(tess_lattice_id lat, int collision, tess_pattern pat, int threads, tess_precision prec, int steps,
                    int64_t *nlinks, tess_tiling_t *keep);
 
+/* lt_mixed_run with the wall rule replaced too (wall >= 0). */
+void *lt_mixed_run_wall(tess_lattice_id lat, int wall, int collision, tess_pattern pat, int threads, tess_precision prec,
+                        int steps, int64_t *nlinks, tess_tiling_t *keep);
+/* Wet nodes (of t, materials of p) whose canonical populations in a and b differ in any bit. */
+long lt_wet_differing(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *a, const void *b);
+
 #endif

@@ -10,66 +10,10 @@
  * canonical populations of every wet node must agree bitwise: exact equality is the claim. */
 #include "lattice_test.h"
 #include "tess_physics_q.h"
-#include "tess_state.h"
 #include "tess_test.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Wet nodes whose populations differ in any bit. */
-static long differing(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *a, const void *b)
-{
-    const size_t vs = tess_precision_size(prec);
-    long bad = 0;
-    for (int32_t k = 0; k < t->ntiles; k++)
-        for (int n = 0; n < 64; n++) {
-            if (!tess_kind_is_wet(p->mat[t->node_type[64 * (size_t)k + n]].kind))
-                continue;
-            for (int i = 0; i < t->q; i++) {
-                const size_t at = tess_state_index(t, k, i, n) * vs;
-                if (memcmp((const char *)a + at, (const char *)b + at, vs) != 0) {
-                    bad++;
-                    break;
-                }
-            }
-        }
-    return bad;
-}
-
-/* The mixed case with the given wall rule and collision, 20 steps; the canonical populations (malloc'd). */
-static void *run(tess_lattice_id lat, int wall, int collision, tess_pattern pat, tess_precision prec, int reference,
-                 tess_tiling_t *keep, tess_params_t *pkeep, int64_t *nlinks)
-{
-    tess_geometry_t g;
-    tess_params_t p;
-    lt_planes_t pl;
-    lt_mixed_case(lat, &g, &p, &pl);
-    p.wall = wall;
-    p.collision = collision;
-    lt_run_t r;
-    tess_error_t err;
-    void *out = NULL;
-    lt_reference_sweep = reference;
-    if (lt_start(&r, &g, &p, pat, 2, prec, lt_planes_q, &pl, &err) != TESS_OK || lt_step(&r, 20, &err) != TESS_OK ||
-        lt_fields(&r, &err) != TESS_OK) {
-        printf("FAIL run: %s\n", err.msg);
-        tess_test_failures++;
-    } else {
-        const size_t bytes = tess_state_count(&r.t) * tess_precision_size(prec);
-        out = malloc(bytes);
-        memcpy(out, r.pops, bytes);
-        *nlinks = r.t.links.n;
-        if (keep) {
-            tess_error_t e2;
-            tess_tiling_build(keep, &g, &p, &e2);
-            *pkeep = p;
-        }
-    }
-    lt_reference_sweep = 0;
-    lt_free(&r);
-    tess_geometry_free(&g);
-    return out;
-}
 
 int main(void)
 {
@@ -93,8 +37,14 @@ int main(void)
                         tess_params_t p;
                         memset(&t, 0, sizeof t);
                         int64_t nl = 0, nl2 = 0;
-                        void *fast = run(lats[l], walls[w], colls[c], pat, prec, 0, &t, &p, &nl);
-                        void *ref = run(lats[l], walls[w], colls[c], pat, prec, 1, NULL, NULL, &nl2);
+                        void *fast = lt_mixed_run_wall(lats[l], walls[w], colls[c], pat, 2, prec, 20, &nl, &t);
+                        lt_reference_sweep = 1;
+                        void *ref = lt_mixed_run_wall(lats[l], walls[w], colls[c], pat, 2, prec, 20, &nl2, NULL);
+                        lt_reference_sweep = 0;
+                        tess_geometry_t g;
+                        lt_planes_t pl;
+                        lt_mixed_case(lats[l], &g, &p, &pl); /* the materials, for the wet nodes */
+                        tess_geometry_free(&g);
                         char what[200];
                         if (w > 0) {
                             snprintf(what, sizeof what, "%s %s %s %s %s: curved links present (%lld)",
@@ -106,7 +56,7 @@ int main(void)
                             snprintf(what, sizeof what, "%s %s %s %s %s: tile sweep vs per-node reference, wet nodes differing",
                                      tess_lattice_get(lats[l])->name, tess_precision_name(prec), coll_names[c],
                                      wall_names[w], pa ? "aa" : "ab");
-                            tess_test_close(what, (double)differing(&t, &p, prec, fast, ref), 0, 0);
+                            tess_test_close(what, (double)lt_wet_differing(&t, &p, prec, fast, ref), 0, 0);
                         }
                         free(fast);
                         free(ref);
