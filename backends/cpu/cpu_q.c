@@ -215,8 +215,8 @@ static tess_status build_fixups(tess_cpu_q_t *be, tess_error_t *err)
     return TESS_OK;
 }
 
-/* Plain tiles need no fix-up after the row pull: every node FLUID, no curved link, and every neighbour tile that a link can
- * reach (the z neighbours do not count for a flat 2D tile) present with wet nodes only. */
+/* Plain tiles need no fix-up after the row pull: every node FLUID, no curved link, and every neighbour tile
+ * that a link can reach (the z neighbours do not count for a flat 2D tile) present with wet nodes only. */
 static void classify_tiles(tess_cpu_q_t *be)
 {
     const tess_params_t *p = &be->params;
