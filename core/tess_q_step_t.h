@@ -296,4 +296,39 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_node_step_mr)(const tess_params_t *p, c
 }
 #endif
 
+/* The incoming f_i of wet node (x, y, z) of tile k across a curved-wall link: its upstream x - c_i is not wet
+ * and the wall lies at fraction q (>= 0, the link's tess_link_t.q) of the link towards -c_i. The value is
+ * tess_q_pull_from's for that direction, bit for bit (the same loads, the same tess_q_bouzidi call), so that
+ * a backend may pull a tile without node types and apply its curved links afterwards as fix-ups. */
+TESS_HD TESS_INLINE R TESS_QFN(tess_q_pull_link)(const tess_params_t *p, const tess_q_grid_t *g, const R *f, int conv,
+                                                 int32_t k, int x, int y, int z, int i, double q)
+{
+    const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
+    const int opp[TESS_QL_Q] = TESS_QL_OPP;
+    const R *ms = (const R *)0;
+    int ux = x, uy = y, uz = z;
+    const int32_t ku = tess_q_grid_move(g, k, &ux, &uy, &uz, -cx[i], -cy[i], -cz[i]);
+    const tess_material_t *up = &p->mat[tess_q_grid_type(g, ku, ux, uy, uz)];
+    const R fb = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k, x, y, z, opp[i]);
+    const R fi = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k, x, y, z, i);
+    int x1 = x, y1 = y, z1 = z;
+    const int32_t k1 = tess_q_grid_move(g, k, &x1, &y1, &z1, cx[i], cy[i], cz[i]);
+    const int have1 = tess_q_kind_is_wet(p->mat[tess_q_grid_type(g, k1, x1, y1, z1)].kind);
+    R fb1 = (R)0, fi1 = (R)0, fb2 = (R)0;
+    int have2 = 0;
+    if (have1) {
+        fb1 = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k1, x1, y1, z1, opp[i]);
+        fi1 = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k1, x1, y1, z1, i);
+        if (p->wall == TESS_WALL_BOUZIDI_QUADRATIC) {
+            int x2 = x1, y2 = y1, z2 = z1;
+            const int32_t k2 = tess_q_grid_move(g, k1, &x2, &y2, &z2, cx[i], cy[i], cz[i]);
+            have2 = tess_q_kind_is_wet(p->mat[tess_q_grid_type(g, k2, x2, y2, z2)].kind);
+            if (have2)
+                fb2 = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k2, x2, y2, z2, opp[i]);
+        }
+    }
+    return TESS_QFN(tess_q_bouzidi)(p->wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1, (R)q, fb, fi, fb1, fb2, fi1, have1,
+                                    have2, TESS_QFN(tess_q_wall_term)(i, up));
+}
+
 #undef R

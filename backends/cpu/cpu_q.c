@@ -1,6 +1,7 @@
 /* The lattice-generic CPU engine: set-up, canonical conversion and the dispatch by lattice and precision. */
 #include "cpu_q.h"
 #include "cpu_pattern.h"
+#include "cpu_stream.h"
 #include "cpu_topology.h"
 #include "tess_physics_q.h"
 #include "tess_state.h"
@@ -26,6 +27,11 @@ static size_t copy_bytes(const tess_cpu_q_t *be)
 {
     return (size_t)(be->ntiles > 0 ? be->ntiles : 1) * (size_t)node_values(be) * 64 *
            tess_precision_size(be->cfg.precision);
+}
+
+static tess_precision cfg_precision(const tess_cpu_q_t *be)
+{
+    return be->cfg.precision;
 }
 
 static tess_status q_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
@@ -67,9 +73,13 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
     be->node_link = calloc(64 * nt, sizeof *be->node_link);
     be->node_nlink = calloc(64 * nt, 1);
     be->tile_plain = calloc(nt, 1);
+    be->tile_wet = calloc(nt, sizeof *be->tile_wet);
+    be->tile_link = calloc(nt + 1, sizeof *be->tile_link);
     const int64_t nl = t->links.n;
     be->links = malloc((size_t)(nl > 0 ? nl : 1) * sizeof *be->links);
-    if (!be->neighbors || !be->node_type || !be->corner || !be->node_link || !be->node_nlink || !be->links || !be->tile_plain)
+    be->link_val = malloc((size_t)(nl > 0 ? nl : 1) * tess_precision_size(cfg_precision(be)));
+    if (!be->neighbors || !be->node_type || !be->corner || !be->node_link || !be->node_nlink || !be->links ||
+        !be->tile_plain || !be->tile_wet || !be->tile_link || !be->link_val)
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory copying the tiling of %d tiles", t->ntiles);
     memcpy(be->neighbors, t->neighbors, 27 * (size_t)t->ntiles * sizeof *be->neighbors);
     memcpy(be->node_type, t->node_type, 64 * (size_t)t->ntiles);
@@ -77,6 +87,12 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
     if (nl > 0)
         memcpy(be->links, t->links.link, (size_t)nl * sizeof *be->links);
     tess_links_node_ranges(t, be->node_link, be->node_nlink);
+    for (int32_t k = 0; k < t->ntiles; k++) { /* the links are sorted by tile */
+        int64_t nk = 0;
+        for (int n = 0; n < 64; n++)
+            nk += be->node_nlink[64 * (size_t)k + n];
+        be->tile_link[k + 1] = be->tile_link[k] + nk;
+    }
     be->grid.neighbors = be->neighbors;
     be->grid.node_type = be->node_type;
     be->grid.corner = be->corner;
@@ -90,12 +106,16 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
             return tess_fail(err, TESS_ERR_NOMEM, "out of memory: the generic engine needs %zu bytes per copy for %d tiles",
                              copy_bytes(be), t->ntiles);
     }
-    be->bytes = ncopies * copy_bytes(be) + nt * (30 * sizeof(int32_t) + 64 + 64 * (sizeof(int64_t) + 1) + 1) +
-                (size_t)nl * sizeof *be->links;
+    be->bytes = ncopies * copy_bytes(be) +
+                nt * (30 * sizeof(int32_t) + 64 + 64 * (sizeof(int64_t) + 1) + 1 + 2 * sizeof(uint64_t) +
+                      2 * sizeof(int64_t)) +
+                (size_t)nl * (sizeof *be->links + tess_precision_size(be->cfg.precision));
     return TESS_OK;
 }
 
-/* Special nodes (pre-pass of the AA pattern): curved links or an extrapolated inlet/outlet. */
+/* Special nodes, whose incoming populations come from the whole gather (tess_q_gather) rather than the tile's
+ * row pull and fix-ups: inlets and outlets; for the reference sweep also the nodes with curved links (their
+ * pull reads other nodes' slots, so the AA pattern gathers them in the pre-pass). */
 static tess_status find_special(tess_cpu_q_t *be, tess_error_t *err)
 {
     const tess_params_t *p = &be->params;
@@ -114,8 +134,8 @@ static tess_status find_special(tess_cpu_q_t *be, tess_error_t *err)
         count = 0;
         for (size_t node = 0; node < 64 * (size_t)be->ntiles; node++) {
             const tess_material_t *m = &p->mat[be->node_type[node]];
-            const int open = (m->kind == TESS_NODE_VELOCITY || m->kind == TESS_NODE_PRESSURE) && m->method == TESS_BC_NEE;
-            const int curved = p->wall != TESS_WALL_BOUNCE_BACK && be->node_nlink[node] > 0;
+            const int open = m->kind == TESS_NODE_VELOCITY || m->kind == TESS_NODE_PRESSURE;
+            const int curved = be->reference && p->wall != TESS_WALL_BOUNCE_BACK && be->node_nlink[node] > 0;
             if (pass == 0)
                 be->special_of_node[node] = -1;
             if (!tess_q_kind_is_wet(m->kind) || !(open || curved))
@@ -134,11 +154,69 @@ static tess_status find_special(tess_cpu_q_t *be, tess_error_t *err)
         }
     }
     be->nspecial = count;
+    free(be->tile_special);
+    be->tile_special = calloc((size_t)(be->ntiles > 0 ? be->ntiles : 0) + 1, sizeof *be->tile_special);
+    if (!be->tile_special)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the special-node ranges");
+    for (int64_t s = 0; s < count; s++) /* special is sorted by node, hence by tile */
+        be->tile_special[be->special[s] / 64 + 1]++;
+    for (int32_t k = 0; k < be->ntiles; k++)
+        be->tile_special[k + 1] += be->tile_special[k];
     return TESS_OK;
 }
 
-/* Plain tiles take tess_q_pull_plain: every node FLUID, no curved link, and every neighbour tile that a link can
- * reach (the z neighbours do not count for a flat 2D tile) present with wet nodes only. */
+/* The fix-up lists of the tiles that are not plain (cpu_q_step_t.h) and every tile's wet mask: per dry node one
+ * entry, per wet node one entry for every direction whose upstream node is not wet (or outside the stored
+ * tiles). They depend on the materials, hence built at initialise. */
+static tess_status build_fixups(tess_cpu_q_t *be, tess_error_t *err)
+{
+    const tess_params_t *p = &be->params;
+    const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)be->lattice);
+    free(be->fix);
+    free(be->fix_start);
+    be->fix = NULL;
+    be->fix_start = calloc((size_t)(be->ntiles > 0 ? be->ntiles : 0) + 1, sizeof *be->fix_start);
+    if (!be->fix_start || !lat)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the fix-up ranges");
+    int64_t count = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        count = 0;
+        for (int32_t k = 0; k < be->ntiles; k++) {
+            be->fix_start[k] = count;
+            uint64_t wet = 0;
+            for (int n = 0; n < 64; n++) {
+                const int x = n % be->ex, y = (n / be->ex) % be->ey, z = n / (be->ex * be->ey);
+                if (!tess_q_kind_is_wet(p->mat[be->node_type[64 * (size_t)k + n]].kind)) {
+                    if (pass)
+                        be->fix[count] = (tess_cpu_q_fix_t){(uint8_t)n, TESS_CPU_Q_DRY, 0, 0};
+                    count++;
+                    continue;
+                }
+                wet |= (uint64_t)1 << n;
+                for (int i = 1; i < be->q; i++) {
+                    int ux = x, uy = y, uz = z;
+                    const int32_t ku = tess_q_grid_move(&be->grid, k, &ux, &uy, &uz, -lat->c[i][0], -lat->c[i][1],
+                                                        -lat->c[i][2]);
+                    const int mu = tess_q_grid_type(&be->grid, ku, ux, uy, uz);
+                    if (tess_q_kind_is_wet(p->mat[mu].kind))
+                        continue;
+                    if (pass)
+                        be->fix[count] = (tess_cpu_q_fix_t){(uint8_t)n, (uint8_t)i, (uint8_t)mu, 0};
+                    count++;
+                }
+            }
+            be->tile_wet[k] = wet;
+        }
+        be->fix_start[be->ntiles] = count;
+        if (!pass && !(be->fix = malloc((size_t)(count ? count : 1) * sizeof *be->fix)))
+            return tess_fail(err, TESS_ERR_NOMEM, "out of memory for %lld fix-up links", (long long)count);
+    }
+    be->nfix = count;
+    return TESS_OK;
+}
+
+/* Plain tiles need no fix-up after the row pull: every node FLUID, no curved link, and every neighbour tile
+ * that a link can reach (the z neighbours do not count for a flat 2D tile) present with wet nodes only. */
 static void classify_tiles(tess_cpu_q_t *be)
 {
     const tess_params_t *p = &be->params;
@@ -190,7 +268,7 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
                          "the MR pattern stores moments and runs the regularized collision only: set collision = "
                          "regularized, or use pattern ab or aa for lbgk and mrt");
     be->params = *p;
-    if ((st = find_special(be, err)) != TESS_OK)
+    if ((st = find_special(be, err)) != TESS_OK || (st = build_fixups(be, err)) != TESS_OK)
         return st;
     classify_tiles(be);
     be->cur = 0;
@@ -249,7 +327,8 @@ static tess_status q_download(tess_backend_t *b, void *pops, tess_error_t *err)
 static size_t q_bytes(const tess_backend_t *b)
 {
     const tess_cpu_q_t *be = (const tess_cpu_q_t *)(const void *)b;
-    return be->bytes + (size_t)be->nspecial * (be->q * tess_precision_size(be->cfg.precision) + sizeof(int64_t));
+    return be->bytes + (size_t)be->nspecial * (be->q * tess_precision_size(be->cfg.precision) + sizeof(int64_t)) +
+           (size_t)be->nfix * sizeof(tess_cpu_q_fix_t);
 }
 
 static void q_describe(const tess_backend_t *b, char *buf, size_t len)
@@ -275,6 +354,12 @@ static void q_destroy(tess_backend_t *b)
     free(be->node_link);
     free(be->node_nlink);
     free(be->tile_plain);
+    free(be->tile_wet);
+    free(be->tile_link);
+    free(be->link_val);
+    free(be->tile_special);
+    free(be->fix);
+    free(be->fix_start);
     free(be->special);
     free(be->special_of_node);
     free(be->buf);

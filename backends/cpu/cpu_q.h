@@ -8,6 +8,13 @@
 #include "tess_backend.h"
 #include "tess_q_step.h"
 
+/* One fix-up of a tile: node n's incoming direction i takes the wall rule of material mat (its upstream node x -
+ * c_i is not wet), or, with i = TESS_CPU_Q_DRY, node n is not wet. */
+enum { TESS_CPU_Q_DRY = 0xff };
+typedef struct {
+    uint8_t n, i, mat, pad;
+} tess_cpu_q_fix_t;
+
 typedef struct tess_cpu_q {
     tess_backend_config_t cfg; /* first member: the CPU table's dispatch reads it */
     tess_params_t params;
@@ -27,7 +34,17 @@ typedef struct tess_cpu_q {
     int64_t *special;         /* tile node indices */
     int32_t *special_of_node; /* per tile node: index into special, or -1 */
     void *buf;                /* nspecial * q gathered populations */
-    uint8_t *tile_plain;      /* per tile: fluid nodes only and a wet reachable neighbourhood (tess_q_pull_plain) */
+    int64_t *tile_special;    /* per tile: first entry of special (ntiles + 1 entries) */
+    uint8_t *tile_plain;      /* per tile: fluid nodes only and a wet reachable neighbourhood (no fix-ups) */
+    /* Fix-ups of the tile sweep (cpu_q_step_t.h): after the unconditional row pull of a tile that is not plain,
+     * the links whose upstream node is not wet take the wall rule, dry nodes take a rest state. */
+    uint64_t *tile_wet;       /* per tile: bit n set when node n is wet */
+    int64_t *fix_start;       /* per tile: first entry of fix (ntiles + 1 entries) */
+    tess_cpu_q_fix_t *fix;
+    int64_t nfix;
+    int64_t *tile_link;       /* per tile: first curved link (index into links; ntiles + 1 entries) */
+    void *link_val;           /* AA: the pre-pass's value of every curved link (links' order) */
+    int reference;            /* tests: every tile through the full per-node function (tess_q_node_step) */
     tess_tiling_t shape;      /* lattice, q and extent only: for tess_state_index */
     void *f[2];               /* AB: two copies; AA: f[0] only */
     int cur;                  /* AB: the copy holding the state */

@@ -19,27 +19,258 @@ static void TESS_QFN(cpu_q_prepass)(tess_cpu_q_t *be, const R *f, int conv)
         TESS_QFN(tess_q_gather)(p, g, f, conv, k, x, y, z, be->links + be->node_link[node], be->node_nlink[node],
                                 buf + s * TESS_QL_Q);
     }
+    if (p->wall == TESS_WALL_BOUNCE_BACK || be->reference)
+        return;
+    const int opp[TESS_QL_Q] = TESS_QL_OPP;
+    R *link_val = (R *)be->link_val;
+#pragma omp parallel for schedule(static) num_threads(be->nthreads)
+    for (int32_t k = 0; k < be->ntiles; k++)
+        for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++) {
+            const int n = be->links[l].node;
+            const int x = n % g->ex, y = (n / g->ex) % g->ey, z = n / (g->ex * g->ey);
+            link_val[l] = TESS_QFN(tess_q_pull_link)(p, g, f, conv, k, x, y, z, opp[be->links[l].dir], be->links[l].q);
+        }
 }
 
-/* One sweep: every wet node pulls from src through conv_in (or takes its pre-pass result when use_buf),
- * collides and writes to dst through conv_out. AB: src != dst, both canonical; AA: src == dst. */
+/* Tile extent: 8 x 8 x 1 for D2Q9, 4 x 4 x 4 otherwise; node (x, y, z) is x + EX (y + EY z). */
+#if TESS_QL_D == 2
+#define CPU_Q_EX 8
+#define CPU_Q_EY 8
+#define CPU_Q_EZ 1
+#else
+#define CPU_Q_EX 4
+#define CPU_Q_EY 4
+#define CPU_Q_EZ 4
+#endif
+
+/* The q x 64 populations of one tile, node index fastest: structure of arrays over the tile's nodes, so that
+ * the collision loop over the 64 nodes vectorises. Aligned for the streaming stores of the AB pattern. */
+typedef struct {
+    _Alignas(64) R f[TESS_QL_Q][64];
+} TESS_QFN(cpu_q_buffer);
+
+/* The swapped store of one row whose mask has dry nodes (bit x: node x of the row is wet): cpu_q_rows' row
+ * store one value at a time. Out of line: it runs on boundary rows only. */
+__attribute__((noinline)) static void TESS_QFN(cpu_q_row_masked)(R *a, R *b, const R *v, int cx, unsigned mask)
+{
+    for (int x = 0; x < CPU_Q_EX; x++) {
+        const int xu = x - cx;
+        if (mask >> x & 1u)
+            *(xu < 0 ? b + xu + CPU_Q_EX : xu >= CPU_Q_EX ? b + xu - CPU_Q_EX : a + xu) = v[x];
+    }
+}
+
+/* Pull by rows: a row of EX nodes (one y, z) pulls f_i from the upstream row of the tile at the same x, shifted
+ * by c_ix, plus for c_ix != 0 one end value of the x-neighbour tile's row, so the pull moves runs of EX or
+ * EX - 1 contiguous values. base: the 27 tiles of the neighbourhood (tess_tiling_slot order; empty ones point at
+ * a scratch tile). write = 0: buf->f[i][n] = slot i of x - c_i (the pull of the canonical convention, the AA
+ * odd step's read); write = 1: slot i of x - c_i = buf->f[opp(i)][n] (the store of the swapped convention, the
+ * AA odd step's write), for the nodes whose bit is set in wet (a row whose nodes are all wet moves as a run). */
+__attribute__((always_inline)) static inline void TESS_QFN(cpu_q_rows)(R *const *base,
+                                                                      TESS_QFN(cpu_q_buffer) *TESS_RESTRICT buf,
+                                                                      int write, uint64_t wet)
+{
+    const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
+    const int opp[TESS_QL_Q] = TESS_QL_OPP;
+    const uint64_t full = ((uint64_t)1 << CPU_Q_EX) - 1;
+    TESS_UNROLL
+    for (int i = 0; i < TESS_QL_Q; i++)
+        TESS_UNROLL
+        for (int z = 0; z < CPU_Q_EZ; z++)
+            TESS_UNROLL
+            for (int y = 0; y < CPU_Q_EY; y++) {
+                const int zu = z - cz[i], yu = y - cy[i];
+                const int sz = zu < 0 ? -1 : zu >= CPU_Q_EZ ? 1 : 0, sy = yu < 0 ? -1 : yu >= CPU_Q_EY ? 1 : 0;
+                const int row = CPU_Q_EX * ((yu - CPU_Q_EY * sy) + CPU_Q_EY * (zu - CPU_Q_EZ * sz));
+                const int n0 = CPU_Q_EX * (y + CPU_Q_EY * z);
+                R *a = base[13 + 3 * sy + 9 * sz] + i * 64 + row;
+                R *b = base[13 + (cx[i] > 0 ? -1 : 1) + 3 * sy + 9 * sz] + i * 64 + row;
+                R *v = &buf->f[write ? opp[i] : i][n0];
+                if (write && (wet >> n0 & full) != full) { /* a row with dry nodes: the wet ones, one by one */
+                    TESS_QFN(cpu_q_row_masked)(a, b, v, cx[i], (unsigned)(wet >> n0 & full));
+                    continue;
+                }
+                if (cx[i] == 0) {
+                    if (write)
+                        memcpy(a, v, CPU_Q_EX * sizeof(R));
+                    else
+                        memcpy(v, a, CPU_Q_EX * sizeof(R));
+                } else if (cx[i] > 0) { /* x pulls from x - 1: b[EX - 1], a[0 .. EX - 2] */
+                    if (write) {
+                        b[CPU_Q_EX - 1] = v[0];
+                        memcpy(a, v + 1, (CPU_Q_EX - 1) * sizeof(R));
+                    } else {
+                        v[0] = b[CPU_Q_EX - 1];
+                        memcpy(v + 1, a, (CPU_Q_EX - 1) * sizeof(R));
+                    }
+                } else { /* x pulls from x + 1: a[1 .. EX - 1], b[0] */
+                    if (write) {
+                        memcpy(a + 1, v, (CPU_Q_EX - 1) * sizeof(R));
+                        b[0] = v[CPU_Q_EX - 1];
+                    } else {
+                        memcpy(v, a + 1, (CPU_Q_EX - 1) * sizeof(R));
+                        v[CPU_Q_EX - 1] = b[0];
+                    }
+                }
+            }
+}
+
+/* The bulk collision of the tile's 64 nodes: the core's tess_q_collide_model with the model choices as
+ * constants, so that the loop body is branch-free and the compiler vectorises it over the nodes. The same
+ * function on the same values as tess_q_collide: the same bits. */
+__attribute__((always_inline)) static inline void TESS_QFN(cpu_q_collide_model)(const tess_params_t *p,
+                                                                               TESS_QFN(cpu_q_buffer) *buf,
+                                                                               int collision, int fluid, int force)
+{
+    for (int n = 0; n < 64; n++) {
+        R f[TESS_QL_Q];
+        TESS_UNROLL
+        for (int i = 0; i < TESS_QL_Q; i++)
+            f[i] = buf->f[i][n];
+        TESS_QFN(tess_q_collide_model)(p, collision, fluid, force, f);
+        TESS_UNROLL
+        for (int i = 0; i < TESS_QL_Q; i++)
+            buf->f[i][n] = f[i];
+    }
+}
+
+/* Every other model: node by node, the choices read at run time (not worth the compile time of a vectorised
+ * copy per model and lattice). */
+__attribute__((noinline, optimize("no-tree-vectorize"))) static void TESS_QFN(cpu_q_collide_nodes)(
+    const tess_params_t *p, TESS_QFN(cpu_q_buffer) *buf)
+{
+    for (int n = 0; n < 64; n++) {
+        R f[TESS_QL_Q];
+        for (int i = 0; i < TESS_QL_Q; i++)
+            f[i] = buf->f[i][n];
+        TESS_QFN(tess_q_collide)(p, f);
+        for (int i = 0; i < TESS_QL_Q; i++)
+            buf->f[i][n] = f[i];
+    }
+}
+
+static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_buffer) *buf)
+{
+#if TESS_QL_Q != 13
+    /* LBGK without a body force, the common case, with the choices as constants; the other models run the
+     * same function with the choices read at run time (fewer copies of the collision to compile). */
+    if (p->collision == TESS_COLLISION_LBGK && !p->use_force) {
+        if (p->fluid == TESS_FLUID_QUASI_COMPRESSIBLE)
+            TESS_QFN(cpu_q_collide_model)(p, buf, TESS_COLLISION_LBGK, TESS_FLUID_QUASI_COMPRESSIBLE, 0);
+        else
+            TESS_QFN(cpu_q_collide_model)(p, buf, TESS_COLLISION_LBGK, TESS_FLUID_INCOMPRESSIBLE, 0);
+        return;
+    }
+#endif
+    TESS_QFN(cpu_q_collide_nodes)(p, buf);
+}
+
+/* One sweep over the tiles: every tile pulls all its links by rows without looking at node types, then a tile
+ * that is not plain applies its fix-ups: the wall rule on links whose upstream node is not wet (bounce-back,
+ * from the node's own slot opp(i), which holds f*_opp(i) in both conventions), a rest state on its dry nodes,
+ * the curved links (tess_q_pull_link) and, for its special nodes (inlets, outlets), the whole gather
+ * (tess_q_gather). The 64 nodes collide in one loop, and the tile is stored through conv_out. The values are
+ * those of tess_q_node_step for every wet node, bit for bit (tests/lattice/test_q_tiles.c).
+ * AB: src != dst, both canonical. AA: src == dst; use_buf: the special nodes and the curved links come from
+ * the pre-pass (read before anything is written). */
 static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int conv_in, int conv_out, int use_buf)
+{
+    const tess_params_t *p = &be->params;
+    const tess_q_grid_t *g = &be->grid;
+    const int opp[TESS_QL_Q] = TESS_QL_OPP, w[TESS_QL_Q] = TESS_QL_W;
+    const int curved = p->wall != TESS_WALL_BOUNCE_BACK;
+    const R *pre = (const R *)be->buf, *link_val = (const R *)be->link_val;
+    const int64_t tile_size = (int64_t)TESS_QL_Q * 64;
+#pragma omp parallel num_threads(be->nthreads)
+    {
+        TESS_QFN(cpu_q_buffer) buf;
+        _Alignas(64) R scratch[TESS_QL_Q * 64]; /* where links from empty tiles read and write (always fixed up) */
+        memset(scratch, 0, sizeof scratch);
+#pragma omp for schedule(static)
+        for (int32_t k = 0; k < be->ntiles; k++) {
+            const int32_t *nb = be->neighbors + 27 * (size_t)k;
+            R *base[27];
+            for (int s = 0; s < 27; s++)
+                base[s] = nb[s] >= 0 ? (R *)(uintptr_t)src + nb[s] * tile_size : scratch;
+            const R *self = src + k * tile_size;
+            if (conv_in == TESS_Q_CANON)
+                TESS_QFN(cpu_q_rows)(base, &buf, 0, ~(uint64_t)0);
+            else /* swapped: every population already sits at the node, in the opposite slot */
+                TESS_UNROLL
+                for (int i = 0; i < TESS_QL_Q; i++)
+                    memcpy(buf.f[i], self + opp[i] * 64, 64 * sizeof(R));
+            const int plain = be->tile_plain[k];
+            if (!plain) {
+                for (int64_t e = be->fix_start[k]; e < be->fix_start[k + 1]; e++) {
+                    const tess_cpu_q_fix_t fx = be->fix[e];
+                    if (fx.i == TESS_CPU_Q_DRY) {
+                        for (int i = 0; i < TESS_QL_Q; i++)
+                            buf.f[i][fx.n] = (R)w[i] / (R)TESS_QL_WDEN;
+                    } else {
+                        buf.f[fx.i][fx.n] =
+                            TESS_QFN(tess_q_bounce_back)(fx.i, self[opp[fx.i] * 64 + fx.n], &p->mat[fx.mat]);
+                    }
+                }
+                if (curved)
+                    for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++) {
+                        const tess_link_t *lk = &be->links[l];
+                        const int n = lk->node, i = opp[lk->dir];
+                        if (use_buf) {
+                            buf.f[i][n] = link_val[l];
+                        } else {
+                            const int x = n % CPU_Q_EX, y = (n / CPU_Q_EX) % CPU_Q_EY, z = n / (CPU_Q_EX * CPU_Q_EY);
+                            buf.f[i][n] = TESS_QFN(tess_q_pull_link)(p, g, src, conv_in, k, x, y, z, i, lk->q);
+                        }
+                    }
+                for (int64_t s = be->tile_special[k]; s < be->tile_special[k + 1]; s++) {
+                    const int64_t node = be->special[s];
+                    const int n = (int)(node % 64);
+                    R fl[TESS_QL_Q];
+                    if (use_buf) {
+                        for (int i = 0; i < TESS_QL_Q; i++)
+                            fl[i] = pre[s * TESS_QL_Q + i];
+                    } else {
+                        const int x = n % CPU_Q_EX, y = (n / CPU_Q_EX) % CPU_Q_EY, z = n / (CPU_Q_EX * CPU_Q_EY);
+                        TESS_QFN(tess_q_gather)(p, g, src, conv_in, k, x, y, z, be->links + be->node_link[node],
+                                                be->node_nlink[node], fl);
+                    }
+                    for (int i = 0; i < TESS_QL_Q; i++)
+                        buf.f[i][n] = fl[i];
+                }
+            }
+            TESS_QFN(cpu_q_collide_tile)(p, &buf);
+            R *out = dst + k * tile_size;
+            if (conv_out == TESS_Q_CANON) {
+                if (src != dst)
+                    tess_cpu_stream_copy(out, buf.f, sizeof buf.f); /* AB: the whole tile, no write-allocate */
+                else
+                    memcpy(out, buf.f, sizeof buf.f);
+                continue;
+            }
+            /* swapped: f*_j goes to slot opp(j) of x + c_j when that node is wet, else to slot j of x (the
+             * fix-up links: x + c_j = x - c_i with j = opp(i)). Dry nodes write nothing: a slot of theirs may
+             * be a wet neighbour's own slot. */
+            TESS_QFN(cpu_q_rows)(base, &buf, 1, be->tile_wet[k]);
+            if (!plain)
+                for (int64_t e = be->fix_start[k]; e < be->fix_start[k + 1]; e++) {
+                    const tess_cpu_q_fix_t fx = be->fix[e];
+                    if (fx.i != TESS_CPU_Q_DRY)
+                        out[opp[fx.i] * 64 + fx.n] = buf.f[opp[fx.i]][fx.n];
+                }
+        }
+        if (src != dst)
+            tess_cpu_stream_fence(); /* streamed stores visible before the next step reads them */
+    }
+}
+
+/* The reference sweep (be->reference, for the tests): every wet node through the full per-node function. */
+static void TESS_QFN(cpu_q_sweep_nodes)(tess_cpu_q_t *be, const R *src, R *dst, int conv_in, int conv_out, int use_buf)
 {
     const tess_params_t *p = &be->params;
     const tess_q_grid_t *g = &be->grid;
     const R *buf = (const R *)be->buf;
 #pragma omp parallel for schedule(static) num_threads(be->nthreads)
-    for (int32_t k = 0; k < be->ntiles; k++) {
-        if (be->tile_plain[k]) {
-            for (int n = 0; n < 64; n++) {
-                const int x = n % g->ex, y = (n / g->ex) % g->ey, z = n / (g->ex * g->ey);
-                R fl[TESS_QL_Q];
-                TESS_QFN(tess_q_pull_plain)(g, src, conv_in, k, x, y, z, fl);
-                TESS_QFN(tess_q_collide)(p, fl);
-                TESS_QFN(tess_q_store_plain)(g, dst, conv_out, k, x, y, z, fl);
-            }
-            continue;
-        }
+    for (int32_t k = 0; k < be->ntiles; k++)
         for (int n = 0; n < 64; n++) {
             const int64_t node = 64 * (int64_t)k + n;
             if (!tess_q_kind_is_wet(p->mat[g->node_type[node]].kind))
@@ -58,7 +289,6 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
             for (int i = 0; i < TESS_QL_Q; i++)
                 dst[TESS_QFN(tess_q_slot)(g, p, conv_out, k, x, y, z, i)] = fl[i];
         }
-    }
 }
 
 /* Moment representation (pattern mr): two copies of the stored moments (tess_q_mr_store's layout); every wet
@@ -118,8 +348,10 @@ static void TESS_QFN(cpu_q_step)(tess_cpu_q_t *be)
         be->cur = 1 - be->cur;
         return;
     }
+    void (*sweep)(tess_cpu_q_t *, const R *, R *, int, int, int) =
+        be->reference ? TESS_QFN(cpu_q_sweep_nodes) : TESS_QFN(cpu_q_sweep);
     if (be->cfg.pattern == TESS_PATTERN_AB) {
-        TESS_QFN(cpu_q_sweep)(be, (const R *)be->f[be->cur], (R *)be->f[1 - be->cur], TESS_Q_CANON, TESS_Q_CANON, 0);
+        sweep(be, (const R *)be->f[be->cur], (R *)be->f[1 - be->cur], TESS_Q_CANON, TESS_Q_CANON, 0);
         be->cur = 1 - be->cur;
         return;
     }
@@ -127,9 +359,11 @@ static void TESS_QFN(cpu_q_step)(tess_cpu_q_t *be)
     const int odd = (be->nsteps_done & 1) == 0;
     const int conv_in = odd ? TESS_Q_CANON : TESS_Q_SWAPPED, conv_out = odd ? TESS_Q_SWAPPED : TESS_Q_CANON;
     R *f = (R *)be->f[0];
-    if (be->nspecial)
-        TESS_QFN(cpu_q_prepass)(be, f, conv_in);
-    TESS_QFN(cpu_q_sweep)(be, f, f, conv_in, conv_out, be->nspecial > 0);
+    TESS_QFN(cpu_q_prepass)(be, f, conv_in);
+    sweep(be, f, f, conv_in, conv_out, 1);
 }
 
+#undef CPU_Q_EX
+#undef CPU_Q_EY
+#undef CPU_Q_EZ
 #undef R

@@ -34,6 +34,9 @@ typedef struct {
 tess_status lt_start(lt_run_t *r, tess_geometry_t *g, const tess_params_t *p, tess_pattern pattern, int threads,
                      tess_precision prec, tess_wall_q_fn fn, void *ctx, tess_error_t *err);
 tess_status lt_step(lt_run_t *r, int n, tess_error_t *err);
+/* When set, lt_start runs the engine's reference sweep (every wet node through tess_q_node_step) instead of
+ * the tile sweep with fix-ups (tess_cpu_q_t.reference). */
+extern int lt_reference_sweep;
 /* Downloads the populations (r->pops) and the dense fields (r->rho, r->u). */
 tess_status lt_fields(lt_run_t *r, tess_error_t *err);
 void lt_free(lt_run_t *r);
@@ -54,5 +57,11 @@ void lt_mixed_case(tess_lattice_id lat, tess_geometry_t *g, tess_params_t *p, lt
  * the number of curved links, keep (when not NULL) the case's tiling. */
 void *lt_mixed_run(tess_lattice_id lat, int collision, tess_pattern pat, int threads, tess_precision prec, int steps,
                    int64_t *nlinks, tess_tiling_t *keep);
+
+/* lt_mixed_run with the wall rule replaced too (wall >= 0). */
+void *lt_mixed_run_wall(tess_lattice_id lat, int wall, int collision, tess_pattern pat, int threads, tess_precision prec,
+                        int steps, int64_t *nlinks, tess_tiling_t *keep);
+/* Wet nodes (of t, materials of p) whose canonical populations in a and b differ in any bit. */
+long lt_wet_differing(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *a, const void *b);
 
 #endif
