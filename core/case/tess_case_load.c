@@ -768,11 +768,14 @@ static tess_status load(ctx_t *x, const char *path, const char *const *overrides
     TRY(tess_case_analysis_read(&x->es, c, x->err));
     TRY(check_unused(x));
 
+    tess_case_stl_unused_openings(c->stl, c->warning, sizeof c->warning);
     const double mach = c->max_lattice_speed * sqrt(3.0);
-    if (mach > TESS_CASE_MACH_WARN)
-        snprintf(c->warning, sizeof c->warning,
-                 "%s: lattice Mach number %.3g (speed %.3g) exceeds %.1f: compressibility errors will be large", path,
-                 mach, c->max_lattice_speed, TESS_CASE_MACH_WARN);
+    if (mach > TESS_CASE_MACH_WARN) {
+        const size_t used = strlen(c->warning);
+        snprintf(c->warning + used, sizeof c->warning - used,
+                 "%s%s: lattice Mach number %.3g (speed %.3g) exceeds %.1f: compressibility errors will be large",
+                 used ? "; " : "", path, mach, c->max_lattice_speed, TESS_CASE_MACH_WARN);
+    }
     return TESS_OK;
 }
 
