@@ -102,10 +102,14 @@ static int handler(void *user, const char *section, const char *name, const char
         return (r->st = tess_fail(r->err, TESS_ERR_INPUT, "%s:%d: key '%s' outside any [section]", r->es->file,
                                   r->line, name)),
                0;
-    if (strlen(section) >= sizeof r->es->e[0].section || strlen(name) >= sizeof r->es->e[0].key ||
-        strlen(value) >= sizeof r->es->e[0].value)
-        return (r->st = tess_fail(r->err, TESS_ERR_INPUT, "%s:%d: key '%s' in [%s]: value too long (at most %zu characters)",
-                                  r->es->file, r->line, name, section, sizeof r->es->e[0].value - 1)),
+    /* (Values fit: a line holds at most TESS_CASE_LINE_MAX characters.) */
+    if (strlen(section) >= sizeof r->es->e[0].section)
+        return (r->st = tess_fail(r->err, TESS_ERR_INPUT, "%s:%d: section name of %zu characters, expected at most %zu",
+                                  r->es->file, r->line, strlen(section), sizeof r->es->e[0].section - 1)),
+               0;
+    if (strlen(name) >= sizeof r->es->e[0].key)
+        return (r->st = tess_fail(r->err, TESS_ERR_INPUT, "%s:%d: key '%s' in [%s]: key name of %zu characters, expected at "
+                                  "most %zu", r->es->file, r->line, name, section, strlen(name), sizeof r->es->e[0].key - 1)),
                0;
     const tess_entry_t *prev = lookup(r->es, section, name);
     if (prev)

@@ -153,11 +153,12 @@ tess_status tess_restart_read(const char *path, const tess_restart_header_t *exp
         snprintf(detail, sizeof detail, "sizes %d x %d x %d nodes, %d tiles (expected positive)", h.nx, h.ny, h.nz,
                  h.ntiles);
     else if (h.count > SIZE_MAX || !tess_mul_size((size_t)h.count, vsize, &bytes) ||
-             !tess_add_size(bytes, sizeof b, &want_size) || want_size != size)
-        snprintf(detail, sizeof detail, "%zu bytes, the header's %llu values of %u bytes need %llu%s", size,
-                 (unsigned long long)h.count, vsize,
-                 (unsigned long long)sizeof b + (unsigned long long)h.count * vsize,
-                 size > want_size ? " (trailing bytes)" : " (truncated)");
+             !tess_add_size(bytes, sizeof b, &want_size))
+        snprintf(detail, sizeof detail, "the header's %llu values of %u bytes are more than any file holds",
+                 (unsigned long long)h.count, vsize);
+    else if (want_size != size)
+        snprintf(detail, sizeof detail, "%zu bytes, the header's %llu values of %u bytes need %zu (%s)", size,
+                 (unsigned long long)h.count, vsize, want_size, size > want_size ? "trailing bytes" : "truncated");
     if (detail[0]) {
         fclose(f);
         return bad_file(path, detail, err);
