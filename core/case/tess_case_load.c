@@ -25,6 +25,7 @@ typedef struct {
     tess_case_t *c;
     char dir[TESS_CASE_PATH_MAX]; /* folder of the case file: relative paths inside it start there */
     tess_error_t *err;
+    char voxels[2 * TESS_CASE_PATH_MAX + 1300]; /* "<case line>: voxel file <path>" of the last voxel file read */
 } ctx_t;
 
 #define TRY(expr)                                                                                                  \
@@ -577,6 +578,7 @@ static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
         tess_entry_t *fe = tess_entry_find(&x->es, s, "file");
         tess_entry_origin(&x->es, fe, origin, sizeof origin);
         resolve(x, file, path, sizeof path);
+        snprintf(x->voxels, sizeof x->voxels, "%s: voxel file %s", origin, path);
         static const char *const formats[] = {"vti", "raw", NULL};
         const size_t fl = strlen(file);
         int fmt = fl > 4 && strcmp(file + fl - 4, ".vti") == 0 ? 0 : 1;
@@ -757,10 +759,13 @@ static tess_status load(ctx_t *x, const char *path, const char *const *overrides
     }
     const size_t nn = (size_t)c->geometry.nx * c->geometry.ny * c->geometry.nz;
     for (size_t i = 0; i < nn; i++)
-        if (c->geometry.type[i] >= c->params.nmat)
+        if (c->geometry.type[i] >= c->params.nmat) {
+            const tess_geometry_t *g = &c->geometry;
             return tess_fail(x->err, TESS_ERR_INPUT,
-                             "%s: node type %d in a voxel file, but the case defines materials 0..%d only", path,
-                             c->geometry.type[i], c->params.nmat - 1);
+                             "%s: node type %d at node (%zu, %zu, %zu), but the case defines materials 0..%d only",
+                             x->voxels[0] ? x->voxels : path, g->type[i], i % (size_t)g->nx,
+                             i / (size_t)g->nx % (size_t)g->ny, i / ((size_t)g->nx * (size_t)g->ny), c->params.nmat - 1);
+        }
     profile_walls(c);
     TRY(read_forces(x));
     TRY(read_init(x));

@@ -12,7 +12,7 @@
 /* The target's entry point (libFuzzer's name). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Writes data to `name` in a private scratch folder (created on first use, under TMPDIR or /tmp) and returns
+/* Writes data to `name` in a private scratch folder (created on first use, under TMPDIR, else /dev/shm, else /tmp) and returns
  * the path (static storage, valid until the next call with the same name). */
 const char *tess_fuzz_file(const char *name, const void *data, size_t size);
 
