@@ -172,13 +172,19 @@ static double convert(int type, const unsigned char *p)
     }
 }
 
-/* The largest .vti file read: 16 GiB, several times a 4096^3 uint8 voxel file in base64. */
+/* The largest .vti file read: 1 MiB of XML plus 512 bytes a domain node (ten components of 25-character ascii
+ * values, or many binary arrays, per node), and never over 16 GiB: a file far larger than the domain's data
+ * is refused before it is read into memory. */
 #define VTI_MAX_BYTES ((size_t)1 << 34)
 
-static tess_status load(vti_file_t *v, const char *path, tess_error_t *err)
+static tess_status load(vti_file_t *v, const char *path, size_t max_nodes, tess_error_t *err)
 {
     v->path = path;
-    tess_status st = tess_input_file_read(path, "VTK file", VTI_MAX_BYTES, &v->buf, &v->len, err);
+    size_t max_bytes;
+    if (!tess_mul_size(max_nodes, 512, &max_bytes) || !tess_add_size(max_bytes, (size_t)1 << 20, &max_bytes) ||
+        max_bytes > VTI_MAX_BYTES)
+        max_bytes = VTI_MAX_BYTES;
+    tess_status st = tess_input_file_read(path, "VTK file", max_bytes, &v->buf, &v->len, err);
     if (st != TESS_OK)
         return st;
     /* XML parsing stops where appended binary data could contain anything. */
@@ -204,7 +210,7 @@ tess_status tess_vti_read(const char *path, const char *name, int ncomp, size_t 
                           int *ncomp_out, tess_error_t *err)
 {
     vti_file_t v = {0};
-    tess_status st = load(&v, path, err);
+    tess_status st = load(&v, path, max_nodes, err);
     if (st != TESS_OK)
         return st;
     char val[256];
