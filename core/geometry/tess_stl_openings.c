@@ -233,20 +233,11 @@ static void describe_loop(const work_t *w, int l, tess_stl_opening_t *o)
         cross(a, b, c);
         for (int k = 0; k < 3; k++)
             va[k] += 0.5 * c[k];
-    }
-    o->area = sqrt(va[0] * va[0] + va[1] * va[1] + va[2] * va[2]);
-    /* The fan's unsigned area: a loop that runs back over itself (the two ends of a tube joined along a seam whose
-     * corners differ by a rounding error) has a vector area far below it, and no plane to cap. */
-    o->fan_area = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        double a[3], b[3], c[3];
-        for (int k = 0; k < 3; k++) {
-            a[k] = w->pos[3 * L[i] + k] - o->fan[k];
-            b[k] = w->pos[3 * L[(i + 1) % n] + k] - o->fan[k];
-        }
-        cross(a, b, c);
+        /* The fan's unsigned area: a loop that runs back over itself (the two ends of a tube joined along a seam
+         * whose corners differ by a rounding error) has a vector area far below it, and no plane to cap. */
         o->fan_area += 0.5 * sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
     }
+    o->area = sqrt(va[0] * va[0] + va[1] * va[1] + va[2] * va[2]);
     for (int k = 0; k < 3; k++)
         o->normal[k] = o->area > 0 ? va[k] / o->area : 0.0;
     /* Centroid: the fan triangles' centroids weighted by their areas projected on the normal. */
