@@ -81,13 +81,16 @@ static int attr(const char *tag, const char *name, char *out, size_t len)
 {
     const char *end = strchr(tag, '>');
     const size_t nl = strlen(name);
-    for (const char *p = tag; p && p < end; p++) {
-        p = strstr(p, name);
-        if (!p || p >= end)
+    /* Searched within the tag only: strstr would scan on to the end of the file for every tag that lacks the
+     * attribute (quadratic in a file of many such tags). */
+    for (const char *p = tag; end && p < end; p++) {
+        while (p + nl <= end && memcmp(p, name, nl) != 0)
+            p++;
+        if (p + nl > end)
             return 0;
         if ((p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n' || p[-1] == '\r') && p[nl] == '=' && p[nl + 1] == '"') {
-            const char *v = p + nl + 2, *q = strchr(v, '"');
-            if (!q || q > end || (size_t)(q - v) >= len)
+            const char *v = p + nl + 2, *q = memchr(v, '"', (size_t)(end - v));
+            if (!q || (size_t)(q - v) >= len)
                 return 0;
             memcpy(out, v, (size_t)(q - v));
             out[q - v] = 0;
