@@ -597,7 +597,9 @@ static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
     if (kind == GEO_SPHERES) {
         double d = 0, por = 0;
         long seed = 1;
-        TRY(tess_get_double(&x->es, s, "diameter", 0.0, INFINITY, 1, 1, &d, NULL, x->err));
+        /* At least one node spacing: smaller spheres mostly miss every node, and filling to the porosity
+         * would never end (a diameter of 1e-300 hung the case reader). */
+        TRY(tess_get_double(&x->es, s, "diameter", 1.0, INFINITY, 0, 1, &d, NULL, x->err));
         TRY(tess_get_double(&x->es, s, "porosity", 0.0, 1.0, 0, 1, &por, NULL, x->err));
         TRY(tess_get_long(&x->es, s, "seed", 0, 2147483647L, 0, &seed, x->err));
         double lo[3] = {0, 0, 0}, hi[3] = {g->nx - 1, g->ny - 1, g->nz - 1};

@@ -173,6 +173,8 @@ T.append(("hexadecimal float", hexf, [], ["case.ini:%d: key 'tau' in [physics]: 
                                           % line_of(hexf, "tau")]))
 T.append(("hexadecimal float in a vector", replace("velocity = 0.05 0 0", "velocity = 0x1p-4 0 0"), [],
           ["key 'velocity' in [wall.lid]: expected three numbers separated by spaces, got '0x1p-4 0 0'"]))
+T.append(("sphere diameter below 1 (hung, before)", SMALL_CASE + "[spheres.s]\ndiameter = 1e-300\nporosity = 0.5\n", [],
+          ["key 'diameter' in [spheres.s]: expected a number >= 1, got '1e-300'"]))
 T.append(("folder as STL file", SMALL_CASE + STL % "/tmp", [],
           ["[stl.v]: /tmp: cannot read STL file: it is a folder, not a regular file"]))
 T.append(("restart: flipped byte", None, ["--restart", "flip.tsr"], ["flip.tsr: corrupt restart file: CRC-32 "]))
