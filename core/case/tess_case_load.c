@@ -608,8 +608,9 @@ static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
         int ilo[3], ihi[3];
         const int n[3] = {g->nx, g->ny, g->nz};
         for (int a = 0; a < 3; a++) {
-            ilo[a] = (int)fmax(0, ceil(lo[a]));
-            ihi[a] = (int)fmin(n[a] - 1, floor(hi[a]));
+            /* Clamped on both sides before the conversion: min = 1e300 must not overflow an int. */
+            ilo[a] = (int)fmin(n[a], fmax(0, ceil(lo[a])));
+            ihi[a] = (int)fmax(-1, fmin(n[a] - 1, floor(hi[a])));
             if (ihi[a] < ilo[a])
                 return tess_fail(x->err, TESS_ERR_INPUT, "%s: [%s]: the region min..max holds no node of the domain",
                                  x->es.file, s);
