@@ -175,7 +175,7 @@ T.append(("hexadecimal float in a vector", replace("velocity = 0.05 0 0", "veloc
           ["key 'velocity' in [wall.lid]: expected three numbers separated by spaces, got '0x1p-4 0 0'"]))
 T.append(("sphere diameter below 1 (hung, before)", SMALL_CASE + "[spheres.s]\ndiameter = 1e-300\nporosity = 0.5\n", [],
           ["key 'diameter' in [spheres.s]: expected a number >= 1, got '1e-300'"]))
-T.append(("sphere region far outside (an int overflow under UBSan, before)", SMALL_CASE +
+T.append(("sphere region far outside (an out-of-range conversion to int, undefined behaviour, before)", SMALL_CASE +
           "[spheres.s]\ndiameter = 2\nporosity = 0.5\nmin = 1e300 0 0\nmax = 2e300 -1e300 3\n", [],
           ["[spheres.s]: the region min..max holds no node of the domain"]))
 T.append(("folder as STL file", SMALL_CASE + STL % "/tmp", [],
