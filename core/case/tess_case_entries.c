@@ -219,9 +219,7 @@ static tess_status missing(const tess_entries_t *es, const char *s, const char *
     return tess_fail(err, TESS_ERR_INPUT, "%s: [%s]: missing key '%s' (%s)", es->file, s, k, what);
 }
 
-/* strtod that accepts only a finite decimal number (no nan/inf, no hexadecimal 0x1p0): the caller checks
- * what follows. */
-static int parse_double(const char *s, double *out, const char **end)
+int tess_parse_number(const char *s, double *out, const char **end)
 {
     char *e;
     errno = 0;
@@ -262,7 +260,7 @@ tess_status tess_get_double(tess_entries_t *es, const char *s, const char *k, do
         return required ? missing(es, s, k, what, err) : TESS_OK;
     double v;
     const char *end;
-    if (!parse_double(e->value, &v, &end) || !blank(end) || v < lo || v > hi || (lo_open && v == lo))
+    if (!tess_parse_number(e->value, &v, &end) || !blank(end) || v < lo || v > hi || (lo_open && v == lo))
         return tess_entry_fail(es, e, err, "%s", what);
     *out = v;
     if (given)
@@ -300,7 +298,7 @@ tess_status tess_get_vec3(tess_entries_t *es, const char *s, const char *k, int 
     for (int i = 0; i < 3; i++) {
         while (*p == ' ' || *p == '\t' || *p == ',')
             p++;
-        if (!parse_double(p, &v[i], &p))
+        if (!tess_parse_number(p, &v[i], &p))
             return tess_entry_fail(es, e, err, "three numbers separated by spaces");
     }
     if (!blank(p))

@@ -33,6 +33,10 @@ tess_status tess_entries_read(tess_entries_t *es, const char *path, tess_error_t
 tess_status tess_entries_override(tess_entries_t *es, const char *spec, tess_error_t *err);
 void tess_entries_free(tess_entries_t *es);
 
+/* strtod for case values: a finite decimal number only (no nan/inf, no hexadecimal 0x1p0); returns 1 and sets
+ * *out and *end (after the number), or 0. The caller checks what follows. */
+int tess_parse_number(const char *s, double *out, const char **end);
+
 /* The entry, marked used, or NULL when absent. */
 tess_entry_t *tess_entry_find(tess_entries_t *es, const char *section, const char *key);
 /* Fails with "<origin>: key 'k' in [s]: expected <what>, got '<value>'". */
