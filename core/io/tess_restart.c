@@ -1,6 +1,7 @@
 #include "tess_restart.h"
 #include "tess_checked.h"
 #include "tess_file.h"
+#include "tess_fnv.h"
 #include "tess_input_file.h"
 #include <errno.h>
 #include <stdio.h>
@@ -10,25 +11,15 @@
 
 static const char magic[8] = {'T', 'E', 'S', 'S', 'R', 'S', 'T', 0};
 
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
 uint64_t tess_restart_hash(const tess_tiling_t *t, const tess_params_t *p)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = TESS_FNV_OFFSET;
     const int32_t head[7] = {t->nx, t->ny, t->nz, t->periodic[0], t->periodic[1], t->periodic[2], t->ntiles};
-    h = fnv(h, head, sizeof head);
-    h = fnv(h, t->tile_corner, 3 * (size_t)t->ntiles * sizeof *t->tile_corner);
-    h = fnv(h, t->node_type, 64 * (size_t)t->ntiles);
+    h = tess_fnv1a(h, head, sizeof head);
+    h = tess_fnv1a(h, t->tile_corner, 3 * (size_t)t->ntiles * sizeof *t->tile_corner);
+    h = tess_fnv1a(h, t->node_type, 64 * (size_t)t->ntiles);
     /* tess_params_t has no padding holes (int32 fields in fours, then doubles), so its bytes are its value. */
-    return fnv(h, p, sizeof *p);
+    return tess_fnv1a(h, p, sizeof *p);
 }
 
 static size_t value_size(uint32_t precision)
