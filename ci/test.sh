@@ -2,8 +2,8 @@
 # The test command, for CI and for developers: installs what is missing, builds everything this machine
 # can build with warnings as errors (CUDA for sm_80/sm_90 when nvcc is present, HIP for gfx90a/gfx940/gfx1030
 # when hipcc is present), runs the whole test suite and the soak test (ci/soak.sh, 3 cycles), then rebuilds the
-# CPU code with AddressSanitizer and UndefinedBehaviorSanitizer and runs the fast tests. Exits non-zero on the
-# first failure.
+# CPU code with AddressSanitizer and UndefinedBehaviorSanitizer and runs the fast tests, and fuzzes each file
+# reader for 45 s (ci/fuzz.sh). Exits non-zero on the first failure.
 #
 # Environment: TESSERA_BUILD_ROOT (default <repo>/build-ci) holds the two build directories;
 # TESSERA_JOBS (default 2) is the build and test parallelism.
@@ -59,5 +59,10 @@ step "build (sanitized)"
 run cmake --build "$build_root/sanitize" -j "$jobs"
 step "test: fast tests under the sanitizers"
 run ctest --test-dir "$build_root/sanitize" --output-on-failure -j "$jobs" -L fast
+
+# Each reader's libFuzzer target for 45 s, two at a time (docs/reliability.md, "Fuzzing"): about 4 minutes
+# with the build. ci/fuzz.sh SECONDS runs them longer.
+step "fuzz: every reader for 45 s (clang, libFuzzer, ASan + UBSan)"
+run env TESSERA_BUILD_ROOT="$build_root" TESSERA_JOBS="$jobs" "$root/ci/fuzz.sh" 45
 
 step "all passed"

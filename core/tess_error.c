@@ -9,6 +9,10 @@ tess_status tess_fail(tess_error_t *err, tess_status code, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
+        /* One line, whatever a quoted piece of a bad file held: control characters become '?'. */
+        for (char *p = err->msg; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
         err->code = code;
     }
     return code;

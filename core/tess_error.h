@@ -26,7 +26,8 @@ typedef struct {
     char msg[1024];
 } tess_error_t;
 
-/* Records code and a printf-style one-line message; returns code so callers can `return tess_fail(...)`. */
+/* Records code and a printf-style one-line message (control characters, such as a newline quoted from a bad
+ * input file, are replaced by '?'); returns code so callers can `return tess_fail(...)`. */
 tess_status tess_fail(tess_error_t *err, tess_status code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

@@ -92,7 +92,8 @@ typedef struct {
 
     tess_units_t units;                 /* [units]: the conversion from the case's units (active 0: lattice units) */
     double max_lattice_speed;           /* largest speed the case prescribes (lid, inlet, init, Re) */
-    char warning[256];                  /* non-fatal advice (lattice Mach number > 0.3), "" if none */
+    char warning[768];                  /* non-fatal advice (an STL opening capped as wall; lattice Mach number
+                                           > 0.3), one line, "" if none */
 } tess_case_t;
 
 /* Reads a case file. overrides are n strings "section.key=value" applied on top of the file (a section that

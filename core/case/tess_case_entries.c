@@ -1,4 +1,5 @@
 #include "tess_case_entries.h"
+#include "tess_input_file.h"
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
@@ -7,23 +8,54 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* libinih is built without INI_HANDLER_LINENO on Debian: a reader that counts lines gives the handler the
- * line it is looking at (the handler runs right after its line was read). */
+/* libinih is built without INI_HANDLER_LINENO on Debian, and with a line buffer of INI_MAX_LINE (200) bytes
+ * that cuts longer lines and reports the pieces as later lines. So the file is read here: its lines are
+ * checked (length, NUL bytes) and counted, and handed to ini_parse_stream one by one, so the handler knows
+ * the line it is looking at (it runs right after its line was read) and no line is ever cut. */
 typedef struct {
-    FILE *f;
+    const char *p, *end; /* the rest of the file */
     int line;
     tess_entries_t *es;
     tess_error_t *err;
     tess_status st;
 } reader_t;
 
-static char *count_lines(char *str, int num, void *stream)
+static char *next_line(char *str, int num, void *stream)
 {
     reader_t *r = stream;
-    char *s = fgets(str, num, r->f);
-    if (s)
-        r->line++;
-    return s;
+    if (r->p >= r->end || num < 2)
+        return NULL;
+    const char *nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
+    size_t n = nl ? (size_t)(nl - r->p) + 1 : (size_t)(r->end - r->p);
+    if (n > (size_t)num - 1) /* never: lines were checked against TESS_CASE_LINE_MAX < num - 1 */
+        n = (size_t)num - 1;
+    memcpy(str, r->p, n);
+    str[n] = 0;
+    r->p += n;
+    r->line++;
+    return str;
+}
+
+/* Finds the first line longer than TESS_CASE_LINE_MAX characters (a CR before the newline counts) or holding a
+ * NUL byte; TESS_OK when there is none. */
+static tess_status check_lines(const char *path, const char *text, size_t len, tess_error_t *err)
+{
+    int line = 1;
+    size_t start = 0;
+    for (size_t i = 0; i <= len; i++) {
+        if (i == len || text[i] == '\n') {
+            if (i - start > TESS_CASE_LINE_MAX)
+                return tess_fail(err, TESS_ERR_INPUT,
+                                 "%s:%d: line of %zu characters: expected at most %d characters a line", path, line,
+                                 i - start, TESS_CASE_LINE_MAX);
+            line++;
+            start = i + 1;
+        } else if (text[i] == 0) {
+            return tess_fail(err, TESS_ERR_INPUT, "%s:%d: a NUL byte (column %zu): expected a text file", path, line,
+                             i - start + 1);
+        }
+    }
+    return TESS_OK;
 }
 
 static void copy(char *dst, size_t len, const char *src)
@@ -70,10 +102,14 @@ static int handler(void *user, const char *section, const char *name, const char
         return (r->st = tess_fail(r->err, TESS_ERR_INPUT, "%s:%d: key '%s' outside any [section]", r->es->file,
                                   r->line, name)),
                0;
-    if (strlen(section) >= sizeof r->es->e[0].section || strlen(name) >= sizeof r->es->e[0].key ||
-        strlen(value) >= sizeof r->es->e[0].value)
-        return (r->st = tess_fail(r->err, TESS_ERR_INPUT, "%s:%d: key '%s' in [%s]: value too long (at most %zu characters)",
-                                  r->es->file, r->line, name, section, sizeof r->es->e[0].value - 1)),
+    /* (Values fit: a line holds at most TESS_CASE_LINE_MAX characters.) */
+    if (strlen(section) >= sizeof r->es->e[0].section)
+        return (r->st = tess_fail(r->err, TESS_ERR_INPUT, "%s:%d: section name of %zu characters, expected at most %zu",
+                                  r->es->file, r->line, strlen(section), sizeof r->es->e[0].section - 1)),
+               0;
+    if (strlen(name) >= sizeof r->es->e[0].key)
+        return (r->st = tess_fail(r->err, TESS_ERR_INPUT, "%s:%d: key '%s' in [%s]: key name of %zu characters, expected at "
+                                  "most %zu", r->es->file, r->line, name, section, strlen(name), sizeof r->es->e[0].key - 1)),
                0;
     const tess_entry_t *prev = lookup(r->es, section, name);
     if (prev)
@@ -89,11 +125,18 @@ tess_status tess_entries_read(tess_entries_t *es, const char *path, tess_error_t
 {
     memset(es, 0, sizeof *es);
     es->file = path;
-    reader_t r = {fopen(path, "r"), 0, es, err, TESS_OK};
-    if (!r.f)
-        return tess_fail(err, TESS_ERR_INPUT, "%s: cannot open the case file: %s", path, strerror(errno));
-    const int rc = ini_parse_stream(count_lines, &r, handler, &r);
-    fclose(r.f);
+    char *text;
+    size_t len;
+    tess_status st = tess_input_file_read(path, "the case file", TESS_CASE_FILE_MAX, &text, &len, err);
+    if (st != TESS_OK)
+        return st;
+    if ((st = check_lines(path, text, len, err)) != TESS_OK) {
+        free(text);
+        return st;
+    }
+    reader_t r = {text, text + len, 0, es, err, TESS_OK};
+    const int rc = ini_parse_stream(next_line, &r, handler, &r);
+    free(text);
     if (r.st != TESS_OK)
         return r.st;
     if (rc > 0)
@@ -176,14 +219,16 @@ static tess_status missing(const tess_entries_t *es, const char *s, const char *
     return tess_fail(err, TESS_ERR_INPUT, "%s: [%s]: missing key '%s' (%s)", es->file, s, k, what);
 }
 
-/* strtod that accepts only a whole finite number (no trailing text, no nan/inf). */
-static int parse_double(const char *s, double *out, const char **end)
+int tess_parse_number(const char *s, double *out, const char **end)
 {
     char *e;
     errno = 0;
     const double v = strtod(s, &e);
     if (e == s || errno == ERANGE || !isfinite(v))
         return 0;
+    for (const char *p = s; p < e; p++)
+        if (!strchr("0123456789+-.eE \t", *p))
+            return 0;
     *out = v;
     *end = e;
     return 1;
@@ -215,7 +260,7 @@ tess_status tess_get_double(tess_entries_t *es, const char *s, const char *k, do
         return required ? missing(es, s, k, what, err) : TESS_OK;
     double v;
     const char *end;
-    if (!parse_double(e->value, &v, &end) || !blank(end) || v < lo || v > hi || (lo_open && v == lo))
+    if (!tess_parse_number(e->value, &v, &end) || !blank(end) || v < lo || v > hi || (lo_open && v == lo))
         return tess_entry_fail(es, e, err, "%s", what);
     *out = v;
     if (given)
@@ -253,7 +298,7 @@ tess_status tess_get_vec3(tess_entries_t *es, const char *s, const char *k, int 
     for (int i = 0; i < 3; i++) {
         while (*p == ' ' || *p == '\t' || *p == ',')
             p++;
-        if (!parse_double(p, &v[i], &p))
+        if (!tess_parse_number(p, &v[i], &p))
             return tess_entry_fail(es, e, err, "three numbers separated by spaces");
     }
     if (!blank(p))

@@ -21,11 +21,21 @@ typedef struct {
     int nsec;
 } tess_entries_t;
 
-/* Reads the file (with libinih); keys given twice in one section are an error. */
+/* Longest case-file line (characters before the newline), and largest case file. libinih's line buffer is
+ * 200 bytes (the newline and a NUL take two); longer lines are an error naming the line. */
+#define TESS_CASE_LINE_MAX 198
+#define TESS_CASE_FILE_MAX ((size_t)16 << 20)
+
+/* Reads the file (with libinih); keys given twice in one section, lines over TESS_CASE_LINE_MAX characters and
+ * NUL bytes are errors naming the line. */
 tess_status tess_entries_read(tess_entries_t *es, const char *path, tess_error_t *err);
 /* Applies "section.key=value": replaces the file's value or adds an entry. */
 tess_status tess_entries_override(tess_entries_t *es, const char *spec, tess_error_t *err);
 void tess_entries_free(tess_entries_t *es);
+
+/* strtod for case values: a finite decimal number only (no nan/inf, no hexadecimal 0x1p0); returns 1 and sets
+ * *out and *end (after the number), or 0. The caller checks what follows. */
+int tess_parse_number(const char *s, double *out, const char **end);
 
 /* The entry, marked used, or NULL when absent. */
 tess_entry_t *tess_entry_find(tess_entries_t *es, const char *section, const char *key);

@@ -25,6 +25,7 @@ typedef struct {
     tess_case_t *c;
     char dir[TESS_CASE_PATH_MAX]; /* folder of the case file: relative paths inside it start there */
     tess_error_t *err;
+    char voxels[2 * TESS_CASE_PATH_MAX + 1300]; /* "<case line>: voxel file <path>" of the last voxel file read */
 } ctx_t;
 
 #define TRY(expr)                                                                                                  \
@@ -577,6 +578,7 @@ static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
         tess_entry_t *fe = tess_entry_find(&x->es, s, "file");
         tess_entry_origin(&x->es, fe, origin, sizeof origin);
         resolve(x, file, path, sizeof path);
+        snprintf(x->voxels, sizeof x->voxels, "%s: voxel file %s", origin, path);
         static const char *const formats[] = {"vti", "raw", NULL};
         const size_t fl = strlen(file);
         int fmt = fl > 4 && strcmp(file + fl - 4, ".vti") == 0 ? 0 : 1;
@@ -595,7 +597,9 @@ static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
     if (kind == GEO_SPHERES) {
         double d = 0, por = 0;
         long seed = 1;
-        TRY(tess_get_double(&x->es, s, "diameter", 0.0, INFINITY, 1, 1, &d, NULL, x->err));
+        /* At least one node spacing: smaller spheres mostly miss every node, and filling to the porosity
+         * would never end (a diameter of 1e-300 hung the case reader). */
+        TRY(tess_get_double(&x->es, s, "diameter", 1.0, INFINITY, 0, 1, &d, NULL, x->err));
         TRY(tess_get_double(&x->es, s, "porosity", 0.0, 1.0, 0, 1, &por, NULL, x->err));
         TRY(tess_get_long(&x->es, s, "seed", 0, 2147483647L, 0, &seed, x->err));
         double lo[3] = {0, 0, 0}, hi[3] = {g->nx - 1, g->ny - 1, g->nz - 1};
@@ -604,8 +608,9 @@ static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
         int ilo[3], ihi[3];
         const int n[3] = {g->nx, g->ny, g->nz};
         for (int a = 0; a < 3; a++) {
-            ilo[a] = (int)fmax(0, ceil(lo[a]));
-            ihi[a] = (int)fmin(n[a] - 1, floor(hi[a]));
+            /* Clamped on both sides before the conversion: min = 1e300 must not overflow an int. */
+            ilo[a] = (int)fmin(n[a], fmax(0, ceil(lo[a])));
+            ihi[a] = (int)fmax(-1, fmin(n[a] - 1, floor(hi[a])));
             if (ihi[a] < ilo[a])
                 return tess_fail(x->err, TESS_ERR_INPUT, "%s: [%s]: the region min..max holds no node of the domain",
                                  x->es.file, s);
@@ -763,10 +768,13 @@ static tess_status load(ctx_t *x, const char *path, const char *const *overrides
     }
     const size_t nn = (size_t)c->geometry.nx * c->geometry.ny * c->geometry.nz;
     for (size_t i = 0; i < nn; i++)
-        if (c->geometry.type[i] >= c->params.nmat)
+        if (c->geometry.type[i] >= c->params.nmat) {
+            const tess_geometry_t *g = &c->geometry;
             return tess_fail(x->err, TESS_ERR_INPUT,
-                             "%s: node type %d in a voxel file, but the case defines materials 0..%d only", path,
-                             c->geometry.type[i], c->params.nmat - 1);
+                             "%s: node type %d at node (%zu, %zu, %zu), but the case defines materials 0..%d only",
+                             x->voxels[0] ? x->voxels : path, g->type[i], i % (size_t)g->nx,
+                             i / (size_t)g->nx % (size_t)g->ny, i / ((size_t)g->nx * (size_t)g->ny), c->params.nmat - 1);
+        }
     profile_walls(c);
     TRY(read_forces(x));
     TRY(read_init(x));
@@ -774,11 +782,14 @@ static tess_status load(ctx_t *x, const char *path, const char *const *overrides
     TRY(tess_case_analysis_read(&x->es, c, x->err));
     TRY(check_unused(x));
 
+    tess_case_stl_unused_openings(c->stl, c->warning, sizeof c->warning);
     const double mach = c->max_lattice_speed * sqrt(3.0);
-    if (mach > TESS_CASE_MACH_WARN)
-        snprintf(c->warning, sizeof c->warning,
-                 "%s: lattice Mach number %.3g (speed %.3g) exceeds %.1f: compressibility errors will be large", path,
-                 mach, c->max_lattice_speed, TESS_CASE_MACH_WARN);
+    if (mach > TESS_CASE_MACH_WARN) {
+        const size_t used = strlen(c->warning);
+        snprintf(c->warning + used, sizeof c->warning - used,
+                 "%s%s: lattice Mach number %.3g (speed %.3g) exceeds %.1f: compressibility errors will be large",
+                 used ? "; " : "", path, mach, c->max_lattice_speed, TESS_CASE_MACH_WARN);
+    }
     return TESS_OK;
 }
 

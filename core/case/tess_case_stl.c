@@ -11,8 +11,10 @@
 typedef struct {
     char name[96];               /* NAME of [stl.NAME] */
     int inside_fluid;
+    char path[2100];             /* the STL file, for messages */
     tess_stl_opening_t *open;    /* in lattice coordinates */
     int nopen;
+    int *used;                   /* per opening: an inlet or outlet sits on it */
     uint8_t *inside;             /* the voxelized mask, for the cap layers of opening sections */
     tess_stl_wall_t *wall;
 } entry_t;
@@ -40,13 +42,14 @@ static tess_status with_origin(tess_error_t *err, tess_status st, const char *or
 static tess_status load_surface(tess_entries_t *es, const char *s, const char *dir, tess_geometry_t *g, entry_t *en,
                                 tess_error_t *err)
 {
-    char file[1024] = "", path[2100], origin[1200];
+    char file[1024] = "", origin[1200];
+    char *path = en->path;
     TRY(tess_get_string(es, s, "file", 1, file, sizeof file, err));
     tess_entry_origin(es, tess_entry_find(es, s, "file"), origin, sizeof origin);
     if (file[0] == '/' || !dir[0])
-        snprintf(path, sizeof path, "%s", file);
+        snprintf(path, sizeof en->path, "%s", file);
     else
-        snprintf(path, sizeof path, "%s/%s", dir, file);
+        snprintf(path, sizeof en->path, "%s/%s", dir, file);
     tess_stl_transform_t t;
     tess_stl_transform_identity(&t);
     TRY(tess_get_double(es, s, "scale", 0.0, INFINITY, 1, 0, &t.scale, NULL, err));
@@ -67,6 +70,10 @@ static tess_status load_surface(tess_entries_t *es, const char *s, const char *d
     if (st != TESS_OK) {
         tess_stl_free(&m);
         return with_origin(err, st, origin, s);
+    }
+    if (en->nopen > 0 && !(en->used = calloc((size_t)en->nopen, sizeof *en->used))) {
+        tess_stl_free(&m);
+        return tess_fail(err, TESS_ERR_NOMEM, "%s: [%s]: out of memory for the openings", origin, s);
     }
     for (int k = 0; k < en->nopen; k++)
         tess_stl_opening_transform(&en->open[k], &t);
@@ -168,6 +175,7 @@ tess_status tess_case_stl_opening(tess_entries_t *es, const char *s, int inlet, 
     int k = 0;
     TRY(find_opening(es, s, list, &en, &k, err));
     const tess_stl_opening_t *o = &en->open[k];
+    en->used[k] = 1;
     memcpy(m->normal, o->normal, sizeof m->normal);
     int ax = 0;
     for (int a = 1; a < 3; a++)
@@ -187,6 +195,8 @@ tess_status tess_case_stl_opening(tess_entries_t *es, const char *s, int inlet, 
         if (!e)
             return tess_fail(err, TESS_ERR_INPUT, "%s: [%s]: missing key 'velocity' (a speed into the opening, or ux uy uz)",
                              es->file, s);
+        if (strpbrk(e->value, "xX")) /* sscanf reads hexadecimal floats: only decimal numbers are accepted */
+            return tess_entry_fail(es, e, err, "one number (the speed into the opening) or three (ux uy uz)");
         if (nv == 1 && isfinite(v[0]))
             for (int a = 0; a < 3; a++)
                 m->u[a] = -v[0] * o->normal[a]; /* along the inward normal */
@@ -292,9 +302,34 @@ void tess_case_stl_free(tess_case_stl_t *l)
         return;
     for (int i = 0; i < l->n; i++) {
         free(l->e[i].open);
+        free(l->e[i].used);
         free(l->e[i].inside);
         tess_stl_wall_destroy(l->e[i].wall);
     }
     free(l->e);
     free(l);
+}
+
+int tess_case_stl_unused_openings(const tess_case_stl_t *list, char *buf, size_t len)
+{
+    for (int i = 0; list && i < list->n; i++) {
+        const entry_t *en = &list->e[i];
+        int n = 0, edges = 0, first = -1;
+        for (int k = 0; k < en->nopen; k++)
+            if (!en->used[k]) {
+                n++;
+                edges += en->open[k].nedges;
+                first = first < 0 ? k : first;
+            }
+        if (n) {
+            const double *c = en->open[first].centroid;
+            snprintf(buf, len,
+                     "%s: %d opening%s with %d open edge%s capped as wall, no inlet or outlet on %s (%s.opening%d "
+                     "around (%.4g, %.4g, %.4g)): a missing facet?",
+                     en->path, n, n > 1 ? "s" : "", edges, edges > 1 ? "s" : "", n > 1 ? "them" : "it", en->name,
+                     first, c[0], c[1], c[2]);
+            return 1;
+        }
+    }
+    return 0;
 }

@@ -39,6 +39,11 @@ int tess_case_stl_normal(void *ctx, const double x[3], double n[3]);
  * array of 9 doubles a triangle (*v; NULL when none); returns how many (-1 when out of memory). */
 long tess_case_stl_triangles(const tess_case_stl_t *list, double **v);
 
+/* A one-line warning into buf when some opening has no inlet or outlet on it (it is then capped as a wall:
+ * often a facet missing from a closed surface), naming the STL file and the open edges' count; returns 1 then,
+ * 0 when every opening is used. Call after all inlet and outlet sections were read. */
+int tess_case_stl_unused_openings(const tess_case_stl_t *list, char *buf, size_t len);
+
 void tess_case_stl_free(tess_case_stl_t *list);
 
 #endif

@@ -87,9 +87,8 @@ static int numbers(const char *s, double v[3])
             return n;
         if (n == 3)
             return -1;
-        char *end;
-        v[n] = strtod(p, &end);
-        if (end == p || !isfinite(v[n]))
+        const char *end;
+        if (!tess_parse_number(p, &v[n], &end)) /* decimal only, as every case value */
             return -1;
         n++;
         p = end;

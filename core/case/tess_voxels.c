@@ -1,4 +1,5 @@
 #include "tess_voxels.h"
+#include "tess_input_file.h"
 #include "tess_vti.h"
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +10,7 @@ tess_status tess_voxels_read_vti(const char *path, const char *origin, tess_geom
 {
     int dims[3];
     double *v = NULL;
-    tess_status st = tess_vti_read(path, "type", 1, dims, &v, NULL, err);
+    tess_status st = tess_vti_read(path, "type", 1, (size_t)g->nx * g->ny * g->nz, dims, &v, NULL, err);
     if (st != TESS_OK) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);
@@ -36,18 +37,21 @@ tess_status tess_voxels_read_vti(const char *path, const char *origin, tess_geom
 
 tess_status tess_voxels_read_raw(const char *path, const char *origin, tess_geometry_t *g, tess_error_t *err)
 {
+    const size_t n = (size_t)g->nx * g->ny * g->nz;
+    size_t len;
+    /* A regular file of exactly n bytes: a folder, FIFO or device is refused before it is opened. */
+    tess_status st = tess_input_file_check(path, "voxel file", (size_t)-1, &len, err);
+    if (st != TESS_OK) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        return tess_fail(err, st, "%s: %s", origin, msg);
+    }
+    if (len != n)
+        return tess_fail(err, TESS_ERR_INPUT, "%s: voxel file %s has %zu bytes, expected %zu (%dx%dx%d uint8)", origin,
+                         path, len, n, g->nx, g->ny, g->nz);
     FILE *f = fopen(path, "rb");
     if (!f)
         return tess_fail(err, TESS_ERR_INPUT, "%s: cannot open voxel file %s: %s", origin, path, strerror(errno));
-    fseek(f, 0, SEEK_END);
-    const long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    const size_t n = (size_t)g->nx * g->ny * g->nz;
-    if (len < 0 || (size_t)len != n) {
-        fclose(f);
-        return tess_fail(err, TESS_ERR_INPUT, "%s: voxel file %s has %ld bytes, expected %zu (%dx%dx%d uint8)", origin,
-                         path, len, n, g->nx, g->ny, g->nz);
-    }
     const size_t got = fread(g->type, 1, n, f);
     fclose(f);
     if (got != n)

@@ -53,10 +53,11 @@ static tess_status check_init_values(const tess_case_t *c, const double *rho, co
 static tess_status read_init_file(const tess_case_t *c, double **rho, double **u, tess_error_t *err)
 {
     int d1[3], d2[3];
-    tess_status st = tess_vti_read(c->init_file, "density", 1, d1, rho, NULL, err);
+    const size_t nodes = (size_t)c->geometry.nx * c->geometry.ny * c->geometry.nz; /* the reader's bound */
+    tess_status st = tess_vti_read(c->init_file, "density", 1, nodes, d1, rho, NULL, err);
     if (st != TESS_OK)
         return st;
-    st = tess_vti_read(c->init_file, "velocity", 3, d2, u, NULL, err);
+    st = tess_vti_read(c->init_file, "velocity", 3, nodes, d2, u, NULL, err);
     if (st != TESS_OK) {
         free(*rho);
         return st;

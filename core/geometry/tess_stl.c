@@ -1,4 +1,6 @@
 #include "tess_stl.h"
+#include "tess_checked.h"
+#include "tess_input_file.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,11 +11,14 @@ int tess_stl_add(tess_stl_mesh_t *m, const double a[3], const double b[3], const
 {
     if (m->ntri == m->cap) {
         const size_t cap = m->cap ? 2 * m->cap : 256;
-        double *v = realloc(m->v, cap * 9 * sizeof *v);
+        size_t vbytes, tbytes;
+        if (!tess_mul_size(cap, 9 * sizeof *m->v, &vbytes) || !tess_mul_size(cap, sizeof *m->tag, &tbytes))
+            return -1;
+        double *v = realloc(m->v, vbytes);
         if (!v)
             return -1;
         m->v = v;
-        int32_t *t = realloc(m->tag, cap * sizeof *t);
+        int32_t *t = realloc(m->tag, tbytes);
         if (!t)
             return -1;
         m->tag = t;
@@ -190,28 +195,14 @@ static tess_status parse_binary(const unsigned char *b, uint32_t n, const char *
 tess_status tess_stl_read(const char *path, tess_stl_mesh_t *m, tess_error_t *err)
 {
     memset(m, 0, sizeof *m);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return tess_fail(err, TESS_ERR_INPUT, "%s: cannot open STL file: %s", path, strerror(errno));
-    long len = -1;
-    if (fseek(f, 0, SEEK_END) == 0)
-        len = ftell(f);
-    if (len < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return tess_fail(err, TESS_ERR_INPUT, "%s: cannot read STL file (not a regular file?)", path);
-    }
-    unsigned char *b = malloc((size_t)len + 1);
-    if (!b) {
-        fclose(f);
-        return tess_fail(err, TESS_ERR_NOMEM, "%s: out of memory for a %ld-byte STL file", path, len);
-    }
-    const size_t got = fread(b, 1, (size_t)len, f);
-    fclose(f);
-    if (got != (size_t)len) {
-        free(b);
-        return tess_fail(err, TESS_ERR_IO, "%s: cannot read STL file", path);
-    }
-    b[len] = 0;
+    char *text;
+    size_t ulen;
+    /* A regular file (a folder is named as one) of at most 16 GiB: about 340 million binary triangles. */
+    tess_status rs = tess_input_file_read(path, "STL file", (size_t)1 << 34, &text, &ulen, err);
+    if (rs != TESS_OK)
+        return rs;
+    unsigned char *b = (unsigned char *)text;
+    const long len = (long)ulen;
     tess_status st;
     const uint32_t n = len >= 84 ? le32(b + 80) : 0;
     /* Binary by size: headers beginning with "solid" are common, so the first word proves nothing. */

@@ -233,6 +233,9 @@ static void describe_loop(const work_t *w, int l, tess_stl_opening_t *o)
         cross(a, b, c);
         for (int k = 0; k < 3; k++)
             va[k] += 0.5 * c[k];
+        /* The fan's unsigned area: a loop that runs back over itself (the two ends of a tube joined along a seam
+         * whose corners differ by a rounding error) has a vector area far below it, and no plane to cap. */
+        o->fan_area += 0.5 * sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
     }
     o->area = sqrt(va[0] * va[0] + va[1] * va[1] + va[2] * va[2]);
     for (int k = 0; k < 3; k++)
@@ -299,12 +302,16 @@ tess_status tess_stl_openings(tess_stl_mesh_t *m, const char *file, tess_stl_ope
     for (int l = 0; l < w.nloops; l++) {
         describe_loop(&w, l, &r[l].o);
         r[l].loop = l;
-        if (r[l].o.area <= 0.0) {
-            const double *c = r[l].o.centroid;
+        /* Below 1% of the fan's unsigned area the centroid is a quotient of rounding errors (it was reported at
+         * -2.7e14 for a tube with a seam off by 1e-16): name the corner average instead, which lies on the loop's
+         * hull. A plane or gently bent loop has a ratio near 1 (exactly 1 when star-shaped about its average). */
+        if (!(r[l].o.area > TESS_STL_OPENING_MIN_FLAT * r[l].o.fan_area)) {
+            const double *c = r[l].o.fan;
             st = tess_fail(err, TESS_ERR_INPUT,
-                           "%s: the hole around (%g, %g, %g) (%d boundary edges) encloses no area: expected an open "
-                           "end whose boundary is a closed loop",
-                           file, c[0], c[1], c[2], r[l].o.nedges);
+                           "%s: the hole around (%g, %g, %g) (%d boundary edges) encloses %s: expected an open end whose "
+                           "boundary is a closed loop (corners that triangles share must have identical coordinates; "
+                           "a seam whose corners differ slightly opens the surface along it)",
+                           file, c[0], c[1], c[2], r[l].o.nedges, r[l].o.area > 0 ? "almost no area" : "no area");
             break;
         }
     }

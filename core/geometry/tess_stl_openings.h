@@ -13,10 +13,15 @@
 #include "tess_error.h"
 #include "tess_stl.h"
 
+/* A loop whose vector area is below this fraction of its fan's unsigned area is refused: it runs back over
+ * itself (a seam that does not close) and has no plane to cap. */
+#define TESS_STL_OPENING_MIN_FLAT 0.01
+
 typedef struct {
     double centroid[3]; /* area-weighted centroid of the cap */
     double normal[3];   /* unit normal of the cap (its vector area), pointing out of the enclosed volume */
     double area;        /* |vector area| of the cap (its area when the loop is plane) */
+    double fan_area;    /* sum of the fan triangles' unsigned areas (>= area) */
     double radius;      /* mean distance of the loop's corners from the centroid */
     double rmax;        /* largest distance of a loop corner from the centroid */
     double fan[3];      /* the cap's fan centre: the average of the loop's corners */

@@ -1,16 +1,19 @@
-/* Restart files (docs/outputs.md): a fixed header, then the canonical populations exactly as
- * download_populations returns them, so a restarted run continues bit for bit on any backend.
+/* Restart files (docs/outputs.md, docs/reliability.md): a fixed header, then the canonical populations
+ * exactly as download_populations returns them, so a restarted run continues bit for bit on any backend.
  *
  *   offset  bytes  field
  *   0       8      magic "TESSRST\0"
- *   8       4      version (uint32, 1)
+ *   8       4      version (uint32, 2)
  *   12      4      precision (uint32: 0 double, 1 single)
- *   16      8      step (int64)
- *   24      12     nx, ny, nz (int32)
- *   36      4      ntiles (int32)
+ *   16      8      step (int64, >= 0)
+ *   24      12     nx, ny, nz (int32, > 0)
+ *   36      4      ntiles (int32, >= 0)
  *   40      8      hash of geometry and physics (uint64, FNV-1a; tess_restart_hash)
- *   48      8      number of population values (uint64) = ntiles * 19 * 64
- *   56      ...    populations (double or float, native little-endian)                               */
+ *   48      8      number of population values (uint64) = ntiles * Q * 64
+ *   56      4      value size in bytes (uint32: 8 double, 4 single)
+ *   60      4      CRC-32 (zlib's crc32) of the whole file with these four bytes read as zero
+ *   64      ...    populations (double or float, native little-endian); the file ends right after them
+ * Version 1 files (no value size, no checksum, 56-byte header) are refused with a message.           */
 #ifndef TESS_RESTART_H
 #define TESS_RESTART_H
 
@@ -20,7 +23,8 @@
 #include "tess_tiling.h"
 #include <stdint.h>
 
-#define TESS_RESTART_VERSION 1u
+#define TESS_RESTART_VERSION 2u
+#define TESS_RESTART_HEADER_BYTES 64
 
 typedef struct {
     uint32_t version, precision;
@@ -34,8 +38,10 @@ uint64_t tess_restart_hash(const tess_tiling_t *t, const tess_params_t *p);
 
 /* Writes atomically. */
 tess_status tess_restart_write(const char *path, const tess_restart_header_t *h, const void *pops, tess_error_t *err);
-/* Reads the header and checks it against `expect` (precision, dims, ntiles, hash); then reads the
- * populations into pops (expect->count values). Mismatches are TESS_ERR_INPUT naming the field. */
+/* Checks the file (regular file, header fields, size = header + count values exactly, CRC-32 of the whole
+ * file), then that it matches `expect` (precision, dims, ntiles, count, hash), reading the populations into
+ * pops (expect->count values; pops may be overwritten also when the file is refused). Any failure is one
+ * TESS_ERR_INPUT line naming the file and the field. */
 tess_status tess_restart_read(const char *path, const tess_restart_header_t *expect, tess_restart_header_t *got,
                               void *pops, tess_error_t *err);
 

@@ -1,5 +1,8 @@
 #include "tess_vti.h"
+#include "tess_checked.h"
 #include "tess_file.h"
+#include "tess_input_file.h"
+#include <limits.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -78,13 +81,16 @@ static int attr(const char *tag, const char *name, char *out, size_t len)
 {
     const char *end = strchr(tag, '>');
     const size_t nl = strlen(name);
-    for (const char *p = tag; p && p < end; p++) {
-        p = strstr(p, name);
-        if (!p || p >= end)
+    /* Searched within the tag only: strstr would scan on to the end of the file for every tag that lacks the
+     * attribute (quadratic in a file of many such tags). */
+    for (const char *p = tag; end && p < end; p++) {
+        while (p + nl <= end && memcmp(p, name, nl) != 0)
+            p++;
+        if (p + nl > end)
             return 0;
         if ((p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n' || p[-1] == '\r') && p[nl] == '=' && p[nl + 1] == '"') {
-            const char *v = p + nl + 2, *q = strchr(v, '"');
-            if (!q || q > end || (size_t)(q - v) >= len)
+            const char *v = p + nl + 2, *q = memchr(v, '"', (size_t)(end - v));
+            if (!q || (size_t)(q - v) >= len)
                 return 0;
             memcpy(out, v, (size_t)(q - v));
             out[q - v] = 0;
@@ -169,34 +175,45 @@ static double convert(int type, const unsigned char *p)
     }
 }
 
-static tess_status load(vti_file_t *v, const char *path, tess_error_t *err)
+/* The largest .vti file read: 1 MiB of XML plus 512 bytes a domain node (ten components of 25-character ascii
+ * values, or many binary arrays, per node), and never over 16 GiB: a file far larger than the domain's data
+ * is refused before it is read into memory. */
+#define VTI_MAX_BYTES ((size_t)1 << 34)
+
+static tess_status load(vti_file_t *v, const char *path, size_t max_nodes, tess_error_t *err)
 {
     v->path = path;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return tess_fail(err, TESS_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
-    fseek(f, 0, SEEK_END);
-    const long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    v->buf = malloc(len > 0 ? (size_t)len + 1 : 1);
-    if (!v->buf) {
-        fclose(f);
-        return tess_fail(err, TESS_ERR_NOMEM, "%s: out of memory reading the file", path);
-    }
-    v->len = len > 0 ? fread(v->buf, 1, (size_t)len, f) : 0;
-    fclose(f);
-    v->buf[v->len] = 0;
+    size_t max_bytes;
+    if (!tess_mul_size(max_nodes, 512, &max_bytes) || !tess_add_size(max_bytes, (size_t)1 << 20, &max_bytes) ||
+        max_bytes > VTI_MAX_BYTES)
+        max_bytes = VTI_MAX_BYTES;
+    tess_status st = tess_input_file_read(path, "VTK file", max_bytes, &v->buf, &v->len, err);
+    if (st != TESS_OK)
+        return st;
     /* XML parsing stops where appended binary data could contain anything. */
     const char *ad = strstr(v->buf, "<AppendedData");
     v->xml_end = ad ? ad : v->buf + v->len;
     return TESS_OK;
 }
 
-tess_status tess_vti_read(const char *path, const char *name, int ncomp, int dims[3], double **data, int *ncomp_out,
-                          tess_error_t *err)
+/* A whole decimal integer in [lo, hi] from *p (leading blanks skipped); advances *p. */
+static int read_long(const char **p, long long lo, long long hi, long long *out)
+{
+    char *e;
+    errno = 0;
+    const long long x = strtoll(*p, &e, 10);
+    if (e == *p || errno == ERANGE || x < lo || x > hi)
+        return 0;
+    *out = x;
+    *p = e;
+    return 1;
+}
+
+tess_status tess_vti_read(const char *path, const char *name, int ncomp, size_t max_nodes, int dims[3], double **data,
+                          int *ncomp_out, tess_error_t *err)
 {
     vti_file_t v = {0};
-    tess_status st = load(&v, path, err);
+    tess_status st = load(&v, path, max_nodes, err);
     if (st != TESS_OK)
         return st;
     char val[256];
@@ -219,16 +236,29 @@ tess_status tess_vti_read(const char *path, const char *name, int ncomp, int dim
     size_t hsize = 4;
     if (attr(vf, "header_type", val, sizeof val))
         hsize = strcmp(val, "UInt64") == 0 ? 8 : 4;
-    int ext[6];
-    if (!attr(im, "WholeExtent", val, sizeof val) ||
-        sscanf(val, "%d %d %d %d %d %d", &ext[0], &ext[1], &ext[2], &ext[3], &ext[4], &ext[5]) != 6 ||
-        ext[1] < ext[0] || ext[3] < ext[2] || ext[5] < ext[4]) {
-        tess_fail(err, st, "%s: <ImageData> needs WholeExtent=\"x0 x1 y0 y1 z0 z1\"", path);
+    /* Extents as 64-bit values: a WholeExtent near INT_MIN/INT_MAX must not overflow dims, and the node count
+     * must not exceed the domain's (max_nodes) before anything is allocated for it. */
+    long long ext[6];
+    int ext_ok = attr(im, "WholeExtent", val, sizeof val);
+    const char *ep = val;
+    for (int i = 0; ext_ok && i < 6; i++)
+        ext_ok = read_long(&ep, INT_MIN, INT_MAX, &ext[i]);
+    if (!ext_ok || ext[1] < ext[0] || ext[3] < ext[2] || ext[5] < ext[4]) {
+        tess_fail(err, st, "%s: <ImageData> needs WholeExtent=\"x0 x1 y0 y1 z0 z1\" (integers, x0 <= x1, ...)", path);
+        goto out;
+    }
+    long long ldims[3];
+    for (int a = 0; a < 3; a++)
+        ldims[a] = ext[2 * a + 1] - ext[2 * a] + 1;
+    size_t n;
+    if (ldims[0] > INT_MAX || ldims[1] > INT_MAX || ldims[2] > INT_MAX ||
+        !tess_mul3_size((size_t)ldims[0], (size_t)ldims[1], (size_t)ldims[2], &n) || n > max_nodes) {
+        tess_fail(err, st, "%s: WholeExtent \"%s\" gives %lldx%lldx%lld nodes, more than the domain's %zu", path, val,
+                  ldims[0], ldims[1], ldims[2], max_nodes);
         goto out;
     }
     for (int a = 0; a < 3; a++)
-        dims[a] = ext[2 * a + 1] - ext[2 * a] + 1;
-    const size_t n = (size_t)dims[0] * dims[1] * dims[2];
+        dims[a] = (int)ldims[a];
     const char *pd = strstr(v.buf, "<PointData");
     const char *da = NULL;
     char nm[128];
@@ -248,8 +278,11 @@ tess_status tess_vti_read(const char *path, const char *name, int ncomp, int dim
     char type[32] = "", format[32] = "ascii";
     int nc = 1;
     size_t esize = 0;
-    if (attr(da, "NumberOfComponents", val, sizeof val))
-        nc = atoi(val);
+    if (attr(da, "NumberOfComponents", val, sizeof val)) {
+        const char *cp = val;
+        long long x;
+        nc = read_long(&cp, 1, 64, &x) ? (int)x : 0;
+    }
     attr(da, "format", format, sizeof format);
     const int ti = attr(da, "type", type, sizeof type) ? type_info(type, &esize) : -1;
     if (ti < 0) {
@@ -260,8 +293,17 @@ tess_status tess_vti_read(const char *path, const char *name, int ncomp, int dim
         tess_fail(err, st, "%s: array '%s': expected %d components, got %d", path, name, ncomp, nc);
         goto out;
     }
-    const size_t count = n * (size_t)nc, bytes = count * esize;
-    double *out = malloc(count * sizeof *out);
+    /* Bounded by the file: raw data needs `bytes` bytes of it, base64 4/3 as many, ascii at least one
+     * character and one separator a value; so the allocations below stay within a few times the file size. */
+    size_t count, bytes, obytes;
+    if (!tess_mul_size(n, (size_t)nc, &count) || !tess_mul_size(count, esize, &bytes) ||
+        !tess_mul_size(count, sizeof(double), &obytes) ||
+        (strcmp(format, "ascii") == 0 ? count > v.len / 2 + 1 : bytes > v.len)) {
+        tess_fail(err, st, "%s: array '%s': %dx%dx%d nodes of %d %s values need more data than the %zu-byte file holds",
+                  path, name, dims[0], dims[1], dims[2], nc, type, v.len);
+        goto out;
+    }
+    double *out = malloc(obytes ? obytes : 1);
     unsigned char *raw = NULL;
     if (!out) {
         st = tess_fail(err, TESS_ERR_NOMEM, "%s: out of memory for array '%s'", path, name);
@@ -294,11 +336,15 @@ tess_status tess_vti_read(const char *path, const char *name, int ncomp, int dim
             char enc[32] = "base64";
             attr(v.xml_end, "encoding", enc, sizeof enc);
             const char *us = strchr(v.xml_end, '_');
-            const long long off = attr(da, "offset", val, sizeof val) ? atoll(val) : 0;
-            if (us && off >= 0) {
-                const char *start = us + 1 + off, *end = v.buf + v.len;
+            long long off = 0;
+            const char *op = val;
+            if (attr(da, "offset", val, sizeof val) && !read_long(&op, 0, LLONG_MAX, &off))
+                off = -1;
+            const char *end = v.buf + v.len;
+            if (us && off >= 0 && (unsigned long long)off <= (size_t)(end - (us + 1))) {
+                const char *start = us + 1 + off;
                 if (strcmp(enc, "raw") == 0) {
-                    if (start + hsize + bytes <= end) {
+                    if (hsize + bytes <= (size_t)(end - start)) {
                         memcpy(raw, start, hsize + bytes);
                         ok = 1;
                     }

@@ -25,9 +25,11 @@ tess_status tess_vti_write_at(const char *path, const int dims[3], const double 
                               const tess_vti_array_t *arrays, int narrays, tess_error_t *err);
 
 /* Reads the point-data array `name` as doubles (*data: malloc'd, nx*ny*nz*ncomp). dims receives the
- * extent; ncomp must match the array (0: accept any, returned in *ncomp_out when not NULL). Errors name
- * the file and what was wrong (TESS_ERR_INPUT, TESS_ERR_IO, TESS_ERR_NOMEM). */
-tess_status tess_vti_read(const char *path, const char *name, int ncomp, int dims[3], double **data, int *ncomp_out,
-                          tess_error_t *err);
+ * extent; ncomp must match the array (0: accept any, returned in *ncomp_out when not NULL). The file must
+ * name at most max_nodes nodes (the domain's count) and hold the data it declares: sizes are checked before
+ * anything is allocated for them. Errors name the file and what was wrong (TESS_ERR_INPUT, TESS_ERR_IO,
+ * TESS_ERR_NOMEM). */
+tess_status tess_vti_read(const char *path, const char *name, int ncomp, size_t max_nodes, int dims[3], double **data,
+                          int *ncomp_out, tess_error_t *err);
 
 #endif

@@ -137,6 +137,61 @@ T.append(("STL opening out of range", SMALL_CASE + STL % "octa.stl" + "[outlet.o
           ["key 'opening' in [outlet.o]", "expected an opening of [stl.v], which has none"]))
 T.append(("STL inside unknown", SMALL_CASE + STL % "octa.stl" + "inside = air\n", [], ["key 'inside' in [stl.v]", "got 'air'"]))
 
+# Readers validate sizes before they allocate (docs/reliability.md): crafted .vti files whose WholeExtent wraps
+# the byte count to 0 (2^21 nodes a side: 2^63 x 8 bytes; a heap overflow, exit 134/139, before) or spans
+# INT_MIN..INT_MAX (a signed overflow under UBSan, before), as voxel file and as [init] file; files with a
+# NUL byte, a line longer than the limit (a 100,000-character key on line 11 was reported at line 513, before),
+# a hexadecimal float; a folder as STL file; corrupt restart files.
+vx = SMALL_CASE + "[voxels.v]\nfile = wraps.vti\n"
+T.append(("voxel vti WholeExtent wraps", vx, [],
+          ["case.ini:%d: voxel file wraps.vti: WholeExtent \"0 2097151 0 2097151 0 2097151\" gives "
+           "2097152x2097152x2097152 nodes, more than the domain's 4096" % line_of(vx, "wraps.vti")]))
+T.append(("voxel vti WholeExtent INT_MIN..INT_MAX", SMALL_CASE + "[voxels.v]\nfile = limits.vti\n", [],
+          ["voxel file limits.vti: WholeExtent \"-2147483648 2147483647 0 0 0 0\" gives 4294967296x1x1 nodes"]))
+T.append(("init vti WholeExtent wraps", replace("[run]", "[init]\nfile = wraps.vti\n[run]"), [],
+          ["wraps.vti: WholeExtent \"0 2097151 0 2097151 0 2097151\" gives 2097152x2097152x2097152 nodes, more "
+           "than the domain's 4096"]))
+T.append(("init vti WholeExtent INT_MIN..INT_MAX", replace("[run]", "[init]\nfile = limits.vti\n[run]"), [],
+          ["limits.vti: WholeExtent \"-2147483648 2147483647 0 0 0 0\" gives 4294967296x1x1 nodes"]))
+long_key = replace("[physics]\n", "[physics]\n" + "k" * 100000 + " = 1\n")
+T.append(("100,000-character line", long_key, [],
+          ["case.ini:%d: line of 100004 characters: expected at most 198 characters a line" % line_of(long_key, "kkk")]))
+at_limit = replace("[physics]\n", "[physics]\n" + "kk = " + "v" * 193 + "\n")
+T.append(("198-character line read whole (unknown key named at its line)", at_limit, [],
+          ["case.ini:%d: unknown key 'kk' in [physics]" % line_of(at_limit, "vvv")]))
+long_name = replace("[physics]\n", "[physics]\n" + "k" * 70 + " = 1\n")
+T.append(("key name too long", long_name, [],
+          ["case.ini:%d: key '%s' in [physics]: key name of 70 characters, expected at most 63" %
+           (line_of(long_name, "kkk"), "k" * 70)]))
+over = replace("[physics]\n", "[physics]\n" + "k" * 195 + " = 1\n")
+T.append(("199-character line", over, [],
+          ["case.ini:%d: line of 199 characters: expected at most 198" % line_of(over, "kkk")]))
+nul = replace("tau = 0.8", "tau = 0\0.8")
+T.append(("NUL byte", nul, [], ["case.ini:%d: a NUL byte (column 8): expected a text file" % line_of(nul, "tau")]))
+hexf = replace("tau = 0.8", "tau = 0x1p0")
+T.append(("hexadecimal float", hexf, [], ["case.ini:%d: key 'tau' in [physics]: expected a number > 0.5, got '0x1p0'"
+                                          % line_of(hexf, "tau")]))
+T.append(("hexadecimal float in a vector", replace("velocity = 0.05 0 0", "velocity = 0x1p-4 0 0"), [],
+          ["key 'velocity' in [wall.lid]: expected three numbers separated by spaces, got '0x1p-4 0 0'"]))
+T.append(("sphere diameter below 1 (hung, before)", SMALL_CASE + "[spheres.s]\ndiameter = 1e-300\nporosity = 0.5\n", [],
+          ["key 'diameter' in [spheres.s]: expected a number >= 1, got '1e-300'"]))
+T.append(("sphere region far outside (an out-of-range conversion to int, undefined behaviour, before)", SMALL_CASE +
+          "[spheres.s]\ndiameter = 2\nporosity = 0.5\nmin = 1e300 0 0\nmax = 2e300 -1e300 3\n", [],
+          ["[spheres.s]: the region min..max holds no node of the domain"]))
+T.append(("folder as STL file", SMALL_CASE + STL % "/tmp", [],
+          ["[stl.v]: /tmp: cannot read STL file: it is a folder, not a regular file"]))
+T.append(("restart: flipped byte", None, ["--restart", "flip.tsr"], ["flip.tsr: corrupt restart file: CRC-32 "]))
+T.append(("restart: trailing garbage", None, ["--restart", "trail.tsr"],
+          ["trail.tsr: corrupt restart file: 622664 bytes, the header's 77824 values of 8 bytes need 622656 "
+           "(trailing bytes)"]))
+T.append(("restart: truncated", None, ["--restart", "short.tsr"], ["short.tsr: corrupt restart file:", "(truncated)"]))
+T.append(("restart: negative step", None, ["--restart", "neg.tsr"],
+          ["neg.tsr: corrupt restart file: step -5 (expected >= 0)"]))
+T.append(("restart: another lattice", None, ["--restart", "odd.tsr", "--set", "lattice.model=D3Q27", "--set",
+                                             "physics.collision=regularized"],
+          ["odd.tsr: restart file does not match the case (values: 77824 population values, the case needs 110592 (another lattice?))"]))
+T.append(("restart: a folder", None, ["--restart", "sgl_dir"], ["sgl_dir: cannot read the restart file: it is a folder"]))
+
 d = scratch()
 write(os.path.join(d, "geo.raw"), b"\x01" * 4000, "wb")
 write(os.path.join(d, "geo7.raw"), b"\x07" * 4096, "wb")
@@ -162,6 +217,31 @@ shutil.rmtree(os.path.join(d, "sgl"))
 rc, _, _ = run(["run", "s.ini", "--steps", "1", "--checkpoint-every", "1", "--out", "odd", "--quiet"], d)
 os.rename(os.path.join(d, "odd", "restart.tsr"), os.path.join(d, "odd.tsr"))
 shutil.rmtree(os.path.join(d, "odd"))
+# Corrupt copies of the double restart: a flipped data byte, 8 bytes of trailing garbage, cut short, and a step
+# of -5 with the checksum recomputed (so that only the step check can refuse it).
+import zlib
+good = open(os.path.join(d, "odd.tsr"), "rb").read()
+flip = bytearray(good)
+flip[5000] ^= 0x10
+write(os.path.join(d, "flip.tsr"), bytes(flip), "wb")
+write(os.path.join(d, "trail.tsr"), good + b"garbage\n", "wb")
+write(os.path.join(d, "short.tsr"), good[:-8], "wb")
+neg = bytearray(good)
+neg[16:24] = struct.pack("<q", -5)
+neg[60:64] = b"\0\0\0\0"
+neg[60:64] = struct.pack("<I", zlib.crc32(bytes(neg)))
+write(os.path.join(d, "neg.tsr"), bytes(neg), "wb")
+os.mkdir(os.path.join(d, "sgl_dir"))
+# .vti files whose WholeExtent wraps the byte count or spans INT_MIN..INT_MAX.
+def crafted_vti(extent, names):
+    return ('<?xml version="1.0"?>\n<VTKFile type="ImageData" version="1.0" byte_order="LittleEndian" '
+            'header_type="UInt64">\n<ImageData WholeExtent="%s" Origin="0 0 0" Spacing="1 1 1">\n<Piece Extent="%s">\n'
+            '<PointData>\n%s</PointData>\n</Piece>\n</ImageData>\n<AppendedData encoding="raw">\n_' % (extent, extent, "".join(
+                '<DataArray type="Float64" Name="%s" NumberOfComponents="%d" format="appended" offset="0"/>\n' % n
+                for n in names))).encode() + struct.pack("<Q", 0) + b"\n</AppendedData>\n</VTKFile>\n"
+fields = [("type", 1), ("density", 1), ("velocity", 3)]
+write(os.path.join(d, "wraps.vti"), crafted_vti("0 2097151 0 2097151 0 2097151", fields), "wb")
+write(os.path.join(d, "limits.vti"), crafted_vti("-2147483648 2147483647 0 0 0 0", fields), "wb")
 # An 8^3 field file for the wrong-size [init] file test.
 write(os.path.join(d, "s8.ini"), SMALL_CASE.replace("16", "8").replace(" 15", " 7"))
 rc, _, _ = run(["run", "s8.ini", "--steps", "0", "--out", "s8", "--quiet"], d)
@@ -219,6 +299,16 @@ write(os.path.join(d, "case.ini"), replace("velocity = 0.05 0 0", "velocity = 0.
 rc, out, err = run(["run", "case.ini", "--steps", "0", "--out", "machout"], d)
 check(rc == 0 and "warning" in err and "Mach number 0.346" in err,
       "lid speed 0.2 (Ma = 0.2 sqrt(3) = 0.346): warning and exit 0 (rc %d, %r)" % (rc, err.strip()))
+
+# An octahedron without one face: the hole is capped as wall, with a one-line warning naming the STL file and the
+# open edges' count (it was capped silently, before); the run goes ahead.
+write(os.path.join(d, "hole.stl"), ascii_stl(octa[1:]))
+write(os.path.join(d, "case.ini"), SMALL_CASE + STL % "hole.stl")
+rc, out, err = run(["run", "case.ini", "--steps", "0", "--out", "holeout"], d)
+warn = [l for l in err.splitlines() if "warning" in l]
+check(rc == 0 and len(warn) == 1 and "hole.stl: 1 opening with 3 open edges capped as wall" in warn[0],
+      "octahedron minus a face: exit 0 and one warning line naming hole.stl and 3 open edges (rc %d, %r)"
+      % (rc, err.strip()))
 
 # validate: a bad option is status 2 before anything runs (a bare `tessera validate` runs the whole suite).
 rc, out, err = run(["validate", "--frobnicate"], d)

@@ -52,15 +52,15 @@ rc1, _, e1 = run(["run", "small.ini", "--out", "Bs", "--precision", "single", "-
 rc2, _, e2 = run(["run", "small.ini", "--out", "Cs", "--precision", "single", "--restart", "Bs/restart.tsr",
                   "--checkpoint-every", "20", "--quiet"], d)
 a = open(os.path.join(d, "As", "restart.tsr"), "rb").read()
-check(rc == rc1 == rc2 == 0 and len(a) == 56 + 64 * 19 * 64 * 4 and a == open(os.path.join(d, "Cs", "restart.tsr"), "rb").read(),
-      "single precision: restarted run bitwise identical, file 56 + ntiles*19*64*4 bytes")
+check(rc == rc1 == rc2 == 0 and len(a) == 64 + 64 * 19 * 64 * 4 and a == open(os.path.join(d, "Cs", "restart.tsr"), "rb").read(),
+      "single precision: restarted run bitwise identical, file 64 + ntiles*19*64*4 bytes")
 rc1, _, e1 = run(["run", "small.ini", "--out", "B", "--steps", "20", "--checkpoint-every", "20", "--quiet"], d)
 rc2, o2, e2 = run(["run", "small.ini", "--out", "C", "--restart", "B/restart.tsr", "--checkpoint-every", "20"], d)
 check(rc1 == 0 and rc2 == 0 and "steps 20..40" in o2, "restart run continues from step 20 (%s)" % (e1 + e2).strip())
 a = open(os.path.join(d, "A", "restart.tsr"), "rb").read()
 c = open(os.path.join(d, "C", "restart.tsr"), "rb").read()
 # 56-byte header + 64 tiles * 19 * 64 doubles.
-check(len(a) == 56 + 64 * 19 * 64 * 8, "restart file size 56 + ntiles*19*64*8 = %d" % len(a))
+check(len(a) == 64 + 64 * 19 * 64 * 8, "restart file size 64 + ntiles*19*64*8 = %d" % len(a))
 check(a == c, "restart at step 40: uninterrupted and restarted runs are bitwise identical")
 check(open(os.path.join(d, "A", "fields_000040.vti"), "rb").read() == open(os.path.join(d, "C", "fields_000040.vti"), "rb").read(),
       "fields_000040.vti bitwise identical after restart")
@@ -84,13 +84,13 @@ rc2, _, e2 = run(["run", "small.ini", "--out", "Cmr", "--restart", "Bmr/restart.
 fa = open(os.path.join(d, "Amr", "restart.tsr"), "rb").read() if rc == 0 else b""
 fc = open(os.path.join(d, "Cmr", "restart.tsr"), "rb").read() if rc2 == 0 else b""
 n = 64 * 19 * 64
-check(len(fa) == len(fc) == 56 + 8 * n, "MR restart files of 56 + ntiles*19*64*8 bytes (%s)" % (e + e1 + e2).strip())
-if len(fa) == len(fc) == 56 + 8 * n:
-    va, vc = struct.unpack("<%dd" % n, fa[56:]), struct.unpack("<%dd" % n, fc[56:])
+check(len(fa) == len(fc) == 64 + 8 * n, "MR restart files of 64 + ntiles*19*64*8 bytes (%s)" % (e + e1 + e2).strip())
+if len(fa) == len(fc) == 64 + 8 * n:
+    va, vc = struct.unpack("<%dd" % n, fa[64:]), struct.unpack("<%dd" % n, fc[64:])
     rel = max(abs(x - y) for x, y in zip(va, vc)) / max(abs(x) for x in va)
     check(rel <= 1e-12, "MR: restarted run within 1e-12 relative of the uninterrupted one (%.1e)" % rel)
     # The restart was really taken at step 20 and the state moved on: step 40 differs from step 20 by far more.
-    vb = struct.unpack("<%dd" % n, open(os.path.join(d, "Bmr", "restart.tsr"), "rb").read()[56:])
+    vb = struct.unpack("<%dd" % n, open(os.path.join(d, "Bmr", "restart.tsr"), "rb").read()[64:])
     check(max(abs(x - y) for x, y in zip(va, vb)) > 1e-6, "MR: step 40 differs from step 20 (the run moved on)")
 rc, _, err = run(["run", "small.ini", "--out", "D", "--restart", "A/restart.tsr", "--set", "physics.tau=0.9"], d)
 check(rc == 2 and "does not match the case (hash" in err and not os.path.exists(os.path.join(d, "D")),
