@@ -127,7 +127,7 @@ for b in /tmp/tess-fast /tmp/tess-repro; do
         "$b/core/cli/tessera" run "$root/cases/cavity3d.ini" --backend cuda --precision $prec --steps 200 \
             --out /tmp/tess-check-$prec --quiet --check cpu >>/tmp/check.log 2>&1 &&
             echo "ok   $b $prec cross-check" || { echo "FAIL $b $prec cross-check"; status=1; }
-        # The generic engine (D2Q9) on the GPU against the CPU's.
+        # D2Q9 on the GPU against the CPU.
         "$b/core/cli/tessera" run "$root/cases/cavity2d.ini" --backend cuda --precision $prec --steps 200 \
             --out /tmp/tess-check2d-$prec --quiet --check cpu >>/tmp/check.log 2>&1 &&
             echo "ok   $b $prec cavity2d cross-check" || { echo "FAIL $b $prec cavity2d cross-check"; status=1; }
@@ -137,7 +137,7 @@ tail -4 /tmp/check.log
 fi
 
 if [ "${GPU_CHECK_VALIDATE:-1}" != 0 ] || [ -n "${GPU_CHECK_SPHERE:-}" ]; then
-    # The generic engine's validations on the GPU: D2Q9 Poiseuille and cavity (quick) and the random-sphere beds at
+    # The validations on the GPU: D2Q9 Poiseuille and cavity (quick) and the random-sphere beds at
     # 192^3 (full, about 5 minutes) with GPU_CHECK_VALIDATE=1; parts of the sphere in a pipe on the paper's grids
     # (Re 1 at d = 30.24, Re 10 and 50 at d = 60.96; 1 to 3 minutes a run) with
     # GPU_CHECK_SPHERE="sphere:D3Q19+bounce-back+Re10 ...". A "not run" row, a failing row of the 2D cases or the
@@ -184,7 +184,7 @@ drv=/tmp/tess-fast/tests/gpu/tess_gpu_bench_cuda
 bsteps=${BENCH_STEPS:-20}
 step "benchmark: cavity3d ${BENCH_SIZES:-64,128,192,256,320,384}, double and single, full LBGK"
 "$bench" bench --backend cuda --case cavity3d --size "${BENCH_SIZES:-64,128,192,256,320,384}" --precision double,single \
-    --steps "$bsteps" --reps 3 --csv "$out/bench-sizes.csv" --plot "$out" 2>&1 | tee /tmp/bench-sizes.log || status=1
+    --steps "$bsteps" --reps 3 --csv "$out/bench-sizes.csv" 2>&1 | tee /tmp/bench-sizes.log || status=1
 step "benchmark: cavity3d ${size}^3, kernel variants and collisions"
 {
     "$bench" bench --backend cuda --case cavity3d --size "$size" --precision double,single --variant all \
@@ -206,7 +206,7 @@ cat /tmp/bench-l1.csv >"$out/bench-lattices.csv" && grep -hv '^#\|^case' /tmp/be
 step "benchmark: random spheres 192^3, porosity 0.1..0.9, double and single; curved walls (bouzidi-quadratic)"
 {
     "$bench" bench --backend cuda --case spheres --size 192 --porosity "${BENCH_POROSITIES:-0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9}" \
-        --precision double,single --steps "$bsteps" --reps 3 --csv "$out/bench-spheres.csv" --plot "$out" &&
+        --precision double,single --steps "$bsteps" --reps 3 --csv "$out/bench-spheres.csv" &&
     "$bench" bench --backend cuda --case spheres --size 192 --porosity 0.3,0.5,0.7,0.9 --precision double,single \
         --set physics.wall=bouzidi-quadratic --steps "$bsteps" --reps 3 --csv /tmp/bench-curved.csv
 } 2>&1 | tee /tmp/bench-spheres.log || status=1
