@@ -79,6 +79,48 @@ TESS_HD TESS_INLINE R TESS_QFN(tess_q_load)(const tess_q_grid_t *g, const tess_p
     return f[TESS_QFN(tess_q_slot)(g, p, conv, k, x, y, z, j)];
 }
 
+/* The incoming f_i of wet node (x, y, z) of tile k across a curved-wall link: its upstream x - c_i is not wet
+ * and the wall lies at fraction q (>= 0, the link's tess_link_t.q) of the link towards -c_i. The value is
+ * tess_q_pull_from's for that direction (which calls it), so that a backend may pull a tile without node types and
+ * apply its curved links afterwards as fix-ups. ms: the moment representation's stored moments, or NULL. */
+TESS_HD TESS_INLINE R TESS_QFN(tess_q_pull_link_from)(const tess_params_t *p, const tess_q_grid_t *g, const R *f,
+                                                      const R *ms, int conv, int32_t k, int x, int y, int z, int i,
+                                                      double q)
+{
+    const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
+    const int opp[TESS_QL_Q] = TESS_QL_OPP;
+    int ux = x, uy = y, uz = z;
+    const int32_t ku = tess_q_grid_move(g, k, &ux, &uy, &uz, -cx[i], -cy[i], -cz[i]);
+    const tess_material_t *up = &p->mat[tess_q_grid_type(g, ku, ux, uy, uz)];
+    const R fb = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k, x, y, z, opp[i]);
+    const R fi = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k, x, y, z, i);
+    int x1 = x, y1 = y, z1 = z;
+    const int32_t k1 = tess_q_grid_move(g, k, &x1, &y1, &z1, cx[i], cy[i], cz[i]);
+    const int have1 = tess_q_kind_is_wet(p->mat[tess_q_grid_type(g, k1, x1, y1, z1)].kind);
+    R fb1 = (R)0, fi1 = (R)0, fb2 = (R)0;
+    int have2 = 0;
+    if (have1) {
+        fb1 = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k1, x1, y1, z1, opp[i]);
+        fi1 = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k1, x1, y1, z1, i);
+        if (p->wall == TESS_WALL_BOUZIDI_QUADRATIC) {
+            int x2 = x1, y2 = y1, z2 = z1;
+            const int32_t k2 = tess_q_grid_move(g, k1, &x2, &y2, &z2, cx[i], cy[i], cz[i]);
+            have2 = tess_q_kind_is_wet(p->mat[tess_q_grid_type(g, k2, x2, y2, z2)].kind);
+            if (have2)
+                fb2 = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k2, x2, y2, z2, opp[i]);
+        }
+    }
+    return TESS_QFN(tess_q_bouzidi)(p->wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1, (R)q, fb, fi, fb1, fb2, fi1, have1,
+                                    have2, TESS_QFN(tess_q_wall_term)(i, up));
+}
+
+/* tess_q_pull_link_from on populations (AB and AA). */
+TESS_HD TESS_INLINE R TESS_QFN(tess_q_pull_link)(const tess_params_t *p, const tess_q_grid_t *g, const R *f, int conv,
+                                                 int32_t k, int x, int y, int z, int i, double q)
+{
+    return TESS_QFN(tess_q_pull_link_from)(p, g, f, (const R *)0, conv, k, x, y, z, i, q);
+}
+
 /* Incoming populations of wet node (x, y, z) of tile k: f_i = f*_i(x - c_i) when that node is wet, otherwise
  * the wall rule: halfway bounce-back (with the wall's velocity), or Bouzidi when p->wall asks for it and the
  * node's link list (links[0 .. nlinks), the node's entries of tess_links_t) has the link towards -c_i. */
@@ -107,25 +149,7 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_pull_from)(const tess_params_t *p, cons
             out[i] = TESS_QFN(tess_q_bounce_back)(i, fb, up);
             continue;
         }
-        const R fi = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k, x, y, z, i);
-        int x1 = x, y1 = y, z1 = z;
-        const int32_t k1 = tess_q_grid_move(g, k, &x1, &y1, &z1, cx[i], cy[i], cz[i]);
-        const int have1 = tess_q_kind_is_wet(p->mat[tess_q_grid_type(g, k1, x1, y1, z1)].kind);
-        R fb1 = (R)0, fi1 = (R)0, fb2 = (R)0;
-        int have2 = 0;
-        if (have1) {
-            fb1 = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k1, x1, y1, z1, opp[i]);
-            fi1 = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k1, x1, y1, z1, i);
-            if (p->wall == TESS_WALL_BOUZIDI_QUADRATIC) {
-                int x2 = x1, y2 = y1, z2 = z1;
-                const int32_t k2 = tess_q_grid_move(g, k1, &x2, &y2, &z2, cx[i], cy[i], cz[i]);
-                have2 = tess_q_kind_is_wet(p->mat[tess_q_grid_type(g, k2, x2, y2, z2)].kind);
-                if (have2)
-                    fb2 = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k2, x2, y2, z2, opp[i]);
-            }
-        }
-        out[i] = TESS_QFN(tess_q_bouzidi)(p->wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1, (R)q, fb, fi, fb1, fb2, fi1,
-                                          have1, have2, TESS_QFN(tess_q_wall_term)(i, up));
+        out[i] = TESS_QFN(tess_q_pull_link_from)(p, g, f, ms, conv, k, x, y, z, i, q);
     }
 }
 
@@ -226,51 +250,6 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_gather)(const tess_params_t *p, const t
     TESS_QFN(tess_q_gather_from)(p, g, f, (const R *)0, conv, k, x, y, z, links, nlinks, out);
 }
 
-/* tess_q_pull for a node of a plain tile: the tile holds fluid nodes only (no inlet, outlet or curved link) and
- * every neighbour tile a lattice link can reach exists and holds wet nodes only, so no node type is read. The
- * values are tess_q_pull's for such a node, bit for bit. */
-TESS_HD TESS_INLINE void TESS_QFN(tess_q_pull_plain)(const tess_q_grid_t *g, const R *f, int conv, int32_t k, int x,
-                                                     int y, int z, R *out)
-{
-    const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
-    const int opp[TESS_QL_Q] = TESS_QL_OPP;
-    const int64_t local = tess_q_grid_local(g, x, y, z);
-    if (conv == TESS_Q_SWAPPED) { /* everything already sits at the node, in the opposite slots */
-        TESS_UNROLL
-        for (int i = 0; i < TESS_QL_Q; i++)
-            out[i] = f[((int64_t)k * TESS_QL_Q + opp[i]) * 64 + local];
-        return;
-    }
-    TESS_UNROLL
-    for (int i = 0; i < TESS_QL_Q; i++) {
-        int ux = x, uy = y, uz = z;
-        const int32_t ku = tess_q_grid_move(g, k, &ux, &uy, &uz, -cx[i], -cy[i], -cz[i]);
-        out[i] = f[((int64_t)ku * TESS_QL_Q + i) * 64 + tess_q_grid_local(g, ux, uy, uz)];
-    }
-}
-
-/* Stores the post-collision populations v of a node of a plain tile through convention conv (tess_q_slot's
- * slots, without node-type checks). */
-TESS_HD TESS_INLINE void TESS_QFN(tess_q_store_plain)(const tess_q_grid_t *g, R *f, int conv, int32_t k, int x, int y,
-                                                      int z, const R *v)
-{
-    const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
-    const int opp[TESS_QL_Q] = TESS_QL_OPP;
-    if (conv == TESS_Q_CANON) {
-        const int64_t local = tess_q_grid_local(g, x, y, z);
-        TESS_UNROLL
-        for (int i = 0; i < TESS_QL_Q; i++)
-            f[((int64_t)k * TESS_QL_Q + i) * 64 + local] = v[i];
-        return;
-    }
-    TESS_UNROLL
-    for (int j = 0; j < TESS_QL_Q; j++) {
-        int dx = x, dy = y, dz = z;
-        const int32_t kd = tess_q_grid_move(g, k, &dx, &dy, &dz, cx[j], cy[j], cz[j]);
-        f[((int64_t)kd * TESS_QL_Q + opp[j]) * 64 + tess_q_grid_local(g, dx, dy, dz)] = v[j];
-    }
-}
-
 /* The whole update of a wet node: gather with boundaries, then the bulk collision of tess_physics_q.h. out
  * receives the node's post-collision populations. */
 TESS_HD TESS_INLINE void TESS_QFN(tess_q_node_step)(const tess_params_t *p, const tess_q_grid_t *g, const R *f,
@@ -295,40 +274,5 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_node_step_mr)(const tess_params_t *p, c
     TESS_QFN(tess_q_moment_collide)(p, p->fluid, p->use_force, mout);
 }
 #endif
-
-/* The incoming f_i of wet node (x, y, z) of tile k across a curved-wall link: its upstream x - c_i is not wet
- * and the wall lies at fraction q (>= 0, the link's tess_link_t.q) of the link towards -c_i. The value is
- * tess_q_pull_from's for that direction, bit for bit (the same loads, the same tess_q_bouzidi call), so that
- * a backend may pull a tile without node types and apply its curved links afterwards as fix-ups. */
-TESS_HD TESS_INLINE R TESS_QFN(tess_q_pull_link)(const tess_params_t *p, const tess_q_grid_t *g, const R *f, int conv,
-                                                 int32_t k, int x, int y, int z, int i, double q)
-{
-    const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
-    const int opp[TESS_QL_Q] = TESS_QL_OPP;
-    const R *ms = (const R *)0;
-    int ux = x, uy = y, uz = z;
-    const int32_t ku = tess_q_grid_move(g, k, &ux, &uy, &uz, -cx[i], -cy[i], -cz[i]);
-    const tess_material_t *up = &p->mat[tess_q_grid_type(g, ku, ux, uy, uz)];
-    const R fb = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k, x, y, z, opp[i]);
-    const R fi = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k, x, y, z, i);
-    int x1 = x, y1 = y, z1 = z;
-    const int32_t k1 = tess_q_grid_move(g, k, &x1, &y1, &z1, cx[i], cy[i], cz[i]);
-    const int have1 = tess_q_kind_is_wet(p->mat[tess_q_grid_type(g, k1, x1, y1, z1)].kind);
-    R fb1 = (R)0, fi1 = (R)0, fb2 = (R)0;
-    int have2 = 0;
-    if (have1) {
-        fb1 = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k1, x1, y1, z1, opp[i]);
-        fi1 = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k1, x1, y1, z1, i);
-        if (p->wall == TESS_WALL_BOUZIDI_QUADRATIC) {
-            int x2 = x1, y2 = y1, z2 = z1;
-            const int32_t k2 = tess_q_grid_move(g, k1, &x2, &y2, &z2, cx[i], cy[i], cz[i]);
-            have2 = tess_q_kind_is_wet(p->mat[tess_q_grid_type(g, k2, x2, y2, z2)].kind);
-            if (have2)
-                fb2 = TESS_QFN(tess_q_load)(g, p, f, ms, conv, k2, x2, y2, z2, opp[i]);
-        }
-    }
-    return TESS_QFN(tess_q_bouzidi)(p->wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1, (R)q, fb, fi, fb1, fb2, fi1, have1,
-                                    have2, TESS_QFN(tess_q_wall_term)(i, up));
-}
 
 #undef R
