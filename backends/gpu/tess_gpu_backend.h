@@ -470,8 +470,8 @@ TESS_GPU_OP tess_status tess_gpu_check_state_op(tess_backend_t *be, tess_check_t
     const tess_status sc = tess_gpu_bind_constants(be, err);
     if (sc != TESS_OK)
         return sc;
-    TESS_GPU_TRY(tess_gpu_check_state(be->f[be->cur], be->node_type, be->ntiles, be->shape.lattice, be->shape.ex,
-                                      be->shape.ey, be->cfg.precision == TESS_PRECISION_SINGLE, r),
+    TESS_GPU_TRY(tess_gpu_check_state(be->f[be->cur], be->node_type, be->ntiles, be->shape.lattice,
+                                      be->cfg.precision == TESS_PRECISION_SINGLE, r),
                  err, "checking the state for divergence");
     return TESS_OK;
 }

@@ -50,8 +50,8 @@ TESS_GPU_CHECK_M(TESS_LATTICE_D3Q27, d3q27)
  * order x + ex (y + ey z) as node_type. */
 template <typename R, int LATTICE>
 __global__ void __launch_bounds__(TESS_GPU_CHECK_THREADS)
-tess_gpu_check_state_kernel(const R *__restrict__ f, const uint8_t *__restrict__ node_type, int32_t ntiles, int ex,
-                            int ey, tess_gpu_check_partial_t *__restrict__ out)
+tess_gpu_check_state_kernel(const R *__restrict__ f, const uint8_t *__restrict__ node_type, int32_t ntiles,
+                            tess_gpu_check_partial_t *__restrict__ out)
 {
     enum { Q = tess_gpu_q<R, LATTICE>::q };
     __shared__ double s_min[TESS_GPU_CHECK_THREADS], s_max[TESS_GPU_CHECK_THREADS], s_u2[TESS_GPU_CHECK_THREADS];
@@ -108,34 +108,30 @@ tess_gpu_check_state_kernel(const R *__restrict__ f, const uint8_t *__restrict__
 }
 
 template <typename R>
-static void tess_gpu_check_launch(const void *f, const uint8_t *node_type, int32_t ntiles, int lattice, int ex, int ey,
-                                  unsigned blocks, tess_gpu_check_partial_t *out)
+static void tess_gpu_check_launch(const void *f, const uint8_t *node_type, int32_t ntiles, int lattice, unsigned blocks,
+                                  tess_gpu_check_partial_t *out)
 {
     const R *fr = (const R *)f;
     switch (lattice) {
     case TESS_LATTICE_D2Q9:
-        tess_gpu_check_state_kernel<R, TESS_LATTICE_D2Q9><<<blocks, TESS_GPU_CHECK_THREADS>>>(fr, node_type, ntiles, ex,
-                                                                                              ey, out);
+        tess_gpu_check_state_kernel<R, TESS_LATTICE_D2Q9><<<blocks, TESS_GPU_CHECK_THREADS>>>(fr, node_type, ntiles, out);
         break;
     case TESS_LATTICE_D3Q13:
-        tess_gpu_check_state_kernel<R, TESS_LATTICE_D3Q13><<<blocks, TESS_GPU_CHECK_THREADS>>>(fr, node_type, ntiles,
-                                                                                               ex, ey, out);
+        tess_gpu_check_state_kernel<R, TESS_LATTICE_D3Q13><<<blocks, TESS_GPU_CHECK_THREADS>>>(fr, node_type, ntiles, out);
         break;
     case TESS_LATTICE_D3Q27:
-        tess_gpu_check_state_kernel<R, TESS_LATTICE_D3Q27><<<blocks, TESS_GPU_CHECK_THREADS>>>(fr, node_type, ntiles,
-                                                                                               ex, ey, out);
+        tess_gpu_check_state_kernel<R, TESS_LATTICE_D3Q27><<<blocks, TESS_GPU_CHECK_THREADS>>>(fr, node_type, ntiles, out);
         break;
     default:
-        tess_gpu_check_state_kernel<R, TESS_LATTICE_D3Q19><<<blocks, TESS_GPU_CHECK_THREADS>>>(fr, node_type, ntiles,
-                                                                                               ex, ey, out);
+        tess_gpu_check_state_kernel<R, TESS_LATTICE_D3Q19><<<blocks, TESS_GPU_CHECK_THREADS>>>(fr, node_type, ntiles, out);
         break;
     }
 }
 
 /* Reduces the state in f (precision single or not, lattice; the engine's storage) into r. The physics must be in
  * tess_gpu_c. Returns the first runtime error. */
-static gpuError_t tess_gpu_check_state(const void *f, const uint8_t *node_type, int32_t ntiles, int lattice, int ex,
-                                       int ey, int single, tess_check_t *r)
+static gpuError_t tess_gpu_check_state(const void *f, const uint8_t *node_type, int32_t ntiles, int lattice, int single,
+                                       tess_check_t *r)
 {
     r->rho_min = INFINITY;
     r->rho_max = -INFINITY;
@@ -151,9 +147,9 @@ static gpuError_t tess_gpu_check_state(const void *f, const uint8_t *node_type, 
     if (rc != gpuSuccess)
         return rc;
     if (single)
-        tess_gpu_check_launch<float>(f, node_type, ntiles, lattice, ex, ey, blocks, dev);
+        tess_gpu_check_launch<float>(f, node_type, ntiles, lattice, blocks, dev);
     else
-        tess_gpu_check_launch<double>(f, node_type, ntiles, lattice, ex, ey, blocks, dev);
+        tess_gpu_check_launch<double>(f, node_type, ntiles, lattice, blocks, dev);
     rc = gpuGetLastError();
     if (rc == gpuSuccess)
         rc = gpuMemcpy(host, dev, blocks * sizeof *dev, gpuMemcpyDeviceToHost);
