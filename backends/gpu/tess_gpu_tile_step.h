@@ -6,8 +6,9 @@
  * tile and its one-node halo are copied to shared memory behind the only barrier, so the pull of a bulk or
  * bounce-back node reads no node type from global memory and issues all its loads unconditionally. Boundaries
  * are data: a fluid node without links takes that plain path; a node with curved-wall links (Bouzidi) takes the
- * plain path and then a fix-up over its own link list; an inlet/outlet node (Zou-He, non-equilibrium
- * extrapolation, profiles) calls the core's whole per-node function. No physics is written here: every formula
+ * plain path and then a fix-up over its own link list; a D3Q19 Zou-He plane node takes the plain path and its
+ * reconstruction; a non-equilibrium-extrapolation inlet/outlet node, which pulls its neighbour too, is left to a
+ * list kernel that calls the core's whole per-node function. No physics is written here: every formula
  * is a core TESS_HD function (tess_q_bounce_back, tess_q_bouzidi, tess_q_collide_model, tess_q_node_step), and
  * each path gives the bits of tess_q_node_step, so CPU and GPU agree bitwise in the reproducible build. */
 #ifndef TESS_GPU_TILE_STEP_H
