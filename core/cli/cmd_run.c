@@ -581,12 +581,15 @@ static void free_run(run_t *r)
     free(r->force_cols);
 }
 
-/* Frees the run, puts the signal handlers back and returns the exit status. */
+/* Frees the run, puts the signal handlers back and returns the exit status. After a signal the handlers stay
+ * until the process exits: a second signal during the exit (a sanitizer's leak check can take seconds) then
+ * still ends it with 128 + signal instead of the default action's kill. */
 static int end_run(run_t *r, int code)
 {
     free_run(r);
     free(r);
-    tess_signal_restore();
+    if (!tess_signal_pending())
+        tess_signal_restore();
     return code;
 }
 
