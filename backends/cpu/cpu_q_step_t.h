@@ -136,7 +136,7 @@ __attribute__((always_inline)) static inline void TESS_QFN(cpu_q_collide_model)(
 
 /* Every other model: node by node, the choices read at run time (not worth the compile time of a vectorised
  * copy per model and lattice). */
-__attribute__((noinline, optimize("no-tree-vectorize"))) static void TESS_QFN(cpu_q_collide_nodes)(
+CPU_Q_NO_VECTORIZE static void TESS_QFN(cpu_q_collide_nodes)(
     const tess_params_t *p, TESS_QFN(cpu_q_buffer) *buf)
 {
     for (int n = 0; n < 64; n++) {
