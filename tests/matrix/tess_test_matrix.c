@@ -293,7 +293,7 @@ static void tm_check_reference(const tm_entry_t *e, tm_ab_keep_t *keep)
     double worst = 0.0;
     int allbits = 1, nv = 0;
     char worst_name[160] = "";
-    for (int vi = 0; list[vi].collision >= 0 && (!mr || vi < 1); vi++) {
+    for (int vi = 0; (!mr || vi < 1) && list[vi].collision >= 0; vi++) {
         const tm_variant_t *v = &list[vi];
         tm_case_t c;
         tess_error_t err = {0};
