@@ -126,35 +126,13 @@ static void tm_fail(const tm_entry_t *e, const char *check, const char *what, co
 
 /* ---- cases and comparisons ---- */
 
-static double tm_pop(const void *a, tess_precision prec, size_t j)
-{
-    return prec == TESS_PRECISION_SINGLE ? (double)((const float *)a)[j] : ((const double *)a)[j];
-}
-
 /* Largest difference over the wet nodes' populations of a and the reference b, relative to b's largest
  * population; *bits: every value has the same bits. A NaN anywhere gives NaN (a failure). */
 static double tm_diff(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *a, const void *b,
                       int *bits)
 {
-    const size_t vs = tess_precision_size(prec);
-    double worst = 0.0, scale = 0.0;
-    *bits = 1;
-    for (int32_t k = 0; k < t->ntiles; k++)
-        for (int n = 0; n < 64; n++) {
-            if (!tess_kind_is_wet(p->mat[t->node_type[64 * (size_t)k + n]].kind))
-                continue;
-            for (int i = 0; i < t->q; i++) {
-                const size_t j = tess_state_index(t, k, i, n);
-                const double x = tm_pop(a, prec, j), y = tm_pop(b, prec, j);
-                if (isnan(x) || isnan(y))
-                    worst = NAN;
-                else if (fabs(x - y) > worst)
-                    worst = fabs(x - y);
-                scale = fmax(scale, fabs(y));
-                if (memcmp((const char *)a + j * vs, (const char *)b + j * vs, vs) != 0)
-                    *bits = 0;
-            }
-        }
+    double scale = 0.0;
+    const double worst = tess_test_wet_diff(t, p, prec, a, b, bits, NULL, &scale);
     return scale > 0.0 ? worst / scale : worst;
 }
 
@@ -275,6 +253,24 @@ static double tm_fast_tol(tess_precision prec, int n)
 
 /* ---- the checks of one entry ---- */
 
+/* The collision of an entry's single-case checks: the lattice's first (MR: regularized). */
+static int tm_entry_collision(const tm_entry_t *e)
+{
+    return e->pat == TESS_PATTERN_MR ? TESS_COLLISION_REGULARIZED : variants[e->lat][0].collision;
+}
+
+/* The mixed case with quadratic Bouzidi walls and this collision for a check; on failure a FAIL row and 0. */
+static int tm_entry_case(const tm_entry_t *e, const char *check, int collision, uint64_t seed, tm_case_t *c)
+{
+    const tm_variant_t v = {collision, TESS_WALL_BOUZIDI_QUADRATIC, TESS_FLUID_INCOMPRESSIBLE, 0};
+    tess_error_t err = {0};
+    if (tm_mixed(c, e->lat, &v, e->prec, seed, &err) == TESS_OK)
+        return 1;
+    tm_fail(e, check, "case", &err);
+    tm_case_free(c);
+    return 0;
+}
+
 /* The base variant's state after nsteps steps of AB on this backend (the aa=ab check's reference). */
 typedef struct {
     void *ab;
@@ -353,11 +349,8 @@ static void tm_check_aa_ab(const tm_entry_t *e, const tm_ab_keep_t *keep)
         tm_fail(e, "aa=ab", "no AB run of this lattice and precision to compare with", NULL);
         return;
     }
-    if (tm_mixed(&c, e->lat, &variants[e->lat][0], e->prec, 5, &err) != TESS_OK) {
-        tm_fail(e, "aa=ab", "case", &err);
-        tm_case_free(&c);
+    if (!tm_entry_case(e, "aa=ab", tm_entry_collision(e), 5, &c))
         return;
-    }
     void *aa = malloc(c.bytes);
     if (tm_run(e->h, TESS_PATTERN_AA, e->prec, e->h->threads, &c, nsteps, aa, &err) != TESS_OK)
         tm_fail(e, "aa=ab", "AA run", &err);
@@ -374,16 +367,10 @@ static void tm_check_aa_ab(const tm_entry_t *e, const tm_ab_keep_t *keep)
 
 static void tm_check_threads(const tm_entry_t *e)
 {
-    const int mr = e->pat == TESS_PATTERN_MR;
-    const tm_variant_t v = {mr ? TESS_COLLISION_REGULARIZED : variants[e->lat][0].collision,
-                            TESS_WALL_BOUZIDI_QUADRATIC, TESS_FLUID_INCOMPRESSIBLE, 0};
     tm_case_t c;
     tess_error_t err = {0};
-    if (tm_mixed(&c, e->lat, &v, e->prec, 7, &err) != TESS_OK) {
-        tm_fail(e, "threads", "case", &err);
-        tm_case_free(&c);
+    if (!tm_entry_case(e, "threads", tm_entry_collision(e), 7, &c))
         return;
-    }
     void *one = malloc(c.bytes), *team = malloc(c.bytes);
     if (tm_run(e->h, e->pat, e->prec, 1, &c, nsteps, one, &err) != TESS_OK ||
         tm_run(e->h, e->pat, e->prec, e->h->threads, &c, nsteps, team, &err) != TESS_OK)
@@ -402,7 +389,7 @@ static void tm_check_threads(const tm_entry_t *e)
 
 static void tm_check_mass(const tm_entry_t *e)
 {
-    const int collision = e->pat == TESS_PATTERN_MR ? TESS_COLLISION_REGULARIZED : variants[e->lat][0].collision;
+    const int collision = tm_entry_collision(e);
     tm_case_t c;
     tess_error_t err = {0};
     if (tm_closed_box(&c, e->lat, collision, e->prec, &err) != TESS_OK) {
@@ -433,15 +420,10 @@ static void tm_check_mass(const tm_entry_t *e)
 static void tm_check_roundtrip(const tm_entry_t *e)
 {
     const int mr = e->pat == TESS_PATTERN_MR;
-    const tm_variant_t v = {mr ? TESS_COLLISION_REGULARIZED : variants[e->lat][0].collision,
-                            TESS_WALL_BOUZIDI_QUADRATIC, TESS_FLUID_INCOMPRESSIBLE, 0};
     tm_case_t c;
     tess_error_t err = {0};
-    if (tm_mixed(&c, e->lat, &v, e->prec, 11, &err) != TESS_OK) {
-        tm_fail(e, "roundtrip", "case", &err);
-        tm_case_free(&c);
+    if (!tm_entry_case(e, "roundtrip", tm_entry_collision(e), 11, &c))
         return;
-    }
     void *out = malloc(c.bytes);
     if (tm_run(e->h, e->pat, e->prec, e->h->threads, &c, 0, out, &err) != TESS_OK)
         tm_fail(e, "roundtrip", "run", &err);
@@ -459,14 +441,10 @@ static void tm_check_roundtrip(const tm_entry_t *e)
 static void tm_check_refused(const tm_entry_t *e, const char *check, int collision, tess_status want,
                              const char *needle)
 {
-    const tm_variant_t v = {collision, TESS_WALL_BOUZIDI_QUADRATIC, TESS_FLUID_INCOMPRESSIBLE, 0};
     tm_case_t c;
     tess_error_t err = {0};
-    if (tm_mixed(&c, e->lat, &v, e->prec, 5, &err) != TESS_OK) {
-        tm_fail(e, check, "case", &err);
-        tm_case_free(&c);
+    if (!tm_entry_case(e, check, collision, 5, &c))
         return;
-    }
     void *out = malloc(c.bytes);
     const tess_status st = tm_run(e->h, e->pat, e->prec, e->h->threads, &c, 2, out, &err);
     char detail[1200];
