@@ -330,6 +330,8 @@ static void tm_check_reference(const tm_entry_t *e, tm_ab_keep_t *keep)
         free(got);
         tm_case_free(&c);
     }
+    if (nv == 0)
+        return; /* every variant failed, each with its FAIL row */
     char detail[400];
     if (mr) {
         snprintf(detail, sizeof detail, "regularized, %d steps against the reference's AB, relative", steps);
