@@ -95,9 +95,13 @@ typedef struct {
     tess_precision prec;
 } tm_entry_t;
 
+/* Rows by result, for the summary line: ok, FAIL, refused, SKIPPED. */
+static int tm_count[4];
+
 static void tm_row(const tm_entry_t *e, const char *check, const char *result, double diff, double tol,
                    const char *detail)
 {
+    tm_count[result[0] == 'o' ? 0 : result[0] == 'F' ? 1 : result[0] == 'r' ? 2 : 3]++;
     char d[32] = "-", t[32] = "-";
     if (diff >= 0.0 || isnan(diff))
         snprintf(d, sizeof d, "%.3g", diff);
@@ -513,6 +517,8 @@ int tess_matrix_main(const tess_matrix_hooks_t *h, int argc, char **argv)
                     tm_check_refused(&e, "mr-lbgk", TESS_COLLISION_LBGK, TESS_ERR_INPUT, "regularized");
             }
     free(keep.ab);
+    printf("%s: %d checks ok, %d failed, %d refused, %d skipped\n", h->name, tm_count[0], tm_count[1], tm_count[2],
+           tm_count[3]);
     if (!available) {
         printf("%s: SKIPPED (%s)\n", h->name, why);
         return 77;
