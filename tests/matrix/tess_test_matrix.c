@@ -47,6 +47,7 @@ static int nsteps = NSTEPS, nsteps_mr = NSTEPS_MR, nsteps_mass = NSTEPS_MASS;
 /* One physics variant of the mixed case. */
 typedef struct {
     int collision, wall, fluid, parabolic;
+    int zou_he; /* D3Q19: the inlet and outlet as axis-aligned Zou-He planes instead of nee */
 } tm_variant_t;
 
 #define L_ TESS_COLLISION_LBGK
@@ -59,16 +60,17 @@ typedef struct {
 #define QC_ TESS_FLUID_QUASI_COMPRESSIBLE
 /* Per lattice (tess_lattice_id order: D3Q19, D2Q9, D3Q13, D3Q27): the first variant is the mixed case itself (the
  * lattice's first collision, quadratic Bouzidi, the incompressible model); then halfway bounce-back and linear
- * Bouzidi, every other collision the lattice has, each fluid model at least once, and on D2Q9 and D3Q19 a parabolic
- * inlet (the profile reads the tile corners). Together: test_q_tiles' every collision with quadratic walls and every
- * wall rule with the first collision, and test_gpu_q_vs_cpu's collision, wall and inlet variants. */
-static const tm_variant_t variants[4][8] = {
-    {{L_, B2_, IN_, 0}, {L_, BB_, IN_, 0}, {L_, B1_, QC_, 0}, {M_, B2_, QC_, 0}, {G_, B2_, IN_, 0}, {M_, BB_, QC_, 0},
-     {G_, B1_, QC_, 1}, {-1, 0, 0, 0}},
-    {{L_, B2_, IN_, 0}, {L_, BB_, IN_, 0}, {L_, B1_, QC_, 0}, {M_, B2_, QC_, 0}, {G_, B2_, IN_, 0}, {M_, B2_, QC_, 1},
-     {-1, 0, 0, 0}},
-    {{M_, B2_, IN_, 0}, {M_, BB_, IN_, 0}, {M_, B1_, QC_, 0}, {M_, B2_, QC_, 0}, {-1, 0, 0, 0}},
-    {{L_, B2_, IN_, 0}, {L_, BB_, IN_, 0}, {L_, B1_, QC_, 0}, {G_, B2_, QC_, 0}, {-1, 0, 0, 0}},
+ * Bouzidi, every other collision the lattice has, each fluid model at least once, on D2Q9 and D3Q19 a parabolic
+ * inlet (the profile reads the tile corners), and on D3Q19 Zou-He planes for the inlet and outlet. Together:
+ * test_q_tiles' every collision with quadratic walls and every wall rule with the first collision, and
+ * test_gpu_q_vs_cpu's collision, wall and inlet variants. */
+static const tm_variant_t variants[4][9] = {
+    {{L_, B2_, IN_, 0, 0}, {L_, BB_, IN_, 0, 0}, {L_, B1_, QC_, 0, 0}, {M_, B2_, QC_, 0, 0}, {G_, B2_, IN_, 0, 0},
+     {M_, BB_, QC_, 0, 0}, {G_, B1_, QC_, 1, 0}, {M_, B2_, QC_, 0, 1}, {-1, 0, 0, 0, 0}},
+    {{L_, B2_, IN_, 0, 0}, {L_, BB_, IN_, 0, 0}, {L_, B1_, QC_, 0, 0}, {M_, B2_, QC_, 0, 0}, {G_, B2_, IN_, 0, 0},
+     {M_, B2_, QC_, 1, 0}, {-1, 0, 0, 0, 0}},
+    {{M_, B2_, IN_, 0, 0}, {M_, BB_, IN_, 0, 0}, {M_, B1_, QC_, 0, 0}, {M_, B2_, QC_, 0, 0}, {-1, 0, 0, 0, 0}},
+    {{L_, B2_, IN_, 0, 0}, {L_, BB_, IN_, 0, 0}, {L_, B1_, QC_, 0, 0}, {G_, B2_, QC_, 0, 0}, {-1, 0, 0, 0, 0}},
 };
 
 static const char *const coll_name[] = {"lbgk", "mrt", "regularized"};
@@ -176,6 +178,14 @@ static tess_status tm_mixed(tm_case_t *c, tess_lattice_id lat, const tm_variant_
         in->wall_lo[1] = 0.5;
         in->wall_hi[1] = c->g.ny - 1.5;
     }
+    if (v->zou_he)
+        for (int m = 3; m <= 4; m++) { /* inlet at x = 0 facing -x, outlet at x = nx - 1 facing +x */
+            c->p.mat[m].method = TESS_BC_ZOU_HE;
+            c->p.mat[m].axis = 0;
+            c->p.mat[m].sign = m == 3 ? -1 : 1;
+            c->p.mat[m].normal[0] = m == 3 ? -1.0 : 1.0;
+            c->p.mat[m].normal[1] = 0.0;
+        }
     tess_status st = tess_tiling_build(&c->t, &c->g, &c->p, err);
     if (st == TESS_OK && c->p.wall != TESS_WALL_BOUNCE_BACK)
         st = tess_links_build(&c->t.links, &c->t, &c->p, lt_planes_q, &pl, err);
@@ -266,7 +276,7 @@ static int tm_entry_collision(const tm_entry_t *e)
 /* The mixed case with quadratic Bouzidi walls and this collision for a check; on failure a FAIL row and 0. */
 static int tm_entry_case(const tm_entry_t *e, const char *check, int collision, uint64_t seed, tm_case_t *c)
 {
-    const tm_variant_t v = {collision, TESS_WALL_BOUZIDI_QUADRATIC, TESS_FLUID_INCOMPRESSIBLE, 0};
+    const tm_variant_t v = {collision, TESS_WALL_BOUZIDI_QUADRATIC, TESS_FLUID_INCOMPRESSIBLE, 0, 0};
     tess_error_t err = {0};
     if (tm_mixed(c, e->lat, &v, e->prec, seed, &err) == TESS_OK)
         return 1;
@@ -288,7 +298,7 @@ static void tm_check_reference(const tm_entry_t *e, tm_ab_keep_t *keep)
     const int mr = e->pat == TESS_PATTERN_MR;
     const int steps = mr ? nsteps_mr : nsteps;
     const tm_variant_t mr_variant = {TESS_COLLISION_REGULARIZED, TESS_WALL_BOUZIDI_QUADRATIC,
-                                     TESS_FLUID_INCOMPRESSIBLE, 0};
+                                     TESS_FLUID_INCOMPRESSIBLE, 0, 0};
     const tm_variant_t *list = mr ? &mr_variant : variants[e->lat];
     double worst = 0.0;
     int allbits = 1, nv = 0;
@@ -298,9 +308,9 @@ static void tm_check_reference(const tm_entry_t *e, tm_ab_keep_t *keep)
         tm_case_t c;
         tess_error_t err = {0};
         char name[160];
-        snprintf(name, sizeof name, "%s %s %s%s", coll_name[v->collision], wall_name[v->wall],
+        snprintf(name, sizeof name, "%s %s %s%s%s", coll_name[v->collision], wall_name[v->wall],
                  v->fluid == TESS_FLUID_INCOMPRESSIBLE ? "incompressible" : "quasi-compressible",
-                 v->parabolic ? " parabolic inlet" : "");
+                 v->parabolic ? " parabolic inlet" : "", v->zou_he ? " zou-he planes" : "");
         if (tm_mixed(&c, e->lat, v, e->prec, 5 + (uint64_t)vi, &err) != TESS_OK) {
             tm_fail(e, "reference", name, &err);
             tm_case_free(&c);
