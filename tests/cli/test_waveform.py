@@ -3,8 +3,10 @@ outlets"): every bad waveform file or key gives exit status 2 and one line namin
 file and its line, and what was expected, with nothing written; and a run restarted half-way equals the
 uninterrupted run bitwise (the waveform's time goes on from the restart's step: the two restart files at the
 last step are the same bytes), and so does the case in physical units ([units]), the waveform's times in its time
-unit."""
+unit; the same restart check for the Womersley inlet of cases/bent_tube_womersley.ini (the profile's phase goes on
+from the restart's step), which also runs without a warning."""
 import os
+import sys
 from tess_cli_test import check, check_bad_input, cleanup, finish, run, scratch, write
 
 # A D3Q19 channel 16 x 8 x 4 (periodic z) with a nee velocity inlet and a nee pressure outlet.
@@ -95,5 +97,21 @@ try:
     check(a == b, "[units] case with the waveform's times in its time unit equals the lattice case bitwise")
 except OSError as ex:
     check(False, "restart files readable: %s" % ex)
+cases = sys.argv[2] if len(sys.argv) > 2 else None
+if cases:
+    bent = os.path.join(cases, "bent_tube_womersley.ini")
+    args = ["run", bent, "--set", "run.output_every=0", "--set", "wss.enabled=no", "--quiet"]
+    rc5, _, e5 = run(args + ["--steps", "40", "--checkpoint-every", "40", "--out", "bw_whole"], d)
+    rc6, _, e6 = run(args + ["--steps", "20", "--checkpoint-every", "20", "--out", "bw_part"], d)
+    rc7, _, e7 = run(args + ["--steps", "40", "--checkpoint-every", "40", "--out", "bw_part", "--restart",
+                             os.path.join("bw_part", "restart.tsr")], d)
+    check(rc5 == rc6 == rc7 == 0 and not (e5 + e6 + e7).strip(),
+          "bent_tube_womersley.ini runs, restarts, without a warning (%d %d %d: %s)" % (rc5, rc6, rc7, (e5 + e6 + e7).strip()))
+    try:
+        a = open(os.path.join(d, "bw_whole", "restart.tsr"), "rb").read()
+        b = open(os.path.join(d, "bw_part", "restart.tsr"), "rb").read()
+        check(a == b, "Womersley inlet: restart at step 20 then 20 steps equals 40 steps bitwise")
+    except OSError as ex:
+        check(False, "restart files readable: %s" % ex)
 cleanup(d)
 finish()
