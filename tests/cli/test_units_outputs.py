@@ -111,7 +111,8 @@ hs, ms = rows(os.path.join(d, "S", "monitor.csv"))
 hsl, msl = rows(os.path.join(d, "SL", "monitor.csv"))
 check(hs[:7] == ["step", "time_s", "wall_s", "mlups", "max_u_m_s", "mean_rho_kg_m3", "du_rel"]
       and hs[7:] == ["Fx_ball_N", "Fy_ball_N", "Fz_ball_N"], "SI monitor header names the units: %s" % hs)
-check(hl[:6] == ["step", "wall_s", "mlups", "max_u", "mean_rho", "du_rel"] and hl[6:] == ["Fx_ball", "Fy_ball", "Fz_ball"]
+check(hl[:6] == ["step", "wall_s", "mlups", "max_u", "mean_rho", "du_rel"]
+      and hl[6:] == ["Fx_ball", "Fy_ball", "Fz_ball"]
       and hsl == hl, "lattice monitor header, also for output = lattice: %s / %s" % (hl, hsl))
 check([r[0] for r in ms] == [r[0] for r in ml] == [0, 10, 20, 30, 40], "monitor rows at steps 0, 10, .. 40")
 fmax = max(abs(r[k]) for r in ml for k in (6, 7, 8))
@@ -173,8 +174,10 @@ if rc == 0:
 write(os.path.join(d, "lat_init.ini"), LATTICE.replace("[run]\n", "[init]\nfile = %s\n[run]\n" % src, 1))
 rc, _, err = run(["run", "lat_init.ini", "--out", "J"], d)
 lines = err.strip().splitlines()
-check(rc == 2 and len(lines) == 1 and src in err and "holds physical units" in err and not os.path.exists(os.path.join(d, "J")),
-      "a lattice case refuses an SI [init] file: exit 2, one line naming the file, no output (%d: %s)" % (rc, err.strip()))
+check(rc == 2 and len(lines) == 1 and src in err and "holds physical units" in err
+      and not os.path.exists(os.path.join(d, "J")),
+      "a lattice case refuses an SI [init] file: exit 2, one line naming the file, no output (%d: %s)"
+      % (rc, err.strip()))
 # A file in lattice units (output = lattice) is read as lattice values by the SI case: the same state again.
 write(os.path.join(d, "si_init2.ini"), (SI % "").replace(
     "[run]\n", "[init]\nfile = %s\n[run]\n" % os.path.join(d, "SL", "fields_000040.vti"), 1))
