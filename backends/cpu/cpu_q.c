@@ -276,7 +276,8 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
                          "the MR pattern stores moments and runs the regularized collision only: set collision = "
                          "regularized, or use pattern ab or aa for lbgk and mrt");
     be->params = *p;
-    if ((st = find_special(be, err)) != TESS_OK || (st = build_fixups(be, err)) != TESS_OK)
+    if ((st = find_special(be, err)) != TESS_OK || (st = build_fixups(be, err)) != TESS_OK ||
+        (st = tess_cpu_fd_build(&be->fd, p, be->node_type, be->ntiles, err)) != TESS_OK)
         return st;
     classify_tiles(be);
     be->cur = 0;
@@ -305,6 +306,13 @@ static tess_status q_step(tess_backend_t *b, int nsteps, tess_error_t *err)
         return tess_fail(err, TESS_ERR_INPUT, "step called before upload_geometry and initialise");
     for (int s = 0; s < nsteps; s++) {
         be->grid.step = be->params.step0 + be->nsteps_done + 1; /* time-dependent inlets (tess_q_step.h) */
+        if (be->fd.n) { /* the fd nodes' strain rates from the state the step starts from */
+            const int mr = be->cfg.pattern == TESS_PATTERN_MR, aa = be->cfg.pattern == TESS_PATTERN_AA;
+            const void *state = be->f[aa ? 0 : be->cur];
+            tess_cpu_fd_prepass(&be->fd, &be->params, &be->grid, be->cfg.precision, mr ? NULL : state,
+                                mr ? state : NULL, aa && (be->nsteps_done & 1) ? TESS_Q_SWAPPED : TESS_Q_CANON,
+                                be->nthreads);
+        }
         Q_DISPATCH(cpu_q_step, be);
         be->nsteps_done++;
     }
@@ -336,7 +344,7 @@ static size_t q_bytes(const tess_backend_t *b)
 {
     const tess_cpu_q_t *be = (const tess_cpu_q_t *)(const void *)b;
     return be->bytes + (size_t)be->nspecial * (be->q * tess_precision_size(be->cfg.precision) + sizeof(int64_t)) +
-           (size_t)be->nfix * sizeof(tess_cpu_q_fix_t);
+           (size_t)be->nfix * sizeof(tess_cpu_q_fix_t) + tess_cpu_fd_bytes(&be->fd, be->ntiles);
 }
 
 static void q_describe(const tess_backend_t *b, char *buf, size_t len)
@@ -371,6 +379,7 @@ static void q_destroy(tess_backend_t *b)
     free(be->special);
     free(be->special_of_node);
     free(be->buf);
+    tess_cpu_fd_free(&be->fd);
     free(be->f[0]);
     free(be->f[1]);
     free(be);

@@ -5,6 +5,7 @@
 #ifndef TESS_CPU_Q_H
 #define TESS_CPU_Q_H
 
+#include "cpu_fd.h"
 #include "tess_backend.h"
 #include "tess_q_step.h"
 
@@ -44,6 +45,7 @@ typedef struct tess_cpu_q {
     int64_t nfix;
     int64_t *tile_link;       /* per tile: first curved link (index into links; ntiles + 1 entries) */
     void *link_val;           /* AA: the pre-pass's value of every curved link (links' order) */
+    tess_cpu_fd_t fd;         /* finite-difference inlet/outlet nodes and their strain rates (pre-pass per step) */
     int reference;            /* tests: every tile through the full per-node function (tess_q_node_step) */
     tess_tiling_t shape;      /* lattice, q and extent only: for tess_state_index */
     void *f[2];               /* AB: two copies; AA: f[0] only */

@@ -1,0 +1,185 @@
+/* The finite-difference velocity-gradient inlet/outlet (method fd, Latt et al. 2008) in the engine, as boundary
+ * data: a pre-pass over the fd nodes computes each one's strain rate from the state the step starts from, and
+ * the node update closes the node with it (core/tess_q_step.h: tess_q_fd_strain, tess_q_gather_from).
+ * The case: a channel with solid walls, random obstacles, an fd velocity inlet and an fd pressure outlet (3D:
+ * along z, periodic x; D2Q9: along x), from a random state, regularized collision, both fluid models.
+ * 1. The tile sweep (AB and AA) equals the engine's per-node reference sweep (tess_cpu_q_t.reference: every
+ *    wet node through tess_q_node_step_fd) bitwise on every wet node after 40 steps, for D2Q9, D3Q19 and
+ *    D3Q27 in both precisions: the same core functions on the same values, so any differing bit is a bug
+ *    (tolerance 0). 1 thread equals 2 threads bitwise.
+ * 2. D3Q19 against the tuned D3Q19 AA kernel (cpu_aa.c, cpu_pattern_fd.c), bitwise, while it exists.
+ * 3. D3Q13 (no second-order Hermite rebuild) is refused with TESS_ERR_UNSUPPORTED at initialise. */
+#include "cpu_q.h"
+#include "lattice_test.h"
+#include "tess_state.h"
+#include "tess_test.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const tess_backend_ops_t tess_backend_cpu;
+
+static void fd_channel(tess_lattice_id lat, tess_geometry_t *g, tess_params_t *p, int fluid)
+{
+    const int d2 = lat == TESS_LATTICE_D2Q9;
+    const int nx = d2 ? 40 : 8, ny = 14, nz = d2 ? 1 : 30, flow = d2 ? 0 : 2;
+    const int len = d2 ? nx : nz;
+    tess_geometry_init(g, nx, ny, nz, 1);
+    g->periodic[0] = !d2;
+    tess_test_rng r;
+    tess_test_rng_seed(&r, 99 + (uint64_t)lat);
+    for (int z = 0; z < nz; z++)
+        for (int y = 0; y < ny; y++)
+            for (int x = 0; x < nx; x++) {
+                const int s = d2 ? x : z;
+                uint8_t m = 1;
+                if (y == 0 || y == ny - 1)
+                    m = 0;
+                else if (s == 0)
+                    m = 2;
+                else if (s == len - 1)
+                    m = 3;
+                else if (s > 2 && s < len - 3 && tess_test_uniform(&r) < 0.1)
+                    m = 0;
+                g->type[tess_geometry_index(g, x, y, z)] = m;
+            }
+    tess_params_default(p);
+    tess_params_set_lattice(p, lat);
+    p->collision = TESS_COLLISION_REGULARIZED;
+    p->fluid = fluid;
+    tess_params_set_tau(p, 0.8);
+    p->nmat = 4;
+    p->mat[2].kind = TESS_NODE_VELOCITY;
+    p->mat[2].axis = flow;
+    p->mat[2].sign = -1;
+    p->mat[2].normal[flow] = -1.0;
+    p->mat[2].u[flow] = 0.04;
+    p->mat[2].method = TESS_BC_FINITE_DIFFERENCE;
+    p->mat[3].kind = TESS_NODE_PRESSURE;
+    p->mat[3].axis = flow;
+    p->mat[3].sign = 1;
+    p->mat[3].normal[flow] = 1.0;
+    p->mat[3].rho = 1.0;
+    p->mat[3].method = TESS_BC_FINITE_DIFFERENCE;
+    for (int m = 0; m < p->nmat; m++)
+        if (p->mat[m].rho == 0.0)
+            p->mat[m].rho = 1.0;
+}
+
+/* The engine from state `in` for `steps` steps: canonical populations out (malloc'd), NULL with err on failure. */
+static void *run_engine(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, tess_pattern pat,
+                        int threads, int reference, const void *in, int steps, tess_error_t *err)
+{
+    tess_backend_config_t cfg = {0};
+    cfg.precision = prec;
+    cfg.pattern = pat;
+    cfg.threads = threads;
+    cfg.generic = 1;
+    tess_backend_t *be = NULL;
+    void *out = malloc(tess_state_count(t) * tess_precision_size(prec));
+    tess_status s = tess_backend_cpu.create(&cfg, &be, err);
+    if (s == TESS_OK)
+        s = tess_backend_cpu.upload_geometry(be, t, err);
+    if (s == TESS_OK) {
+        ((tess_cpu_q_t *)(void *)be)->reference = reference;
+        s = tess_backend_cpu.initialise(be, p, in, err);
+    }
+    if (s == TESS_OK)
+        s = tess_backend_cpu.step(be, steps, err);
+    if (s == TESS_OK)
+        s = tess_backend_cpu.download_populations(be, out, err);
+    if (be)
+        tess_backend_cpu.destroy(be);
+    if (s != TESS_OK) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+static void compare(const char *what, const tess_tiling_t *t, const tess_params_t *p, tess_precision prec,
+                    const void *a, const void *b, const char *err)
+{
+    if (!a || !b) {
+        printf("FAIL %s: %s\n", what, err);
+        tess_test_failures++;
+        return;
+    }
+    tess_test_close(what, (double)lt_wet_differing(t, p, prec, a, b), 0.0, 0.0);
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    static const tess_lattice_id lats[3] = {TESS_LATTICE_D2Q9, TESS_LATTICE_D3Q19, TESS_LATTICE_D3Q27};
+    static const char *const names[3] = {"D2Q9", "D3Q19", "D3Q27"};
+    const int steps = 40;
+    for (int l = 0; l < 3; l++)
+        for (int fluid = 0; fluid < 2; fluid++)
+            for (int pr = 0; pr < 2; pr++) {
+                const tess_precision prec = pr ? TESS_PRECISION_SINGLE : TESS_PRECISION_DOUBLE;
+                tess_geometry_t g;
+                tess_params_t p;
+                tess_tiling_t t;
+                tess_error_t err = {0};
+                fd_channel(lats[l], &g, &p, fluid);
+                if (tess_tiling_build(&t, &g, &p, &err) != TESS_OK) {
+                    printf("FAIL tiling: %s\n", err.msg);
+                    return 1;
+                }
+                void *in = tess_test_random_state(&t, &p, prec, 5 + (uint64_t)l);
+                char what[200], tag[80];
+                snprintf(tag, sizeof tag, "%s %s %s, %d steps", names[l], fluid ? "quasi-compressible" : "incompressible",
+                         pr ? "fp32" : "fp64", steps);
+                void *ref = run_engine(&t, &p, prec, TESS_PATTERN_AB, 2, 1, in, steps, &err);
+                void *ab = run_engine(&t, &p, prec, TESS_PATTERN_AB, 2, 0, in, steps, &err);
+                void *aa = run_engine(&t, &p, prec, TESS_PATTERN_AA, 2, 0, in, steps, &err);
+                void *ab1 = run_engine(&t, &p, prec, TESS_PATTERN_AB, 1, 0, in, steps, &err);
+                snprintf(what, sizeof what, "%s: wet nodes where the AB tile sweep and the per-node reference differ", tag);
+                compare(what, &t, &p, prec, ab, ref, err.msg);
+                snprintf(what, sizeof what, "%s: wet nodes where AA and the per-node reference differ", tag);
+                compare(what, &t, &p, prec, aa, ref, err.msg);
+                snprintf(what, sizeof what, "%s: wet nodes where AB on 1 and on 2 threads differ", tag);
+                compare(what, &t, &p, prec, ab1, ab, err.msg);
+                if (lats[l] == TESS_LATTICE_D3Q19) {
+                    tess_backend_config_t cfg = {0};
+                    cfg.precision = prec;
+                    cfg.pattern = TESS_PATTERN_AA;
+                    cfg.threads = 2;
+                    void *tuned = malloc(tess_state_count(&t) * tess_precision_size(prec));
+                    const tess_status s =
+                        tess_test_run_ops(&tess_backend_cpu, &cfg, &t, &p, in, steps, tuned, NULL, &err);
+                    snprintf(what, sizeof what, "%s: wet nodes where the engine (AB) and the tuned AA kernel differ", tag);
+                    compare(what, &t, &p, prec, ab, s == TESS_OK ? tuned : NULL, err.msg);
+                    free(tuned);
+                }
+                free(ref);
+                free(ab);
+                free(aa);
+                free(ab1);
+                free(in);
+                tess_tiling_free(&t);
+                tess_geometry_free(&g);
+            }
+    /* D3Q13: no Hermite rebuild, hence no fd closure */
+    {
+        tess_geometry_t g;
+        tess_params_t p;
+        tess_tiling_t t;
+        tess_error_t err = {0};
+        fd_channel(TESS_LATTICE_D3Q13, &g, &p, 0);
+        p.collision = TESS_COLLISION_MRT;
+        tess_tiling_build(&t, &g, &p, &err);
+        void *in = tess_test_random_state(&t, &p, TESS_PRECISION_DOUBLE, 3);
+        tess_backend_config_t cfg = {0};
+        cfg.precision = TESS_PRECISION_DOUBLE;
+        cfg.generic = 1;
+        const tess_status s = tess_test_run_ops(&tess_backend_cpu, &cfg, &t, &p, in, 1, NULL, NULL, &err);
+        printf("     D3Q13 fd: %s\n", err.msg);
+        tess_test_true("D3Q13 with method fd: initialise refuses it (TESS_ERR_UNSUPPORTED)", s == TESS_ERR_UNSUPPORTED);
+        free(in);
+        tess_tiling_free(&t);
+        tess_geometry_free(&g);
+    }
+    return tess_test_result("test_q_fd");
+}
