@@ -1,6 +1,6 @@
-/* The lattice-generic CPU engine: set-up, canonical conversion and the dispatch by lattice and precision. */
+/* The CPU engine: set-up, canonical conversion and the dispatch by lattice and precision. */
 #include "cpu_q.h"
-#include "cpu_pattern.h"
+#include "cpu_pattern.h" /* tess_cpu_alloc */
 #include "cpu_stream.h"
 #include "cpu_topology.h"
 #include "tess_physics_q.h"
@@ -45,15 +45,17 @@ static tess_precision cfg_precision(const tess_cpu_q_t *be)
 static tess_status q_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
 {
     if (cfg->pattern != TESS_PATTERN_AB && cfg->pattern != TESS_PATTERN_AA && cfg->pattern != TESS_PATTERN_MR)
+        return tess_fail(err, TESS_ERR_INPUT, "unknown propagation pattern %d (expected ab, aa or mr)",
+                         (int)cfg->pattern);
+    if (cfg->variant != TESS_KERNEL_FULL)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED, "kernel variants other than 'full' exist on the GPU backends only");
+    if (cfg->plain_xyz)
         return tess_fail(err, TESS_ERR_UNSUPPORTED,
-                         "the lattice-generic engine (lattices other than D3Q19, curved walls, method nee) runs "
-                         "patterns ab, aa and mr only");
-    if (cfg->variant != TESS_KERNEL_FULL || cfg->plain_xyz)
-        return tess_fail(err, TESS_ERR_UNSUPPORTED,
-                         "kernel variants and the layout study exist for the tuned D3Q19 kernels only");
+                         "the layout study (plain_xyz) is a GPU measurement: the cpu engine stores the 64 values of "
+                         "a tile's direction contiguously already");
     tess_cpu_q_t *be = calloc(1, sizeof *be);
     if (!be)
-        return tess_fail(err, TESS_ERR_NOMEM, "out of memory creating the generic cpu engine");
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory creating the cpu backend");
     be->cfg = *cfg;
     be->nthreads = tess_cpu_topology_team(cfg->threads);
     *out = (tess_backend_t *)(void *)be;
@@ -111,7 +113,7 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
     for (int c = 0; c < ncopies; c++) {
         be->f[c] = tess_cpu_alloc(copy_bytes(be));
         if (!be->f[c])
-            return tess_fail(err, TESS_ERR_NOMEM, "out of memory: the generic engine needs %zu bytes per copy for %d tiles",
+            return tess_fail(err, TESS_ERR_NOMEM, "out of memory: the cpu engine needs %zu bytes per copy for %d tiles",
                              copy_bytes(be), t->ntiles);
     }
     be->bytes = ncopies * copy_bytes(be) +
@@ -353,7 +355,7 @@ static void q_describe(const tess_backend_t *b, char *buf, size_t len)
     const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)be->lattice);
     char topo[256];
     tess_cpu_topology_summary(topo, sizeof topo);
-    snprintf(buf, len, "cpu, generic engine (%s), pattern %s, %d threads; %s", lat ? lat->name : "?",
+    snprintf(buf, len, "cpu, %s, pattern %s, %d threads; %s", lat ? lat->name : "?",
              be->cfg.pattern == TESS_PATTERN_AA ? "aa" : be->cfg.pattern == TESS_PATTERN_MR ? "mr (moments, two copies)" : "ab",
              be->nthreads, topo);
 }

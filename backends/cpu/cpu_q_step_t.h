@@ -1,4 +1,4 @@
-/* The loops of the generic CPU engine for one lattice and precision (instantiated by cpu_q.c through
+/* The loops of the CPU engine for one lattice and precision (instantiated by cpu_q.c through
  * tess_instantiate_q.h). Every node's result depends only on the state before the step, so any thread count
  * and any tile order give the same bits. */
 

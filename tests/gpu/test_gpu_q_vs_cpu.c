@@ -1,4 +1,4 @@
-/* The GPU backend's lattice-generic kernel (backends/gpu/tess_gpu_tile_step.h) against the CPU generic engine
+/* The GPU backend's tile kernel (backends/gpu/tess_gpu_tile_step.h) against the CPU engine
  * (backends/cpu/cpu_q.c, AB), through the ops tables only. Every lattice with each collision model it has
  * (D2Q9 LBGK, MRT, regularized; D3Q13 MRT; D3Q19 LBGK, MRT, regularized; D3Q27 LBGK, regularized), both
  * precisions, on the box of tests/lattice/test_q_patterns.c: a curved bottom wall at q = 0.3 (quadratic
@@ -40,7 +40,7 @@ typedef struct {
     int parabolic; /* the inlet with the parabolic profile (tess_inlet.h) */
 } variant_t;
 
-/* The box of lt_mixed_case (every boundary kind of the generic engine) with the variant's model and walls; a
+/* The box of lt_mixed_case (every boundary kind of the engine) with the variant's model and walls; a
  * parabolic variant turns the inlet to face -x with the profile across y between the bottom wall (y = 0.5) and
  * the lid (y = ny - 1.5), where halfway bounce-back puts them. */
 static void mixed_case(const variant_t *v, tess_geometry_t *g, tess_params_t *p, lt_planes_t *pl)
@@ -102,7 +102,6 @@ int main(void)
             cfg.precision = prec;
             cfg.pattern = TESS_PATTERN_AB;
             cfg.variant = TESS_KERNEL_FULL;
-            cfg.generic = 1; /* as tess_sim sets it for these cases (tess_q_engine_needed) */
             if (tess_test_run_ops(&tess_backend_cpu, &cfg, &t, &p, in, NSTEPS, ref, NULL, &err) != TESS_OK)
                 return gt_skip_or_fail(&err, 0);
             memset(got, 0, bytes);

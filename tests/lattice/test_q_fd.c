@@ -7,8 +7,8 @@
  *    wet node through tess_q_node_step_fd) bitwise on every wet node after 40 steps, for D2Q9, D3Q19 and
  *    D3Q27 in both precisions: the same core functions on the same values, so any differing bit is a bug
  *    (tolerance 0). 1 thread equals 2 threads bitwise.
- * 2. D3Q19 against the tuned D3Q19 AA kernel (cpu_aa.c, cpu_pattern_fd.c), bitwise, while it exists.
- * 3. D3Q13 (no second-order Hermite rebuild) is refused with TESS_ERR_UNSUPPORTED at initialise. */
+ *    Before the D3Q19 AA kernel was removed (issue 11), the engine equalled it bitwise here too.
+ * 2. D3Q13 (no second-order Hermite rebuild) is refused with TESS_ERR_UNSUPPORTED at initialise. */
 #include "cpu_q.h"
 #include "lattice_test.h"
 #include "tess_state.h"
@@ -74,7 +74,6 @@ static void *run_engine(const tess_tiling_t *t, const tess_params_t *p, tess_pre
     cfg.precision = prec;
     cfg.pattern = pat;
     cfg.threads = threads;
-    cfg.generic = 1;
     tess_backend_t *be = NULL;
     void *out = malloc(tess_state_count(t) * tess_precision_size(prec));
     tess_status s = tess_backend_cpu.create(&cfg, &be, err);
@@ -141,18 +140,6 @@ int main(void)
                 compare(what, &t, &p, prec, aa, ref, err.msg);
                 snprintf(what, sizeof what, "%s: wet nodes where AB on 1 and on 2 threads differ", tag);
                 compare(what, &t, &p, prec, ab1, ab, err.msg);
-                if (lats[l] == TESS_LATTICE_D3Q19) {
-                    tess_backend_config_t cfg = {0};
-                    cfg.precision = prec;
-                    cfg.pattern = TESS_PATTERN_AA;
-                    cfg.threads = 2;
-                    void *tuned = malloc(tess_state_count(&t) * tess_precision_size(prec));
-                    const tess_status s =
-                        tess_test_run_ops(&tess_backend_cpu, &cfg, &t, &p, in, steps, tuned, NULL, &err);
-                    snprintf(what, sizeof what, "%s: wet nodes where the engine (AB) and the tuned AA kernel differ", tag);
-                    compare(what, &t, &p, prec, ab, s == TESS_OK ? tuned : NULL, err.msg);
-                    free(tuned);
-                }
                 free(ref);
                 free(ab);
                 free(aa);
@@ -173,8 +160,7 @@ int main(void)
         void *in = tess_test_random_state(&t, &p, TESS_PRECISION_DOUBLE, 3);
         tess_backend_config_t cfg = {0};
         cfg.precision = TESS_PRECISION_DOUBLE;
-        cfg.generic = 1;
-        const tess_status s = tess_test_run_ops(&tess_backend_cpu, &cfg, &t, &p, in, 1, NULL, NULL, &err);
+            const tess_status s = tess_test_run_ops(&tess_backend_cpu, &cfg, &t, &p, in, 1, NULL, NULL, &err);
         printf("     D3Q13 fd: %s\n", err.msg);
         tess_test_true("D3Q13 with method fd: initialise refuses it (TESS_ERR_UNSUPPORTED)", s == TESS_ERR_UNSUPPORTED);
         free(in);

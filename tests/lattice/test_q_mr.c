@@ -1,4 +1,4 @@
-/* The moment representation (pattern mr) of the generic engine against the AB pattern, with the regularized
+/* The moment representation (pattern mr) of the engine against the AB pattern, with the regularized
  * collision, on the mixed case of lt_mixed_case (curved Bouzidi wall, moving lid, tilted extrapolated inlet and
  * outlet, obstacles, body force) for D2Q9, D3Q19 and D3Q27, 200 steps.
  *

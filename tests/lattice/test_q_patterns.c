@@ -1,4 +1,4 @@
-/* The generic engine's determinism: for every lattice, a small box with every boundary kind (a curved wall at
+/* The engine's determinism: for every lattice, a small box with every boundary kind (a curved wall at
  * q = 0.3 with quadratic Bouzidi, a moving lid, a tilted extrapolated velocity inlet and pressure outlet, random
  * obstacles, a body force, padding, and interior tiles that take the plain-tile path) runs 20 steps with AB on 1 and 2 threads and AA on 1 and 2 threads. The
  * canonical populations of every wet node must agree bitwise: each node's update reads only the state before
