@@ -184,6 +184,12 @@ static void cpu_describe(const tess_backend_t *b, char *buf, size_t len)
         tuned_mr_describe(q->tuned_mr, buf, len);
         return;
     }
+    if (!q->f[0]) { /* no geometry yet (tessera bench's reference instance): no lattice to name */
+        char topo[256];
+        tess_cpu_topology_summary(topo, sizeof topo);
+        snprintf(buf, len, "cpu, %d thread%s; %s", q->nthreads, q->nthreads == 1 ? "" : "s", topo);
+        return;
+    }
     tess_cpu_q_ops.describe(b, buf, len);
 }
 
