@@ -1,9 +1,9 @@
 /* The per-node physics of every lattice (D2Q9, D3Q13, D3Q19, D3Q27), written once for every backend, lattice and
  * precision: equilibria, moments, Guo forcing, LBGK, MRT, regularized, and the boundary rules (halfway bounce-back
  * with moving walls, Bouzidi curved walls, non-equilibrium extrapolation, Zou-He, the finite-difference
- * velocity-gradient closure). The tuned D3Q19 kernels and the lattice-generic engine call the same functions.
+ * velocity-gradient closure). Every backend calls the same functions.
  * Do not include directly: tess_physics.h instantiates it through tess_instantiate_q.h (names
- * tess_q_<what>_<lat>_<prec>; the D3Q19 names of the tuned kernels, tess_<what>_<prec>, are aliases of the d3q19
+ * tess_q_<what>_<lat>_<prec>; the older D3Q19 names, tess_<what>_<prec>, are aliases of the d3q19
  * instance, tess_physics.h). The lattice-free pieces (c . v, integer row sums, the Guo velocity shift, the
  * moment-space regularized collision and its Hermite coefficients, the strain rate) are in tess_physics_t.h.
  *

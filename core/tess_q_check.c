@@ -1,4 +1,4 @@
-/* The physics the lattice-generic engine runs (tess_links.h: tess_q_check_physics), checked once for every
+/* The physics the engine runs (tess_links.h: tess_q_check_physics), checked once for every
  * backend of the engine. */
 #include "tess_lattice.h"
 #include "tess_links.h"

@@ -1,4 +1,4 @@
-/* The per-node step of the lattice-generic engine, once for every lattice and precision. Do not include
+/* The per-node step of the engine, once for every lattice and precision. Do not include
  * directly: tess_q_step.h instantiates it through tess_instantiate_q.h. */
 
 #define R TESS_R

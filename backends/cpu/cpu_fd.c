@@ -34,7 +34,8 @@ tess_status tess_cpu_fd_build(tess_cpu_fd_t *fd, const tess_params_t *p, const u
     fd->of_node = malloc((size_t)nn * sizeof *fd->of_node);
     if (!fd->node || !fd->S || !fd->of_node) {
         tess_cpu_fd_free(fd);
-        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for %lld finite-difference boundary nodes", (long long)count);
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for %lld finite-difference boundary nodes",
+                         (long long)count);
     }
     for (int64_t i = 0; i < nn; i++) {
         fd->of_node[i] = -1;

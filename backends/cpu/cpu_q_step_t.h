@@ -169,10 +169,10 @@ static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_
  * that is not plain applies its fix-ups: the wall rule on links whose upstream node is not wet (bounce-back,
  * from the node's own slot opp(i), which holds f*_opp(i) in both conventions), a rest state on its dry nodes,
  * the curved links (tess_q_pull_link) and, for its special nodes (inlets, outlets), the whole gather
- * (tess_q_gather_from, with the strain rate of the fd nodes from the step's pre-pass, cpu_fd.h). The 64 nodes collide in one loop, and the tile is stored through conv_out. The values are
- * those of tess_q_node_step for every wet node, bit for bit (tests/lattice/test_q_tiles.c).
- * AB: src != dst, both canonical. AA: src == dst; use_buf: the special nodes and the curved links come from
- * the pre-pass (read before anything is written). */
+ * (tess_q_gather_from, with the strain rate of the fd nodes from the step's pre-pass, cpu_fd.h). The 64 nodes
+ * collide in one loop, and the tile is stored through conv_out. The values are those of tess_q_node_step for every
+ * wet node, bit for bit (tests/lattice/test_q_tiles.c). AB: src != dst, both canonical. AA: src == dst; use_buf:
+ * the special nodes and the curved links come from the pre-pass (read before anything is written). */
 static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int conv_in, int conv_out, int use_buf)
 {
     const tess_params_t *p = &be->params;

@@ -374,7 +374,7 @@ static tess_status read_normal(ctx_t *x, const char *s, const tess_shape_t *sh, 
                      x->es.file, s);
 }
 
-/* profile = uniform | parabolic of an inlet (tess_inlet.h). Parabolic needs method = nee (the generic engine's
+/* profile = uniform | parabolic of an inlet (tess_inlet.h). Parabolic needs method = nee (the engine's
  * extrapolation computes each node's velocity; the Zou-He and finite-difference planes are uniform) and an
  * axis-aligned normal (the parabola runs across the other axes); profile_walls places its walls once the
  * geometry is complete. An outlet has no velocity to shape. */

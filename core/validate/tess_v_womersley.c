@@ -1,6 +1,6 @@
 /* Womersley flow: pulsatile flow in a straight circular pipe driven by an oscillating pressure difference,
  * against the analytic solution of Womersley (1955), through time-dependent pressure planes (waveforms,
- * core/tess_waveform.h) on the lattice-generic engine.
+ * core/tess_waveform.h) on the engine.
  *
  * Case cases/validation/womersley.ini: D3Q19, LBGK, tau 0.8 (nu = 0.1), an STL tube of radius R (written here, 128
  * flat sides, so the polygon lies within R (1 - cos(pi / 128)) = 3e-4 R of the circle) with quadratic Bouzidi

@@ -6,7 +6,7 @@
  * stores the moments and rebuilds every pulled population with the same expression that the AB collision
  * stores, computes the same numbers. Only the initial state differs: MR holds the moments of the initial
  * equilibrium, whose rebuild differs from it by round-off, and that difference is carried along. The bound is
- * issue 3's for the tuned D3Q19 MR: 1e-12 of the largest population in double precision (round-off 1e-16 times
+ * issue 3's for the D3Q19 sliding-window MR: 1e-12 of the largest population in double precision (round-off 1e-16 times
  * a few hundred steps of amplification), 1e-5 in single precision (6e-8 round-off). MR is also bitwise the same
  * for 1 and 2 threads (each node reads only the old copy), and refuses collisions other than regularized. */
 #include "lattice_test.h"
