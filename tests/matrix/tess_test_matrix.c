@@ -85,7 +85,6 @@ static void tm_config(tess_backend_config_t *cfg, tess_pattern pattern, tess_pre
     cfg->pattern = pattern;
     cfg->variant = TESS_KERNEL_FULL;
     cfg->threads = threads;
-    cfg->generic = 1; /* the engine for every lattice (goes when the config loses the field) */
 }
 
 /* ---- the table ---- */
