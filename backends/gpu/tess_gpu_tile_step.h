@@ -15,6 +15,7 @@
 #define TESS_GPU_TILE_STEP_H
 
 #include "tess_gpu_constants.h"
+#include "tess_gpu_link_slots.h"
 extern "C" {
 #include "tess_q_step.h"
 }
@@ -25,16 +26,13 @@ typedef struct {
     const int32_t *neighbors;   /* 27 per tile */
     const uint8_t *node_type;   /* 64 per tile, local order */
     const tess_link_t *links;   /* the tiling's curved-wall links, sorted by tile and node */
+    const tess_gpu_link_slot_t *slots; /* per link: where its rule reads (tess_gpu_link_slots.h) */
     const int64_t *node_link;   /* per tile node: its first link */
     const uint8_t *node_nlink;  /* per tile node: its number of links */
     const int32_t *corner;      /* 3 per tile: box coordinates of its node (0, 0, 0) (profiled inlets) */
     int64_t step;               /* the step the sweep computes (waveform inlets and outlets, tess_q_grid_t) */
     int32_t ntiles;
 } tess_gpu_q_args_t;
-
-/* Direction tables by lattice, for the links' run-time directions (the plain path folds its own at compile time):
- * cx, cy, cz, opp. */
-__constant__ int8_t tess_gpu_dir[4][27][4];
 
 /* A lattice at compile time: the core's per-node functions of one lattice and precision, its tile extent and
  * its direction tables. */
@@ -137,60 +135,36 @@ static __device__ __forceinline__ void tess_gpu_q_collide(const tess_params_t *p
     L::collide(p, COLL == TESS_GPU_MODEL_ANY ? p->collision : COLL, f);
 }
 
-/* The incoming population of one curved-wall link of node (x, y, z) of tile k (tess_q_pull_from's Bouzidi rule
- * with the data it reads) and its direction i = opp(link.dir), or dir -1 when x - c_i is wet (no wall there; the
- * plain pull stands). Out of line: few nodes have links, and inlined its registers would weigh
- * on every node of the plain path. */
+/* The incoming population of one curved-wall link of node n of tile k and its direction i, or dir -1 when
+ * x - c_i is wet (no wall there; the plain pull stands): tess_q_pull_from's Bouzidi rule with the data its slot
+ * names, the loads issued together. Out of line: few nodes have links, and inlined its registers would weigh on
+ * every node of the plain path. */
 template <typename R> struct tess_gpu_q_link_value {
     R v;
     int dir;
 };
 
 template <typename R, int LATTICE>
-static __device__ __noinline__ tess_gpu_q_link_value<R>
-tess_gpu_q_link(const R *__restrict__ src, const uint8_t *__restrict__ node_type, const tess_link_t link,
-                const int32_t *nb, const uint8_t *code, int32_t k, int x, int y, int z)
+static __device__ __noinline__ tess_gpu_q_link_value<R> tess_gpu_q_link(const R *__restrict__ src,
+                                                                        const tess_gpu_link_slot_t *slot, int32_t k,
+                                                                        int n)
 {
     typedef tess_gpu_q<R, LATTICE> L;
-    enum {
-        Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez,
-        HX = EX + 2, HY = EY + 2, ZO = EZ == 1 ? 0 : 1
-    };
-    const tess_params_t *p = &tess_gpu_c.p;
-    const int n = x + EX * (y + EY * z);
-    const int kd = link.dir; /* towards the wall: the link of incoming direction i = opp(kd) */
-    const int i = tess_gpu_dir[LATTICE][kd][3];
-    const int dx = tess_gpu_dir[LATTICE][i][0], dy = tess_gpu_dir[LATTICE][i][1], dz = tess_gpu_dir[LATTICE][i][2];
-    const unsigned up = code[(z - dz + ZO) * HX * HY + (y - dy + 1) * HX + (x - dx + 1)];
+    enum { Q = L::q };
+    const tess_gpu_link_slot_t s = *slot;
     tess_gpu_q_link_value<R> r = {(R)0, -1};
-    if (up == TESS_GPU_WET)
+    if (s.i == TESS_GPU_LINK_NONE)
         return r;
+    const tess_params_t *p = &tess_gpu_c.p;
     const int order = p->wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1;
-    const R fb = src[((size_t)k * Q + kd) * 64 + n], fi = src[((size_t)k * Q + i) * 64 + n];
-    const int x1 = x + dx, y1 = y + dy, z1 = z + dz;
-    const int have1 = code[(z1 + ZO) * HX * HY + (y1 + 1) * HX + (x1 + 1)] == TESS_GPU_WET;
-    R fb1 = (R)0, fi1 = (R)0, fb2 = (R)0;
-    int have2 = 0;
-    if (have1) {
-        const int sx = x1 < 0 ? -1 : x1 >= EX ? 1 : 0, sy = y1 < 0 ? -1 : y1 >= EY ? 1 : 0,
-                  sz = z1 < 0 ? -1 : z1 >= EZ ? 1 : 0;
-        const int32_t t1 = nb[(sx + 1) + 3 * (sy + 1) + 9 * (sz + 1)];
-        const size_t l1 = (size_t)(x1 - sx * EX) + EX * ((y1 - sy * EY) + EY * (z1 - sz * EZ));
-        fb1 = src[((size_t)t1 * Q + kd) * 64 + l1];
-        fi1 = src[((size_t)t1 * Q + i) * 64 + l1];
-        if (order == 2) { /* x + 2 c_i lies outside the halo: its type from global memory */
-            const int x2 = x + 2 * dx, y2 = y + 2 * dy, z2 = z + 2 * dz;
-            const int sx2 = x2 < 0 ? -1 : x2 >= EX ? 1 : 0, sy2 = y2 < 0 ? -1 : y2 >= EY ? 1 : 0,
-                      sz2 = z2 < 0 ? -1 : z2 >= EZ ? 1 : 0;
-            const int32_t t2 = nb[(sx2 + 1) + 3 * (sy2 + 1) + 9 * (sz2 + 1)];
-            const size_t l2 = (size_t)(x2 - sx2 * EX) + EX * ((y2 - sy2 * EY) + EY * (z2 - sz2 * EZ));
-            have2 = t2 >= 0 && tess_gpu_c.wet[node_type[64 * (size_t)t2 + l2]];
-            if (have2)
-                fb2 = src[((size_t)t2 * Q + kd) * 64 + l2];
-        }
-    }
-    r.v = L::bouzidi(order, (R)link.q, fb, fi, fb1, fb2, fi1, have1, have2, i, &p->mat[up]);
-    r.dir = i;
+    const int have1 = s.n1 >= 0, have2 = s.n2 >= 0;
+    const size_t t1 = have1 ? (size_t)(s.n1 >> 6) * Q * 64 + (size_t)(s.n1 & 63) : 0;
+    const size_t t2 = have2 ? (size_t)(s.n2 >> 6) * Q * 64 + (size_t)(s.n2 & 63) : 0;
+    const R fb = src[((size_t)k * Q + s.kd) * 64 + n], fi = src[((size_t)k * Q + s.i) * 64 + n];
+    const R fb1 = have1 ? src[t1 + (size_t)s.kd * 64] : (R)0, fi1 = have1 ? src[t1 + (size_t)s.i * 64] : (R)0;
+    const R fb2 = have2 ? src[t2 + (size_t)s.kd * 64] : (R)0;
+    r.v = L::bouzidi(order, (R)s.q, fb, fi, fb1, fb2, fi1, have1, have2, s.i, &p->mat[s.up]);
+    r.dir = s.i;
     return r;
 }
 
@@ -323,10 +297,9 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
          * rule, the last link of a direction winning as there). */
         const int nl = LINKS && a.node_nlink ? (int)a.node_nlink[64 * (size_t)k + n] : 0;
         if (nl) {
-            const tess_link_t *links = a.links + a.node_link[64 * (size_t)k + n];
+            const tess_gpu_link_slot_t *slots = a.slots + a.node_link[64 * (size_t)k + n];
             for (int l = 0; l < nl; l++) {
-                const tess_gpu_q_link_value<R> r =
-                    tess_gpu_q_link<R, LATTICE>(src, a.node_type, links[l], s_nb[local], s_code[local], k, x, y, z);
+                const tess_gpu_q_link_value<R> r = tess_gpu_q_link<R, LATTICE>(src, slots + l, k, n);
                 /* f stays in registers only if indexed by constants: select instead of f[dir] = v (dir < 0: no
                  * change, the upstream node is wet). */
                 TESS_UNROLL
