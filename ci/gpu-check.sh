@@ -131,15 +131,16 @@ step "tessera run --backend cuda --check cpu"
 for b in /tmp/tess-fast /tmp/tess-repro; do
     for prec in double single; do
         "$b/core/cli/tessera" run "$root/cases/cavity3d.ini" --backend cuda --precision $prec --steps 200 \
-            --out /tmp/tess-check-$prec --quiet --check cpu >>/tmp/check.log 2>&1 &&
+            --out "/tmp/tess-check-$(basename "$b")-$prec" --overwrite --quiet --check cpu >>/tmp/check.log 2>&1 &&
             echo "ok   $b $prec cross-check" || { echo "FAIL $b $prec cross-check"; status=1; }
         # D2Q9 on the GPU against the CPU.
         "$b/core/cli/tessera" run "$root/cases/cavity2d.ini" --backend cuda --precision $prec --steps 200 \
-            --out /tmp/tess-check2d-$prec --quiet --check cpu >>/tmp/check.log 2>&1 &&
+            --out "/tmp/tess-check2d-$(basename "$b")-$prec" --overwrite --quiet --check cpu >>/tmp/check.log 2>&1 &&
             echo "ok   $b $prec cavity2d cross-check" || { echo "FAIL $b $prec cavity2d cross-check"; status=1; }
     done
 done
 tail -4 /tmp/check.log
+cp /tmp/check.log "$out/check.log"
 
 # The soak test on the GPU (docs/reliability.md): a sparse case killed at random steps and restarted from its
 # checkpoints must end with the bits of an uninterrupted run. GPU_CHECK_SOAK: cycles (default 4; 0 skips).
@@ -251,6 +252,7 @@ if [ "${GPU_CHECK_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
 fi
 
 step "summary"
+grep -h "FAIL" /tmp/tests-fast.log /tmp/tests-repro.log /tmp/check.log 2>/dev/null | head -20
 for row in "${sanitizer_rows[@]+"${sanitizer_rows[@]}"}"; do echo "$row"; done
 for f in "$out"/bench-sizes.csv "$out"/bench-kernels.csv "$out"/bench-lattices.csv "$out"/bench-spheres.csv; do
     [ -f "$f" ] && awk -F, 'NR > 2 && $1 != "case" { printf "%-9s %-5s %-12s %4s %5.2f eta %5.3f %-6s %-11s %-11s %9.1f MLUPS %7.1f GB/s %5.1f%% of copy\n", $1, $21, $22, $2, $3, $4, $9, $10, $11, $14, $18, 100 * $19 }' "$f"

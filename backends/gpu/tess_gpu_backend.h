@@ -29,6 +29,8 @@ struct tess_backend {
     int64_t *node_link;
     uint8_t *node_nlink;
     int32_t *link_tile;  /* per link: its tile (for filling the slots) */
+    int64_t *tile_link;  /* per tile: its first link (ntiles + 1) */
+    void *link_val;      /* per link: its value in the current step */
     tess_gpu_link_slot_t *slots; /* per link: where its rule reads; filled at the first step after initialise */
     int64_t nlinks;
     int slots_ready;
@@ -124,6 +126,8 @@ static void tess_gpu_free_device(tess_backend_t *be)
     (void)gpuFree(be->node_link);
     (void)gpuFree(be->node_nlink);
     (void)gpuFree(be->link_tile);
+    (void)gpuFree(be->tile_link);
+    (void)gpuFree(be->link_val);
     (void)gpuFree(be->slots);
     (void)gpuFree(be->open);
     free(be->host_type);
@@ -138,6 +142,8 @@ static void tess_gpu_free_device(tess_backend_t *be)
     be->node_link = NULL;
     be->node_nlink = NULL;
     be->link_tile = NULL;
+    be->tile_link = NULL;
+    be->link_val = NULL;
     be->slots = NULL;
     be->nlinks = 0;
     be->slots_ready = 0;
@@ -152,7 +158,8 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
     /* Curved links: the links and, per tile node, its range (tess_links_node_ranges). */
     const size_t nl = t->links.n > 0 ? (size_t)t->links.n : 0;
     const size_t lbytes =
-        nl ? nl * (sizeof(tess_link_t) + sizeof(tess_gpu_link_slot_t) + sizeof(int32_t)) + nt * 64 * (sizeof(int64_t) + 1)
+        nl ? nl * (sizeof(tess_link_t) + sizeof(tess_gpu_link_slot_t) + sizeof(int32_t) + sizeof(double)) +
+                 nt * 64 * (sizeof(int64_t) + 1) + (nt + 1) * sizeof(int64_t)
            : 0;
     const size_t need = 2 * fbytes + nt * (30 * sizeof(int32_t) + 64) + lbytes;
     size_t free_b = 0, total_b = 0;
@@ -182,6 +189,10 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
         rc = gpuMalloc((void **)&be->link_tile, nl * sizeof(int32_t));
     if (rc == gpuSuccess && nl)
         rc = gpuMalloc((void **)&be->slots, nl * sizeof(tess_gpu_link_slot_t));
+    if (rc == gpuSuccess && nl)
+        rc = gpuMalloc((void **)&be->tile_link, (nt + 1) * sizeof(int64_t));
+    if (rc == gpuSuccess && nl)
+        rc = gpuMalloc(&be->link_val, nl * tess_precision_size(be->cfg.precision));
     if (rc != gpuSuccess) {
         tess_gpu_free_device(be);
         (void)gpuGetLastError(); /* clear the sticky allocation error */
@@ -215,6 +226,9 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
             rl = gpuMemcpy(be->node_nlink, node_nlink, nt * 64, gpuMemcpyHostToDevice);
         if (rl == gpuSuccess)
             rl = gpuMemcpy(be->link_tile, link_tile, nl * sizeof(int32_t), gpuMemcpyHostToDevice);
+        if (rl == gpuSuccess)
+            rl = gpuMemcpy(be->tile_link, t->links.start, ((size_t)t->ntiles + 1) * sizeof(int64_t),
+                           gpuMemcpyHostToDevice);
         const int host_ok = node_link && node_nlink && link_tile;
         free(node_link);
         free(node_nlink);
@@ -407,6 +421,8 @@ static void tess_gpu_launch_q(tess_backend_t *be)
     a.node_link = be->node_link;
     a.node_nlink = be->node_nlink;
     a.slots = be->slots;
+    a.tile_link = be->tile_link;
+    a.link_val = be->link_val;
     a.ntiles = be->ntiles;
     a.step = be->step + 1;
     const R *src = (const R *)be->f[be->cur];

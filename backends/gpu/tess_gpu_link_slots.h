@@ -22,7 +22,8 @@ typedef struct {
     uint8_t i;
     uint8_t kd; /* opp(i): the direction towards the wall */
     uint8_t up;
-    uint8_t pad[5];
+    uint8_t node; /* the node's local index in its tile */
+    uint8_t pad[4];
 } tess_gpu_link_slot_t;
 
 #define TESS_GPU_LINK_NONE 0xFFu
@@ -61,7 +62,8 @@ tess_gpu_link_slots_fill(const tess_link_t *__restrict__ links, const int32_t *_
     s.i = (uint8_t)TESS_GPU_LINK_NONE;
     s.kd = (uint8_t)link.dir;
     s.up = 0;
-    for (int b = 0; b < 5; b++)
+    s.node = (uint8_t)n;
+    for (int b = 0; b < 4; b++)
         s.pad[b] = 0;
     const int32_t nu = tess_gpu_tile_node(neighbors, k, x - dx, y - dy, z - dz, ex, ey, ez);
     const unsigned up = nu < 0 ? 0u : node_type[nu];

@@ -27,6 +27,8 @@ typedef struct {
     const uint8_t *node_type;   /* 64 per tile, local order */
     const tess_link_t *links;   /* the tiling's curved-wall links, sorted by tile and node */
     const tess_gpu_link_slot_t *slots; /* per link: where its rule reads (tess_gpu_link_slots.h) */
+    const int64_t *tile_link;   /* per tile: its first link; ntiles + 1 entries */
+    void *link_val;             /* per link: its value this step (R), written and read by the tile's block */
     const int64_t *node_link;   /* per tile node: its first link */
     const uint8_t *node_nlink;  /* per tile node: its number of links */
     const int32_t *corner;      /* 3 per tile: box coordinates of its node (0, 0, 0) (profiled inlets) */
@@ -135,37 +137,23 @@ static __device__ __forceinline__ void tess_gpu_q_collide(const tess_params_t *p
     L::collide(p, COLL == TESS_GPU_MODEL_ANY ? p->collision : COLL, f);
 }
 
-/* The incoming population of one curved-wall link of node n of tile k and its direction i, or dir -1 when
- * x - c_i is wet (no wall there; the plain pull stands): tess_q_pull_from's Bouzidi rule with the data its slot
- * names, the loads issued together. Out of line: few nodes have links, and inlined its registers would weigh on
- * every node of the plain path. */
-template <typename R> struct tess_gpu_q_link_value {
-    R v;
-    int dir;
-};
-
+/* The incoming population of one curved-wall link of tile k (tess_q_pull_from's Bouzidi rule with the data its
+ * slot names, the loads issued together). Called by the tile's threads before the pull, one link each, while
+ * no population is live in registers. */
 template <typename R, int LATTICE>
-static __device__ __noinline__ tess_gpu_q_link_value<R> tess_gpu_q_link(const R *__restrict__ src,
-                                                                        const tess_gpu_link_slot_t *slot, int32_t k,
-                                                                        int n)
+static __device__ __forceinline__ R tess_gpu_q_link(const R *__restrict__ src, const tess_gpu_link_slot_t s, int32_t k)
 {
     typedef tess_gpu_q<R, LATTICE> L;
     enum { Q = L::q };
-    const tess_gpu_link_slot_t s = *slot;
-    tess_gpu_q_link_value<R> r = {(R)0, -1};
-    if (s.i == TESS_GPU_LINK_NONE)
-        return r;
     const tess_params_t *p = &tess_gpu_c.p;
     const int order = p->wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1;
     const int have1 = s.n1 >= 0, have2 = s.n2 >= 0;
     const size_t t1 = have1 ? (size_t)(s.n1 >> 6) * Q * 64 + (size_t)(s.n1 & 63) : 0;
     const size_t t2 = have2 ? (size_t)(s.n2 >> 6) * Q * 64 + (size_t)(s.n2 & 63) : 0;
-    const R fb = src[((size_t)k * Q + s.kd) * 64 + n], fi = src[((size_t)k * Q + s.i) * 64 + n];
+    const R fb = src[((size_t)k * Q + s.kd) * 64 + s.node], fi = src[((size_t)k * Q + s.i) * 64 + s.node];
     const R fb1 = have1 ? src[t1 + (size_t)s.kd * 64] : (R)0, fi1 = have1 ? src[t1 + (size_t)s.i * 64] : (R)0;
     const R fb2 = have2 ? src[t2 + (size_t)s.kd * 64] : (R)0;
-    r.v = L::bouzidi(order, (R)s.q, fb, fi, fb1, fb2, fi1, have1, have2, s.i, &p->mat[s.up]);
-    r.dir = s.i;
-    return r;
+    return L::bouzidi(order, (R)s.q, fb, fi, fb1, fb2, fi1, have1, have2, s.i, &p->mat[s.up]);
 }
 
 /* One step of the inlet and outlet nodes (after tess_gpu_q_ab_step, which leaves them out): one thread per listed
@@ -249,6 +237,18 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
             }
         }
         __syncthreads();
+        /* The tile's curved-wall links, one per thread, before any population is live in registers: loads
+         * spread evenly over the tile's threads (not over the few nodes with links), and no call or spill in the
+         * pull (docs/performance-notes.md, "Bouzidi on the GPU"). */
+        if (LINKS) {
+            if (active)
+                for (int64_t l = a.tile_link[k] + n; l < a.tile_link[k + 1]; l += 64) {
+                    const tess_gpu_link_slot_t s = a.slots[l];
+                    if (s.i != TESS_GPU_LINK_NONE)
+                        ((R *)a.link_val)[l] = tess_gpu_q_link<R, LATTICE>(src, s, k);
+                }
+            __syncthreads();
+        }
     }
     if (!active)
         return;
@@ -293,19 +293,21 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
                 f[i] = L::bounce_back(i, f_opp, &p->mat[code]);
             }
         }
-        /* Curved-wall links: the node's own list replaces the bounce-back of those links (tess_q_pull_from's
-         * rule, the last link of a direction winning as there). */
-        const int nl = LINKS && a.node_nlink ? (int)a.node_nlink[64 * (size_t)k + n] : 0;
+        /* Curved-wall links: the values the tile's threads computed before the pull replace the bounce-back
+         * of those links (tess_q_pull_from's rule, the last link of a direction winning as there). */
+        const int nl = LINKS ? (int)a.node_nlink[64 * (size_t)k + n] : 0;
         if (nl) {
-            const tess_gpu_link_slot_t *slots = a.slots + a.node_link[64 * (size_t)k + n];
+            const int64_t first = a.node_link[64 * (size_t)k + n];
+            const R *val = (const R *)a.link_val + first;
             for (int l = 0; l < nl; l++) {
-                const tess_gpu_q_link_value<R> r = tess_gpu_q_link<R, LATTICE>(src, slots + l, k, n);
-                /* f stays in registers only if indexed by constants: select instead of f[dir] = v (dir < 0: no
-                 * change, the upstream node is wet). */
+                const unsigned dir = a.slots[first + l].i;
+                const R v = val[l];
+                /* f stays in registers only if indexed by constants: select instead of f[dir] = v (TESS_GPU_LINK_NONE:
+                 * no change, the upstream node is wet). */
                 TESS_UNROLL
                 for (int j = 1; j < Q; j++)
-                    if (j == r.dir)
-                        f[j] = r.v;
+                    if ((unsigned)j == dir)
+                        f[j] = v;
             }
         }
         if (VARIANT == TESS_KERNEL_FULL) {
