@@ -201,6 +201,10 @@ tess_gpu_q_open_step(const R *__restrict__ src, R *__restrict__ dst, const tess_
  * measurement variants (propagation without collision; read and write only). LINKS: whether the run has
  * curved-wall links (Bouzidi); a kernel without carries none of their code or registers, and the measurement
  * variants pull with halfway walls only. */
+/* Curved-wall link values a tile keeps in shared memory (2 KiB in FP64); a tile with more puts the rest in
+ * global memory. */
+#define TESS_GPU_TILE_LINKS 256
+
 template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS>
 __global__ void __launch_bounds__(64 * TESS_GPU_MAX_TILES_PER_BLOCK)
 tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
@@ -212,6 +216,7 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
+    __shared__ R s_val[LINKS ? TESS_GPU_MAX_TILES_PER_BLOCK : 1][LINKS ? TESS_GPU_TILE_LINKS : 1];
     const int local = (int)(threadIdx.x >> 6);
     const int n = (int)(threadIdx.x & 63u);
     const int32_t k = (int32_t)(blockIdx.x * (blockDim.x >> 6)) + local;
@@ -237,52 +242,69 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
             }
         }
         __syncthreads();
-        /* The tile's curved-wall links, one per thread, before any population is live in registers: loads
-         * spread evenly over the tile's threads (not over the few nodes with links), and no call or spill in the
-         * pull (docs/performance-notes.md, "Bouzidi on the GPU"). */
-        if (LINKS) {
-            if (active)
-                for (int64_t l = a.tile_link[k] + n; l < a.tile_link[k + 1]; l += 64) {
-                    const tess_gpu_link_slot_t s = a.slots[l];
-                    if (s.i != TESS_GPU_LINK_NONE)
-                        ((R *)a.link_val)[l] = tess_gpu_q_link<R, LATTICE>(src, s, k);
-                }
-            __syncthreads();
-        }
     }
-    if (!active)
+    if (!LINKS && !active)
         return;
-    const unsigned own_type = a.node_type[64 * (size_t)k + n];
-    if (!c->wet[own_type])
-        return; /* dry nodes inside a tile: nothing reads them as fluid */
+    const unsigned own_type = active ? a.node_type[64 * (size_t)k + n] : 0u;
+    /* Without links, dry nodes leave at once (nothing reads them as fluid); with links every thread of the block
+     * stays up to the links' barrier. */
+    const bool wet = active && c->wet[own_type];
+    if (!LINKS && !wet)
+        return;
     const tess_params_t *p = &c->p;
     R f[Q];
     if (VARIANT == TESS_KERNEL_READ_WRITE_ONLY) {
         TESS_UNROLL
         for (int i = 0; i < Q; i++)
             f[i] = src[((size_t)k * Q + i) * 64 + n];
-    } else if (!tess_gpu_q_in_sweep(LATTICE, &p->mat[own_type])) {
-        return; /* an inlet or outlet node: tess_gpu_q_open_step, over the list of such nodes */
     } else {
+        /* Inlet and outlet nodes are not swept here: tess_gpu_q_open_step, over the list of such nodes. */
+        const bool sweep = wet && tess_gpu_q_in_sweep(LATTICE, &p->mat[own_type]);
+        if (!LINKS && !sweep)
+            return;
         /* The plain pull. Every load is issued unconditionally, so all Q are in flight together. Where the
          * upstream node is dry, FP64 loads the node's own f*_opp(i), which bounce-back then turns into f_i (one
          * load per link); FP32 loads a dummy value of the own tile at the same offset and f*_opp(i) afterwards:
          * the own-load's index arithmetic cost FP32 more than the saved load (tuned D3Q19 kernel, measured on
          * the H100; docs/performance-notes.md). */
         const bool own_load = sizeof(R) == 8;
-        TESS_UNROLL
-        for (int i = 0; i < Q; i++) {
-            const int ux = x - L::cx(i), uy = y - L::cy(i), uz = z - L::cz(i);
-            const unsigned code = s_code[local][(uz + ZO) * HX * HY + (uy + 1) * HX + (ux + 1)];
-            /* the upstream node's neighbour slot and local index: EX, EY, EZ are powers of two */
-            const int slot = ((ux + EX) / EX) + 3 * ((uy + EY) / EY) + 9 * ((uz + EZ) / EZ);
-            const int ul = (ux & (EX - 1)) + EX * ((uy & (EY - 1)) + EY * (uz & (EZ - 1)));
-            size_t at;
-            if (own_load && code != TESS_GPU_WET)
-                at = ((size_t)k * Q + L::opp(i)) * 64 + n;
-            else
-                at = ((size_t)(code == TESS_GPU_WET ? s_nb[local][slot] : k) * Q + i) * 64 + ul;
-            f[i] = src[at];
+        if (sweep) {
+            TESS_UNROLL
+            for (int i = 0; i < Q; i++) {
+                const int ux = x - L::cx(i), uy = y - L::cy(i), uz = z - L::cz(i);
+                const unsigned code = s_code[local][(uz + ZO) * HX * HY + (uy + 1) * HX + (ux + 1)];
+                /* the upstream node's neighbour slot and local index: EX, EY, EZ are powers of two */
+                const int slot = ((ux + EX) / EX) + 3 * ((uy + EY) / EY) + 9 * ((uz + EZ) / EZ);
+                const int ul = (ux & (EX - 1)) + EX * ((uy & (EY - 1)) + EY * (uz & (EZ - 1)));
+                size_t at;
+                if (own_load && code != TESS_GPU_WET)
+                    at = ((size_t)k * Q + L::opp(i)) * 64 + n;
+                else
+                    at = ((size_t)(code == TESS_GPU_WET ? s_nb[local][slot] : k) * Q + i) * 64 + ul;
+                f[i] = src[at];
+            }
+        }
+        /* The tile's curved-wall links, one per thread while the pull's loads are in flight (their data is the
+         * pull's, mostly: L1 hits), into shared memory (global beyond TESS_GPU_TILE_LINKS): spread evenly over
+         * the tile's threads rather than over the few nodes with links, with no call and no spill
+         * (docs/performance-notes.md, "Bouzidi on the GPU"). */
+        if (LINKS) {
+            if (active) {
+                const int64_t l0 = a.tile_link[k], l1 = a.tile_link[k + 1];
+                for (int64_t l = l0 + n; l < l1; l += 64) {
+                    const tess_gpu_link_slot_t sl = a.slots[l];
+                    if (sl.i != TESS_GPU_LINK_NONE) {
+                        const R v = tess_gpu_q_link<R, LATTICE>(src, sl, k);
+                        if (l - l0 < TESS_GPU_TILE_LINKS)
+                            s_val[local][l - l0] = v;
+                        else
+                            ((R *)a.link_val)[l] = v;
+                    }
+                }
+            }
+            __syncthreads();
+            if (!sweep)
+                return;
         }
         TESS_UNROLL
         for (int i = 0; i < Q; i++) {
@@ -293,15 +315,15 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
                 f[i] = L::bounce_back(i, f_opp, &p->mat[code]);
             }
         }
-        /* Curved-wall links: the values the tile's threads computed before the pull replace the bounce-back
-         * of those links (tess_q_pull_from's rule, the last link of a direction winning as there). */
+        /* Curved-wall links: the values the tile's threads computed replace the bounce-back of those links
+         * (tess_q_pull_from's rule, the last link of a direction winning as there). */
         const int nl = LINKS ? (int)a.node_nlink[64 * (size_t)k + n] : 0;
         if (nl) {
-            const int64_t first = a.node_link[64 * (size_t)k + n];
-            const R *val = (const R *)a.link_val + first;
+            const int64_t first = a.node_link[64 * (size_t)k + n], l0 = a.tile_link[k];
             for (int l = 0; l < nl; l++) {
                 const unsigned dir = a.slots[first + l].i;
-                const R v = val[l];
+                const int64_t at = first + l - l0;
+                const R v = at < TESS_GPU_TILE_LINKS ? s_val[local][at] : ((const R *)a.link_val)[first + l];
                 /* f stays in registers only if indexed by constants: select instead of f[dir] = v (TESS_GPU_LINK_NONE:
                  * no change, the upstream node is wet). */
                 TESS_UNROLL
