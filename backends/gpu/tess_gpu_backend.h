@@ -491,9 +491,18 @@ TESS_GPU_OP tess_status tess_gpu_step(tess_backend_t *be, int nsteps, tess_error
     if (sc != TESS_OK)
         return sc;
     if (be->nlinks > 0 && !be->slots_ready) {
-        tess_gpu_link_slots_fill<<<(unsigned)((be->nlinks + 127) / 128), 128>>>(
-            be->links, be->link_tile, be->nlinks, be->neighbors, be->node_type, be->shape.lattice, be->shape.ex,
-            be->shape.ey, be->shape.ez, be->slots);
+        const unsigned lb = (unsigned)((be->nlinks + 127) / 128);
+#define TESS_GPU_FILL(LAT)                                                                                         \
+    tess_gpu_link_slots_fill<tess_gpu_q<double, LAT>, tess_gpu_q<float, LAT>><<<lb, 128>>>(                        \
+        be->links, be->link_tile, be->nlinks, be->neighbors, be->node_type, be->shape.lattice, be->shape.ex,        \
+        be->shape.ey, be->shape.ez, be->slots)
+        switch (be->shape.lattice) {
+        case TESS_LATTICE_D2Q9: TESS_GPU_FILL(TESS_LATTICE_D2Q9); break;
+        case TESS_LATTICE_D3Q13: TESS_GPU_FILL(TESS_LATTICE_D3Q13); break;
+        case TESS_LATTICE_D3Q27: TESS_GPU_FILL(TESS_LATTICE_D3Q27); break;
+        default: TESS_GPU_FILL(TESS_LATTICE_D3Q19); break;
+        }
+#undef TESS_GPU_FILL
         TESS_GPU_TRY(gpuGetLastError(), err, "launching the link-slot kernel");
         be->slots_ready = 1;
     }

@@ -17,14 +17,15 @@ extern "C" {
  * pull stands. */
 typedef struct {
     double q;
+    double wall64; /* the moving-wall term of the link (tess_q_wall_term), FP64 and FP32 */
+    float wall32;
     int32_t n1;
     int32_t n2;
     uint8_t i;
     uint8_t kd; /* opp(i): the direction towards the wall */
     uint8_t up;
     uint8_t node; /* the node's local index in its tile */
-    uint8_t pad[4];
-} tess_gpu_link_slot_t;
+} tess_gpu_link_slot_t; /* 32 bytes: one sector */
 
 #define TESS_GPU_LINK_NONE 0xFFu
 
@@ -42,6 +43,7 @@ static __device__ __forceinline__ int32_t tess_gpu_tile_node(const int32_t *__re
 
 /* One thread per link: tess_q_pull_from's choice of data for the Bouzidi rule (order 2 reads x + 2 c_i only when
  * x + c_i is wet; a missing node falls back as there). Needs the constants of this run (wet, wall). */
+template <typename L64, typename L32> /* tess_gpu_q of the lattice in FP64 and FP32 */
 __global__ void __launch_bounds__(128)
 tess_gpu_link_slots_fill(const tess_link_t *__restrict__ links, const int32_t *__restrict__ link_tile, int64_t nlinks,
                          const int32_t *__restrict__ neighbors, const uint8_t *__restrict__ node_type, int lattice,
@@ -63,13 +65,17 @@ tess_gpu_link_slots_fill(const tess_link_t *__restrict__ links, const int32_t *_
     s.kd = (uint8_t)link.dir;
     s.up = 0;
     s.node = (uint8_t)n;
-    for (int b = 0; b < 4; b++)
-        s.pad[b] = 0;
+    s.wall64 = 0.0;
+    s.wall32 = 0.0f;
     const int32_t nu = tess_gpu_tile_node(neighbors, k, x - dx, y - dy, z - dz, ex, ey, ez);
     const unsigned up = nu < 0 ? 0u : node_type[nu];
     if (!c->wet[up]) {
         s.i = (uint8_t)i;
         s.up = (uint8_t)up;
+        /* Computed here once: the core function indexes its direction tables at run time, which in the sweep
+         * put them on every thread's stack (local memory traffic per node). */
+        s.wall64 = L64::wall_term(i, &c->p.mat[up]);
+        s.wall32 = L32::wall_term(i, &c->p.mat[up]);
         const int32_t n1 = tess_gpu_tile_node(neighbors, k, x + dx, y + dy, z + dz, ex, ey, ez);
         if (n1 >= 0 && c->wet[node_type[n1]]) {
             s.n1 = n1;

@@ -67,10 +67,13 @@ template <typename R, int LATTICE> struct tess_gpu_q;
             return tess_q_bounce_back_##NAME(i, f_opp, wall);                                                      \
         }                                                                                                          \
         static __device__ __forceinline__ R bouzidi(int order, R q_, R fb, R fi, R fb1, R fb2, R fi1, int have1,  \
-                                                    int have2, int i, const tess_material_t *wall)                 \
+                                                    int have2, R wall)                                             \
         {                                                                                                          \
-            return tess_q_bouzidi_##NAME(order, q_, fb, fi, fb1, fb2, fi1, have1, have2,                           \
-                                         tess_q_wall_term_##NAME(i, wall));                                        \
+            return tess_q_bouzidi_##NAME(order, q_, fb, fi, fb1, fb2, fi1, have1, have2, wall);                    \
+        }                                                                                                          \
+        static __device__ __forceinline__ R wall_term(int i, const tess_material_t *wall)                          \
+        {                                                                                                          \
+            return tess_q_wall_term_##NAME(i, wall);                                                               \
         }                                                                                                          \
     }
 /* Called once per lattice and precision (the lattice tables are brace lists: they must not pass through a second
@@ -153,7 +156,7 @@ static __device__ __forceinline__ R tess_gpu_q_link(const R *__restrict__ src, c
     const R fb = src[((size_t)k * Q + s.kd) * 64 + s.node], fi = src[((size_t)k * Q + s.i) * 64 + s.node];
     const R fb1 = have1 ? src[t1 + (size_t)s.kd * 64] : (R)0, fi1 = have1 ? src[t1 + (size_t)s.i * 64] : (R)0;
     const R fb2 = have2 ? src[t2 + (size_t)s.kd * 64] : (R)0;
-    return L::bouzidi(order, (R)s.q, fb, fi, fb1, fb2, fi1, have1, have2, s.i, &p->mat[s.up]);
+    return L::bouzidi(order, (R)s.q, fb, fi, fb1, fb2, fi1, have1, have2, sizeof(R) == 8 ? (R)s.wall64 : (R)s.wall32);
 }
 
 /* One step of the inlet and outlet nodes (after tess_gpu_q_ab_step, which leaves them out): one thread per listed
