@@ -290,8 +290,11 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         /* The tile's curved-wall links, one per thread while the pull's loads are in flight (their data is the
          * pull's, mostly: L1 hits), into shared memory (global beyond TESS_GPU_TILE_LINKS): spread evenly over
          * the tile's threads rather than over the few nodes with links, with no call and no spill
-         * (docs/performance-notes.md, "Bouzidi on the GPU"). */
-        if (LINKS) {
+         * (docs/performance-notes.md, "Bouzidi on the GPU"). A block whose tiles have no link skips the phase
+         * and its barrier (the condition is the same for every thread of the block). */
+        const int32_t kb = (int32_t)(blockIdx.x * (blockDim.x >> 6));
+        const int32_t ke = min(kb + (int32_t)(blockDim.x >> 6), a.ntiles);
+        if (LINKS && a.tile_link[kb] != a.tile_link[ke]) {
             if (active) {
                 const int64_t l0 = a.tile_link[k], l1 = a.tile_link[k + 1];
                 for (int64_t l = l0 + n; l < l1; l += 64) {
@@ -306,9 +309,9 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
                 }
             }
             __syncthreads();
-            if (!sweep)
-                return;
         }
+        if (!sweep)
+            return;
         TESS_UNROLL
         for (int i = 0; i < Q; i++) {
             const int ux = x - L::cx(i), uy = y - L::cy(i), uz = z - L::cz(i);
