@@ -12,29 +12,29 @@
 
 typedef R TESS_QFN(cpu_q_row) __attribute__((vector_size(CPU_Q_EX * sizeof(R))));
 
-static inline TESS_QFN(cpu_q_row) TESS_QFN(cpu_q_row_load)(const R *p)
+/* The row that node x pulls, into v (EX values): a shifted by c_x with the end value from b. Rows pass by
+ * pointer, never by value: a 64-byte vector argument has no AVX2 calling convention (gcc's -Wpsabi). */
+static inline void TESS_QFN(cpu_q_row_pull)(R *v, const R *a, const R *b, int cx)
 {
-    TESS_QFN(cpu_q_row) v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-/* The row that node x pulls: a shifted by c_x with the end value from b. */
-static inline TESS_QFN(cpu_q_row) TESS_QFN(cpu_q_row_pull)(const R *a, const R *b, int cx)
-{
-    const TESS_QFN(cpu_q_row) va = TESS_QFN(cpu_q_row_load)(a);
-    if (cx == 0)
-        return va;
-    const TESS_QFN(cpu_q_row) vb = TESS_QFN(cpu_q_row_load)(b);
+    TESS_QFN(cpu_q_row) va, vb, r;
+    memcpy(&va, a, sizeof va);
+    if (cx == 0) {
+        memcpy(v, &va, sizeof va);
+        return;
+    }
+    memcpy(&vb, b, sizeof vb);
 #if CPU_Q_EX == 4
     if (cx > 0)
-        return __builtin_shufflevector(vb, va, 3, 4, 5, 6);
-    return __builtin_shufflevector(va, vb, 1, 2, 3, 4);
+        r = __builtin_shufflevector(vb, va, 3, 4, 5, 6);
+    else
+        r = __builtin_shufflevector(va, vb, 1, 2, 3, 4);
 #else
     if (cx > 0)
-        return __builtin_shufflevector(vb, va, 7, 8, 9, 10, 11, 12, 13, 14);
-    return __builtin_shufflevector(va, vb, 1, 2, 3, 4, 5, 6, 7, 8);
+        r = __builtin_shufflevector(vb, va, 7, 8, 9, 10, 11, 12, 13, 14);
+    else
+        r = __builtin_shufflevector(va, vb, 1, 2, 3, 4, 5, 6, 7, 8);
 #endif
+    memcpy(v, &r, sizeof r);
 }
 
 /* Masked row stores by precision and row length, defined once (the template is included per lattice and
@@ -45,9 +45,9 @@ static inline TESS_QFN(cpu_q_row) TESS_QFN(cpu_q_row_pull)(const R *a, const R *
 #include <immintrin.h>
 #define CPU_Q_MSTORE(name, T, N, intrin, vt)                                                                       \
     typedef T name##_v __attribute__((vector_size(N * sizeof(T))));                                              \
-    static inline void name(T *p, name##_v v, unsigned mask)                                                       \
+    static inline void name(T *p, const name##_v *v, unsigned mask)                                                \
     {                                                                                                              \
-        intrin((void *)p, (__mmask8)mask, (vt)v);                                                                  \
+        intrin((void *)p, (__mmask8)mask, (vt)*v);                                                                 \
     }
 CPU_Q_MSTORE(cpu_q_mstore_f64_4, double, 4, _mm256_mask_storeu_pd, __m256d)
 CPU_Q_MSTORE(cpu_q_mstore_f32_4, float, 4, _mm_mask_storeu_ps, __m128)
@@ -63,18 +63,18 @@ CPU_Q_MSTORE(cpu_q_mstore_f32_8, float, 8, _mm256_mask_storeu_ps, __m256)
 #define CPU_Q_MSTORE_FN TESS_QCAT3(cpu_q_mstore, TESS_QP, CPU_Q_EX)
 #endif
 
-static inline void TESS_QFN(cpu_q_row_store_mask)(R *p, TESS_QFN(cpu_q_row) r, unsigned mask)
+static inline void TESS_QFN(cpu_q_row_store_mask)(R *p, const TESS_QFN(cpu_q_row) *r, unsigned mask)
 {
     const unsigned full = (1u << CPU_Q_EX) - 1;
     if (mask == full) {
-        memcpy(p, &r, sizeof r);
+        memcpy(p, r, sizeof *r);
         return;
     }
 #if CPU_Q_HAVE_MSTORE
     CPU_Q_MSTORE_FN(p, r, mask);
 #else
     R t[CPU_Q_EX];
-    memcpy(t, &r, sizeof t);
+    memcpy(t, r, sizeof t);
     for (int l = 0; l < CPU_Q_EX; l++)
         if (mask >> l & 1u)
             p[l] = t[l];
@@ -84,11 +84,13 @@ static inline void TESS_QFN(cpu_q_row_store_mask)(R *p, TESS_QFN(cpu_q_row) r, u
 
 /* The inverse of cpu_q_row_pull: the value of node x goes back where node x read it, for the nodes whose bit is
  * set in wet (bit x: node x of the row). */
-static inline void TESS_QFN(cpu_q_row_push)(R *a, R *b, int cx, TESS_QFN(cpu_q_row) v, unsigned wet)
+static inline void TESS_QFN(cpu_q_row_push)(R *a, R *b, int cx, const R *vp, unsigned wet)
 {
     const unsigned full = (1u << CPU_Q_EX) - 1;
+    TESS_QFN(cpu_q_row) v;
+    memcpy(&v, vp, sizeof v);
     if (cx == 0) {
-        TESS_QFN(cpu_q_row_store_mask)(a, v, wet);
+        TESS_QFN(cpu_q_row_store_mask)(a, &v, wet);
         return;
     }
     if (cx > 0) { /* node x wrote to a[x - 1], node 0 to b[EX - 1] */
@@ -97,8 +99,8 @@ static inline void TESS_QFN(cpu_q_row_push)(R *a, R *b, int cx, TESS_QFN(cpu_q_r
 #else
         const TESS_QFN(cpu_q_row) r = __builtin_shufflevector(v, v, 1, 2, 3, 4, 5, 6, 7, 0);
 #endif
-        TESS_QFN(cpu_q_row_store_mask)(a, r, (wet >> 1) & (full >> 1));
-        TESS_QFN(cpu_q_row_store_mask)(b, r, (wet & 1u) << (CPU_Q_EX - 1));
+        TESS_QFN(cpu_q_row_store_mask)(a, &r, (wet >> 1) & (full >> 1));
+        TESS_QFN(cpu_q_row_store_mask)(b, &r, (wet & 1u) << (CPU_Q_EX - 1));
         return;
     }
     /* node x wrote to a[x + 1], node EX - 1 to b[0] */
@@ -107,6 +109,6 @@ static inline void TESS_QFN(cpu_q_row_push)(R *a, R *b, int cx, TESS_QFN(cpu_q_r
 #else
     const TESS_QFN(cpu_q_row) r = __builtin_shufflevector(v, v, 7, 0, 1, 2, 3, 4, 5, 6);
 #endif
-    TESS_QFN(cpu_q_row_store_mask)(a, r, (wet << 1) & full & ~1u);
-    TESS_QFN(cpu_q_row_store_mask)(b, r, (wet >> (CPU_Q_EX - 1)) & 1u);
+    TESS_QFN(cpu_q_row_store_mask)(a, &r, (wet << 1) & full & ~1u);
+    TESS_QFN(cpu_q_row_store_mask)(b, &r, (wet >> (CPU_Q_EX - 1)) & 1u);
 }

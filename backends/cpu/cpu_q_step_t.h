@@ -92,18 +92,16 @@ static inline void TESS_QFN(cpu_q_rows)(R *const *base, TESS_QFN(cpu_q_buffer) *
         const int c = cx[i];
         if (!write) {
             R *v = buf->f[i];
-            for (int r = 0; r < CPU_Q_NR; r++) {
-                const TESS_QFN(cpu_q_row) row =
-                    TESS_QFN(cpu_q_row_pull)(base[t[r].sa] + i * 64 + t[r].row, base[t[r].sb] + i * 64 + t[r].row, c);
-                memcpy(v + CPU_Q_EX * r, &row, sizeof row);
-            }
+            for (int r = 0; r < CPU_Q_NR; r++)
+                TESS_QFN(cpu_q_row_pull)(v + CPU_Q_EX * r, base[t[r].sa] + i * 64 + t[r].row,
+                                         base[t[r].sb] + i * 64 + t[r].row, c);
             continue;
         }
         const R *v = buf->f[opp[i]];
         for (int r = 0; r < CPU_Q_NR; r++) {
             const unsigned m = all_wet ? full : (unsigned)(wet >> (CPU_Q_EX * r) & full);
             TESS_QFN(cpu_q_row_push)(base[t[r].sa] + i * 64 + t[r].row, base[t[r].sb] + i * 64 + t[r].row, c,
-                                     TESS_QFN(cpu_q_row_load)(v + CPU_Q_EX * r), m);
+                                     v + CPU_Q_EX * r, m);
         }
     }
 }
