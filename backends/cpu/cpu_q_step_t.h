@@ -49,61 +49,70 @@ typedef struct {
     _Alignas(64) R f[TESS_QL_Q][64];
 } TESS_QFN(cpu_q_buffer);
 
-#include "cpu_q_row_t.h"
-
-/* Rows per tile, and where row r (y + EY z) of direction i pulls from: the slots (tess_tiling_slot order) of
- * the tile holding the upstream row (a) and of its x-neighbour that supplies the end value (b), and the upstream
- * row's offset in its tile. Computed once per sweep and walked by a short loop: the fully unrolled moves made
- * the D3Q19 FP64 sweep 126 KiB of code, the loop 86 KiB, at the same speed (docs/performance-notes.md). */
-#define CPU_Q_NR (CPU_Q_EY * CPU_Q_EZ)
-typedef struct {
-    uint8_t sa, sb, row;
-} TESS_QFN(cpu_q_row_ref);
-
-static void TESS_QFN(cpu_q_row_table)(TESS_QFN(cpu_q_row_ref) tab[TESS_QL_Q][CPU_Q_NR])
+/* The swapped store of one row whose mask has dry nodes (bit x: node x of the row is wet): cpu_q_rows' row
+ * store one value at a time. Out of line: it runs on boundary rows only. */
+__attribute__((noinline)) static void TESS_QFN(cpu_q_row_masked)(R *a, R *b, const R *v, int cx, unsigned mask)
 {
-    const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
-    for (int i = 0; i < TESS_QL_Q; i++)
-        for (int z = 0; z < CPU_Q_EZ; z++)
-            for (int y = 0; y < CPU_Q_EY; y++) {
-                const int zu = z - cz[i], yu = y - cy[i];
-                const int sz = zu < 0 ? -1 : zu >= CPU_Q_EZ ? 1 : 0, sy = yu < 0 ? -1 : yu >= CPU_Q_EY ? 1 : 0;
-                TESS_QFN(cpu_q_row_ref) *e = &tab[i][y + CPU_Q_EY * z];
-                e->sa = (uint8_t)(13 + 3 * sy + 9 * sz);
-                e->sb = (uint8_t)(cx[i] == 0 ? e->sa : 13 + (cx[i] > 0 ? -1 : 1) + 3 * sy + 9 * sz);
-                e->row = (uint8_t)(CPU_Q_EX * ((yu - CPU_Q_EY * sy) + CPU_Q_EY * (zu - CPU_Q_EZ * sz)));
-            }
+    for (int x = 0; x < CPU_Q_EX; x++) {
+        const int xu = x - cx;
+        if (mask >> x & 1u)
+            *(xu < 0 ? b + xu + CPU_Q_EX : xu >= CPU_Q_EX ? b + xu - CPU_Q_EX : a + xu) = v[x];
+    }
 }
 
 /* Pull by rows: a row of EX nodes (one y, z) pulls f_i from the upstream row of the tile at the same x, shifted
- * by c_ix, plus for c_ix != 0 one end value of the x-neighbour tile's row, so a row moves as one vector with one
- * shuffle (cpu_q_row_t.h). base: the 27 tiles of the neighbourhood (tess_tiling_slot order; empty ones point at
+ * by c_ix, plus for c_ix != 0 one end value of the x-neighbour tile's row, so the pull moves runs of EX or
+ * EX - 1 contiguous values. base: the 27 tiles of the neighbourhood (tess_tiling_slot order; empty ones point at
  * a scratch tile). write = 0: buf->f[i][n] = slot i of x - c_i (the pull of the canonical convention, the AA
  * odd step's read); write = 1: slot i of x - c_i = buf->f[opp(i)][n] (the store of the swapped convention, the
- * AA odd step's write), for the nodes whose bit is set in wet. */
-static inline void TESS_QFN(cpu_q_rows)(R *const *base, TESS_QFN(cpu_q_buffer) *TESS_RESTRICT buf, int write,
-                                        uint64_t wet, const TESS_QFN(cpu_q_row_ref) tab[TESS_QL_Q][CPU_Q_NR])
+ * AA odd step's write), for the nodes whose bit is set in wet (a row whose nodes are all wet moves as a run). */
+__attribute__((always_inline)) static inline void TESS_QFN(cpu_q_rows)(R *const *base,
+                                                                      TESS_QFN(cpu_q_buffer) *TESS_RESTRICT buf,
+                                                                      int write, uint64_t wet)
 {
-    const int cx[TESS_QL_Q] = TESS_QL_CX, opp[TESS_QL_Q] = TESS_QL_OPP;
-    const unsigned full = (1u << CPU_Q_EX) - 1;
-    const int all_wet = wet == ~(uint64_t)0;
-    for (int i = 0; i < TESS_QL_Q; i++) {
-        const TESS_QFN(cpu_q_row_ref) *t = tab[i];
-        const int c = cx[i];
-        if (!write) {
-            R *v = buf->f[i];
-            for (int r = 0; r < CPU_Q_NR; r++)
-                TESS_QFN(cpu_q_row_pull)(v + CPU_Q_EX * r, base[t[r].sa] + i * 64 + t[r].row,
-                                         base[t[r].sb] + i * 64 + t[r].row, c);
-            continue;
-        }
-        const R *v = buf->f[opp[i]];
-        for (int r = 0; r < CPU_Q_NR; r++) {
-            const unsigned m = all_wet ? full : (unsigned)(wet >> (CPU_Q_EX * r) & full);
-            TESS_QFN(cpu_q_row_push)(base[t[r].sa] + i * 64 + t[r].row, base[t[r].sb] + i * 64 + t[r].row, c,
-                                     v + CPU_Q_EX * r, m);
-        }
-    }
+    const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
+    const int opp[TESS_QL_Q] = TESS_QL_OPP;
+    const uint64_t full = ((uint64_t)1 << CPU_Q_EX) - 1;
+    TESS_UNROLL
+    for (int i = 0; i < TESS_QL_Q; i++)
+        TESS_UNROLL
+        for (int z = 0; z < CPU_Q_EZ; z++)
+            TESS_UNROLL
+            for (int y = 0; y < CPU_Q_EY; y++) {
+                const int zu = z - cz[i], yu = y - cy[i];
+                const int sz = zu < 0 ? -1 : zu >= CPU_Q_EZ ? 1 : 0, sy = yu < 0 ? -1 : yu >= CPU_Q_EY ? 1 : 0;
+                const int row = CPU_Q_EX * ((yu - CPU_Q_EY * sy) + CPU_Q_EY * (zu - CPU_Q_EZ * sz));
+                const int n0 = CPU_Q_EX * (y + CPU_Q_EY * z);
+                R *a = base[13 + 3 * sy + 9 * sz] + i * 64 + row;
+                R *b = base[13 + (cx[i] > 0 ? -1 : 1) + 3 * sy + 9 * sz] + i * 64 + row;
+                R *v = &buf->f[write ? opp[i] : i][n0];
+                if (write && (wet >> n0 & full) != full) { /* a row with dry nodes: the wet ones, one by one */
+                    TESS_QFN(cpu_q_row_masked)(a, b, v, cx[i], (unsigned)(wet >> n0 & full));
+                    continue;
+                }
+                if (cx[i] == 0) {
+                    if (write)
+                        memcpy(a, v, CPU_Q_EX * sizeof(R));
+                    else
+                        memcpy(v, a, CPU_Q_EX * sizeof(R));
+                } else if (cx[i] > 0) { /* x pulls from x - 1: b[EX - 1], a[0 .. EX - 2] */
+                    if (write) {
+                        b[CPU_Q_EX - 1] = v[0];
+                        memcpy(a, v + 1, (CPU_Q_EX - 1) * sizeof(R));
+                    } else {
+                        v[0] = b[CPU_Q_EX - 1];
+                        memcpy(v + 1, a, (CPU_Q_EX - 1) * sizeof(R));
+                    }
+                } else { /* x pulls from x + 1: a[1 .. EX - 1], b[0] */
+                    if (write) {
+                        memcpy(a + 1, v, (CPU_Q_EX - 1) * sizeof(R));
+                        b[0] = v[CPU_Q_EX - 1];
+                    } else {
+                        memcpy(v, a + 1, (CPU_Q_EX - 1) * sizeof(R));
+                        v[CPU_Q_EX - 1] = b[0];
+                    }
+                }
+            }
 }
 
 /* The bulk collision of the tile's 64 nodes: the core's tess_q_collide_model with the model choices as
@@ -175,8 +184,6 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
 #pragma omp parallel num_threads(be->nthreads)
     {
         TESS_QFN(cpu_q_buffer) buf;
-        TESS_QFN(cpu_q_row_ref) tab[TESS_QL_Q][CPU_Q_NR];
-        TESS_QFN(cpu_q_row_table)(tab);
         _Alignas(64) R scratch[TESS_QL_Q * 64]; /* where links from empty tiles read and write (always fixed up) */
         memset(scratch, 0, sizeof scratch);
 #pragma omp for schedule(static)
@@ -187,7 +194,7 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                 base[s] = nb[s] >= 0 ? (R *)(uintptr_t)src + nb[s] * tile_size : scratch;
             const R *self = src + k * tile_size;
             if (conv_in == TESS_Q_CANON)
-                TESS_QFN(cpu_q_rows)(base, &buf, 0, ~(uint64_t)0, tab);
+                TESS_QFN(cpu_q_rows)(base, &buf, 0, ~(uint64_t)0);
             else /* swapped: every population already sits at the node, in the opposite slot */
                 TESS_UNROLL
                 for (int i = 0; i < TESS_QL_Q; i++)
@@ -243,7 +250,7 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
             /* swapped: f*_j goes to slot opp(j) of x + c_j when that node is wet, else to slot j of x (the
              * fix-up links: x + c_j = x - c_i with j = opp(i)). Dry nodes write nothing: a slot of theirs may
              * be a wet neighbour's own slot. */
-            TESS_QFN(cpu_q_rows)(base, &buf, 1, be->tile_wet[k], tab);
+            TESS_QFN(cpu_q_rows)(base, &buf, 1, be->tile_wet[k]);
             if (!plain)
                 for (int64_t e = be->fix_start[k]; e < be->fix_start[k + 1]; e++) {
                     const tess_cpu_q_fix_t fx = be->fix[e];
@@ -359,5 +366,4 @@ static void TESS_QFN(cpu_q_step)(tess_cpu_q_t *be)
 #undef CPU_Q_EX
 #undef CPU_Q_EY
 #undef CPU_Q_EZ
-#undef CPU_Q_NR
 #undef R
