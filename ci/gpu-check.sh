@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GPU check for a machine with an NVIDIA GPU: builds the fast and the reproducible configurations, runs the GPU
 # tests (bitwise against the CPU in the reproducible build, within docs/gpu.md's tolerances in the fast one;
-# the engine's tile kernel on every lattice), the GPU tests again under compute-sanitizer memcheck and racecheck,
+# the engine's tile kernel on every lattice through the matrix suite, test_matrix_cuda), the GPU tests again
+# under compute-sanitizer memcheck and racecheck,
 # `tessera run --check cpu` cross-checks (cavity3d, cavity2d),
 # the validations on the GPU, the compiler's resource report, the benchmark (every lattice, curved walls), and
 # prints a short table last. Logs and CSV files go to ./gpu-check-out, or into $OUT/gpu-check.tgz when OUT is set.
@@ -50,7 +51,7 @@ configure() { # dir, reproducible
         "-DTESSERA_CUDA_ARCHITECTURES=$archs" -DTESSERA_GPU_RESOURCE_REPORT=ON -DTESSERA_REPRODUCIBLE="$2" \
         "${cmake_extra[@]}" >"$1.configure.log" 2>&1 || return 1
     # The GPU targets first and on their own: the check must not depend on unrelated work in progress.
-    cmake --build "$1" -j 8 --target test_gpu_vs_cpu_cuda test_gpu_variants_cuda test_gpu_q_vs_cpu_cuda \
+    cmake --build "$1" -j 8 --target test_gpu_vs_cpu_cuda test_gpu_variants_cuda test_matrix_cuda \
         test_gpu_check_cuda tess_gpu_bench_cuda \
         >"$1.build.log" 2>&1 || return 1
     cmake --build "$1" -j 8 --target tessera >>"$1.build.log" 2>&1 || echo "tessera did not build (see $1.build.log)"
@@ -81,11 +82,11 @@ grep -E "Compiling entry|registers|stack frame" /tmp/tess-fast.build.log |
 if [ "$tests" = 1 ]; then
 step "GPU tests, fast build"
 (cd /tmp/tess-fast && ctest -L gpu -V) >/tmp/tests-fast.log 2>&1 || status=1
-grep -E "^[0-9]+: (ok|FAIL|SKIP|mode)|tests passed|tests failed" /tmp/tests-fast.log | sed 's/^[0-9]*: //' >"$out/tests.log"
+grep -E "^[0-9]+: (ok|FAIL|SKIP|mode|matrix suite|cuda )|tests passed|tests failed" /tmp/tests-fast.log | sed 's/^[0-9]*: //' >"$out/tests.log"
 grep -E "FAIL|tests passed|tests failed|SKIP" /tmp/tests-fast.log | tail -5
 step "GPU tests, reproducible build (bitwise)"
 (cd /tmp/tess-repro && ctest -L gpu -V) >/tmp/tests-repro.log 2>&1 || status=1
-grep -E "^[0-9]+: (ok|FAIL|SKIP|mode)|tests passed|tests failed" /tmp/tests-repro.log | sed 's/^[0-9]*: //' >>"$out/tests.log"
+grep -E "^[0-9]+: (ok|FAIL|SKIP|mode|matrix suite|cuda )|tests passed|tests failed" /tmp/tests-repro.log | sed 's/^[0-9]*: //' >>"$out/tests.log"
 grep -E "FAIL|tests passed|tests failed|SKIP" /tmp/tests-repro.log | tail -5
 
 # compute-sanitizer: every GPU test binary once under memcheck (out-of-bounds and misaligned accesses, leaks of
@@ -101,8 +102,9 @@ for tool in memcheck racecheck; do
     if [ ! -x "$san" ]; then
         res="not run (no $san)"
     else
-        for t in ${GPU_CHECK_SANITIZER_TESTS:-test_gpu_vs_cpu_cuda test_gpu_variants_cuda test_gpu_q_vs_cpu_cuda test_gpu_check_cuda}; do
+        for t in ${GPU_CHECK_SANITIZER_TESTS:-test_gpu_vs_cpu_cuda test_gpu_variants_cuda test_matrix_cuda test_gpu_check_cuda}; do
             bin=/tmp/tess-fast/tests/gpu/$t
+            [ -x "$bin" ] || bin=/tmp/tess-fast/tests/matrix/$t
             [ -x "$bin" ] || continue
             log=$out/sanitizer-$tool-$t.log
             (cd "$(dirname "$bin")" && timeout "$san_cap" "$san" --tool "$tool" --error-exitcode 99 --print-limit 20 \

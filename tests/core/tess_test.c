@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 extern const tess_backend_ops_t tess_backend_cpu;
 
@@ -56,6 +57,38 @@ int64_t tess_test_pop_index(const tess_tiling_t *t, int x, int y, int z, int i)
     const int64_t k = n / 64, l = n % 64;
     const unsigned lx = (unsigned)(l & 3), ly = (unsigned)((l >> 2) & 3), lz = (unsigned)(l >> 4);
     return (k * 19 + i) * 64 + tess_layout_offset(i, lx, ly, lz, 0);
+}
+
+double tess_test_wet_diff(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *a,
+                          const void *b, int *bits, int *finite, double *scale)
+{
+    const size_t vs = tess_precision_size(prec);
+    double worst = 0.0, big = 0.0;
+    int fin = 1;
+    *bits = 1;
+    for (int32_t k = 0; k < t->ntiles; k++)
+        for (int n = 0; n < 64; n++) {
+            if (!tess_kind_is_wet(p->mat[t->node_type[64 * (size_t)k + n]].kind))
+                continue;
+            for (int i = 0; i < t->q; i++) {
+                const size_t j = tess_state_index(t, k, i, n);
+                const double x = prec == TESS_PRECISION_SINGLE ? ((const float *)a)[j] : ((const double *)a)[j];
+                const double y = prec == TESS_PRECISION_SINGLE ? ((const float *)b)[j] : ((const double *)b)[j];
+                if (isnan(x) || isnan(y))
+                    worst = NAN;
+                else if (fabs(x - y) > worst)
+                    worst = fabs(x - y); /* NaN, once found, stays */
+                fin &= isfinite(y) != 0;
+                big = fmax(big, fabs(y));
+                if (memcmp((const char *)a + j * vs, (const char *)b + j * vs, vs) != 0)
+                    *bits = 0;
+            }
+        }
+    if (finite)
+        *finite = fin;
+    if (scale)
+        *scale = big;
+    return worst;
 }
 
 tess_status tess_test_run_ops(const tess_backend_ops_t *ops, const tess_backend_config_t *cfg, const tess_tiling_t *t,

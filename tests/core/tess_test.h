@@ -27,6 +27,13 @@ double tess_test_uniform(tess_test_rng *r); /* [0, 1) */
 /* Canonical index of f_i at box node (x, y, z) (periodic wrap applied), or -1 when its tile is empty. */
 int64_t tess_test_pop_index(const tess_tiling_t *t, int x, int y, int z, int i);
 
+/* Compares two canonical states over the wet nodes' populations (materials of p): returns the largest |a - b| (NaN
+ * when either holds a NaN), sets *bits to whether every value has the same bits, and (each may be NULL) *finite to
+ * whether b is finite (a diverged reference would make equal NaNs look like agreement) and *scale to b's largest
+ * |value|. */
+double tess_test_wet_diff(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *a,
+                          const void *b, int *bits, int *finite, double *scale);
+
 /* Runs a backend through its ops table: create with cfg, upload, initialise from pops_in, advance nsteps,
  * download into pops_out (unless NULL), report the bytes allocated (unless bytes is NULL), destroy. */
 tess_status tess_test_run_ops(const tess_backend_ops_t *ops, const tess_backend_config_t *cfg, const tess_tiling_t *t,

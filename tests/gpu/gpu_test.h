@@ -14,38 +14,12 @@
 #define GT_STR2(x) #x
 #define GT_STR(x) GT_STR2(x)
 
-static inline double gt_pop(const void *a, tess_precision prec, size_t j)
-{
-    return prec == TESS_PRECISION_SINGLE ? (double)((const float *)a)[j] : ((const double *)a)[j];
-}
-
 /* Largest difference over the wet nodes' populations of two canonical states, whether every one has the same
- * bits, and (finite, may be NULL) whether the reference b is finite: a diverged reference would make equal NaNs
- * look like agreement. */
+ * bits, and (finite, may be NULL) whether the reference b is finite (tess_test_wet_diff). */
 static inline double gt_wet_diff(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *a,
                                  const void *b, int *bitwise, int *finite)
 {
-    const size_t sz = tess_precision_size(prec);
-    double worst = 0.0;
-    *bitwise = 1;
-    if (finite)
-        *finite = 1;
-    for (int32_t k = 0; k < t->ntiles; k++)
-        for (int n = 0; n < 64; n++) {
-            if (!tess_kind_is_wet(p->mat[t->node_type[64 * (size_t)k + n]].kind))
-                continue;
-            for (int i = 0; i < t->q; i++) {
-                const size_t j = tess_state_index(t, k, i, n);
-                const double d = fabs(gt_pop(a, prec, j) - gt_pop(b, prec, j));
-                if (!(d <= worst))
-                    worst = d; /* NaN propagates as a failure */
-                if (finite && !isfinite(gt_pop(b, prec, j)))
-                    *finite = 0;
-                if (memcmp((const char *)a + j * sz, (const char *)b + j * sz, sz) != 0)
-                    *bitwise = 0;
-            }
-        }
-    return worst;
+    return tess_test_wet_diff(t, p, prec, a, b, bitwise, finite, NULL);
 }
 
 /* A device error on the first GPU run means no usable device: exit 77 (ctest: skipped, never passed). Anything

@@ -1,5 +1,4 @@
 #include "lattice_test.h"
-#include "cpu_q.h"
 #include "tess_state.h"
 #include "tess_test.h"
 #include <stdio.h>
@@ -8,8 +7,6 @@
 #include <string.h>
 
 extern const tess_backend_ops_t tess_backend_cpu;
-
-int lt_reference_sweep = 0;
 
 double lt_planes_q(void *ctx, const double x[3], const double c[3])
 {
@@ -58,7 +55,6 @@ tess_status lt_start(lt_run_t *r, tess_geometry_t *g, const tess_params_t *p, te
         return st;
     if ((st = tess_backend_cpu.upload_geometry(r->be, &r->t, err)) != TESS_OK)
         return st;
-    ((tess_cpu_q_t *)(void *)r->be)->reference = lt_reference_sweep;
     return tess_backend_cpu.initialise(r->be, p, r->pops, err);
 }
 
@@ -162,63 +158,4 @@ void lt_mixed_case(tess_lattice_id lat, tess_geometry_t *g, tess_params_t *p, lt
     pl->n = 1;
     pl->normal[0][1] = 1.0;
     pl->d[0] = 0.7;
-}
-
-long lt_wet_differing(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *a, const void *b)
-{
-    const size_t vs = tess_precision_size(prec);
-    long bad = 0;
-    for (int32_t k = 0; k < t->ntiles; k++)
-        for (int n = 0; n < 64; n++) {
-            if (!tess_kind_is_wet(p->mat[t->node_type[64 * (size_t)k + n]].kind))
-                continue;
-            for (int i = 0; i < t->q; i++) {
-                const size_t at = tess_state_index(t, k, i, n) * vs;
-                if (memcmp((const char *)a + at, (const char *)b + at, vs) != 0) {
-                    bad++;
-                    break;
-                }
-            }
-        }
-    return bad;
-}
-
-void *lt_mixed_run(tess_lattice_id lat, int collision, tess_pattern pat, int threads, tess_precision prec, int steps,
-                   int64_t *nlinks, tess_tiling_t *keep)
-{
-    return lt_mixed_run_wall(lat, -1, collision, pat, threads, prec, steps, nlinks, keep);
-}
-
-void *lt_mixed_run_wall(tess_lattice_id lat, int wall, int collision, tess_pattern pat, int threads, tess_precision prec,
-                        int steps, int64_t *nlinks, tess_tiling_t *keep)
-{
-    tess_geometry_t g;
-    tess_params_t p;
-    lt_planes_t pl;
-    lt_mixed_case(lat, &g, &p, &pl);
-    if (collision >= 0)
-        p.collision = collision;
-    if (wall >= 0)
-        p.wall = wall;
-    lt_run_t r;
-    tess_error_t err;
-    void *out = NULL;
-    if (lt_start(&r, &g, &p, pat, threads, prec, lt_planes_q, &pl, &err) != TESS_OK || lt_step(&r, steps, &err) != TESS_OK ||
-        lt_fields(&r, &err) != TESS_OK) {
-        printf("FAIL run: %s\n", err.msg);
-        tess_test_failures++;
-    } else {
-        const size_t bytes = tess_state_count(&r.t) * tess_precision_size(prec);
-        out = malloc(bytes);
-        memcpy(out, r.pops, bytes);
-        *nlinks = r.t.links.n;
-        if (keep) {
-            /* the comparison needs the node types: build the same tiling again */
-            tess_error_t e2;
-            tess_tiling_build(keep, &g, &p, &e2);
-        }
-    }
-    lt_free(&r);
-    tess_geometry_free(&g);
-    return out;
 }

@@ -34,9 +34,6 @@ typedef struct {
 tess_status lt_start(lt_run_t *r, tess_geometry_t *g, const tess_params_t *p, tess_pattern pattern, int threads,
                      tess_precision prec, tess_wall_q_fn fn, void *ctx, tess_error_t *err);
 tess_status lt_step(lt_run_t *r, int n, tess_error_t *err);
-/* When set, lt_start runs the engine's reference sweep (every wet node through tess_q_node_step) instead of
- * the tile sweep with fix-ups (tess_cpu_q_t.reference). */
-extern int lt_reference_sweep;
 /* Downloads the populations (r->pops) and the dense fields (r->rho, r->u). */
 tess_status lt_fields(lt_run_t *r, tess_error_t *err);
 void lt_free(lt_run_t *r);
@@ -48,20 +45,9 @@ long lt_converge(lt_run_t *r, int chunk, double tol, long max_steps, tess_error_
 /* Walls y = 0 and y = ny - 1 solid, everything else fluid (material 1). */
 void lt_channel_y(tess_geometry_t *g, int nx, int ny, int nz);
 
-/* The mixed case of the pattern tests: a small box (2D 41 x 35, 3D 21 x 18 x 8) with every boundary kind: a
- * curved bottom wall at q = 0.3 (Bouzidi quadratic), a moving lid, a tilted extrapolated velocity inlet and a
- * pressure outlet, random obstacles, a body force; LBGK (D3Q13: MRT), tau 0.7. pl receives the wall plane. */
+/* The mixed case of the matrix suite (tests/matrix): a small box (2D 41 x 35, 3D 21 x 18 x 8) with every boundary
+ * kind: a curved bottom wall at q = 0.3 (Bouzidi quadratic), a moving lid, a tilted extrapolated velocity inlet and
+ * a pressure outlet, random obstacles, a body force; LBGK (D3Q13: MRT), tau 0.7. pl receives the wall plane. */
 void lt_mixed_case(tess_lattice_id lat, tess_geometry_t *g, tess_params_t *p, lt_planes_t *pl);
-/* Runs the mixed case (collision >= 0 replaces its model) on the generic engine for `steps` steps and returns a
- * malloc'd copy of the canonical populations (NULL, with a failure counted, when the run fails); nlinks receives
- * the number of curved links, keep (when not NULL) the case's tiling. */
-void *lt_mixed_run(tess_lattice_id lat, int collision, tess_pattern pat, int threads, tess_precision prec, int steps,
-                   int64_t *nlinks, tess_tiling_t *keep);
-
-/* lt_mixed_run with the wall rule replaced too (wall >= 0). */
-void *lt_mixed_run_wall(tess_lattice_id lat, int wall, int collision, tess_pattern pat, int threads, tess_precision prec,
-                        int steps, int64_t *nlinks, tess_tiling_t *keep);
-/* Wet nodes (of t, materials of p) whose canonical populations in a and b differ in any bit. */
-long lt_wet_differing(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *a, const void *b);
 
 #endif

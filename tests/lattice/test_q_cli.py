@@ -28,7 +28,7 @@ check(abs(rho - 1.0) <= 1e-10, "cavity2d: mean density after 400 steps %.15f, re
 check(0.05 <= umax <= 0.1, "cavity2d: max speed %.4f in [0.05, 0.1] (lid speed 0.1)" % umax)
 
 # The moment representation (--pattern mr, regularized collision) against AB on the same cavity: MR stores the
-# moments whose Hermite rebuild AB stores, so the runs agree to round-off (tests/lattice/test_q_mr.c: 1e-15 of
+# moments whose Hermite rebuild AB stores, so the runs agree to round-off (the matrix suite, tests/matrix: 1e-15 of
 # the populations); the monitor's max speed (printed with 11 significant digits) must agree to 1e-8 relative.
 speeds = {}
 for pat in ("ab", "mr"):
