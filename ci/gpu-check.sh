@@ -167,7 +167,7 @@ if [ "${GPU_CHECK_VALIDATE:-1}" != 0 ] || [ -n "${GPU_CHECK_SPHERE:-}" ]; then
     step "tessera validate --backend cuda"
     v=/tmp/tess-fast/core/cli/tessera
     runs=()
-    [ "${GPU_CHECK_VALIDATE:-1}" != 0 ] && runs+=("poiseuille2d,cavity2d --quick")
+    [ "${GPU_CHECK_VALIDATE:-1}" != 0 ] && runs+=("poiseuille2d,cavity2d,womersley --quick")
     [ "${GPU_CHECK_VALIDATE:-1}" = 1 ] && runs+=("porous")
     for part in ${GPU_CHECK_SPHERE:-}; do runs+=("$part"); done
     for r in "${runs[@]}"; do

@@ -323,15 +323,6 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
     if (p->lattice != be->shape.lattice)
         return tess_fail(err, TESS_ERR_INPUT, "the physics is for lattice %d but the tiling for lattice %d",
                          (int)p->lattice, be->shape.lattice);
-    /* The finite-difference inlet/outlet needs velocity gradients from a pre-pass that the GPU kernels do not
-     * have yet: refuse it rather than run another method in its place. */
-    for (int m = 0; m < p->nmat; m++)
-        if ((p->mat[m].kind == TESS_NODE_VELOCITY || p->mat[m].kind == TESS_NODE_PRESSURE) &&
-            p->mat[m].method == TESS_BC_FINITE_DIFFERENCE)
-            return tess_fail(err, TESS_ERR_UNSUPPORTED,
-                             "material %d: the finite-difference inlet/outlet method runs on the cpu backend (patterns "
-                             "aa and mr) only; use method = zou-he or nee on the GPU",
-                             m);
     if (be->cfg.plain_xyz)
         return tess_fail(err, TESS_ERR_UNSUPPORTED,
                          "plain_xyz (the layout study) is gone: the GPU stores every direction in L_XYZ "

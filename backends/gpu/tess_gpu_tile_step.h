@@ -114,6 +114,34 @@ template <> struct tess_gpu_q_zou_he<float, TESS_LATTICE_D3Q19> {
     }
 };
 
+/* The finite-difference inlet/outlet (method fd) of a node of the list kernel: its strain rate from the state the
+ * step starts from (tess_q_fd_strain over src: AB reads only the previous copy, so no pre-pass is needed), then the
+ * node with the closure (tess_q_node_step_fd), as the CPU engine does. D3Q13 has no fd (tess_q_check_physics). */
+template <typename R, int LATTICE> struct tess_gpu_q_fd {
+    static __device__ __forceinline__ void step(const tess_params_t *, const tess_q_grid_t *, const R *, int32_t, int,
+                                                int, int, const tess_link_t *, int, R *)
+    {
+    }
+};
+#define TESS_GPU_Q_FD(R, LATTICE, NAME)                                                                           \
+    template <> struct tess_gpu_q_fd<R, LATTICE> {                                                                \
+        static __device__ __forceinline__ void step(const tess_params_t *p, const tess_q_grid_t *g, const R *f,   \
+                                                    int32_t k, int x, int y, int z, const tess_link_t *links,    \
+                                                    int nlinks, R *out)                                          \
+        {                                                                                                        \
+            double S[6];                                                                                         \
+            tess_q_fd_strain_##NAME(p, g, f, (const R *)0, TESS_Q_CANON, k, x, y, z, S);                         \
+            tess_q_node_step_fd_##NAME(p, g, f, TESS_Q_CANON, k, x, y, z, links, nlinks, S, out);                \
+        }                                                                                                        \
+    }
+TESS_GPU_Q_FD(double, TESS_LATTICE_D2Q9, d2q9_f64);
+TESS_GPU_Q_FD(float, TESS_LATTICE_D2Q9, d2q9_f32);
+TESS_GPU_Q_FD(double, TESS_LATTICE_D3Q19, d3q19_f64);
+TESS_GPU_Q_FD(float, TESS_LATTICE_D3Q19, d3q19_f32);
+TESS_GPU_Q_FD(double, TESS_LATTICE_D3Q27, d3q27_f64);
+TESS_GPU_Q_FD(float, TESS_LATTICE_D3Q27, d3q27_f32);
+#undef TESS_GPU_Q_FD
+
 /* Whether the plain sweep itself updates a node of this material (tess_gpu_q_open_step the others): fluid nodes,
  * and D3Q19's Zou-He planes, whose reconstruction needs only the node's own pulled populations. */
 static __host__ __device__ __forceinline__ bool tess_gpu_q_in_sweep(int lattice, const tess_material_t *m)
@@ -188,7 +216,11 @@ tess_gpu_q_open_step(const R *__restrict__ src, R *__restrict__ dst, const tess_
         g.step = a.step;
         const int nl = a.node_nlink ? (int)a.node_nlink[node] : 0;
         const tess_link_t *links = nl ? a.links + a.node_link[node] : a.links;
-        if (VARIANT == TESS_KERNEL_FULL)
+        const tess_material_t *own = &p->mat[a.node_type[node]];
+        if (VARIANT == TESS_KERNEL_FULL && own->method == TESS_BC_FINITE_DIFFERENCE &&
+            (own->kind == TESS_NODE_VELOCITY || own->kind == TESS_NODE_PRESSURE))
+            tess_gpu_q_fd<R, LATTICE>::step(p, &g, src, k, x, y, z, links, nl, f);
+        else if (VARIANT == TESS_KERNEL_FULL)
             L::node_step(p, &g, src, k, x, y, z, links, nl, f);
         else
             L::pull(p, &g, src, k, x, y, z, links, nl, f);
