@@ -19,8 +19,8 @@ tess_status tess_q_check_physics(const tess_params_t *p, tess_error_t *err)
             continue;
         if (mt->method == TESS_BC_FINITE_DIFFERENCE)
             return tess_fail(err, TESS_ERR_UNSUPPORTED,
-                             "material %d: the finite-difference inlet/outlet runs with the tuned D3Q19 patterns aa "
-                             "and mr only; use method = nee",
+                             "material %d: the finite-difference inlet/outlet runs with the tuned D3Q19 pattern aa "
+                             "only; use method = nee",
                              m);
         if (mt->profile != TESS_PROFILE_UNIFORM && mt->method != TESS_BC_NEE)
             return tess_fail(err, TESS_ERR_INPUT, "material %d: a parabolic inlet needs method = nee", m);

@@ -1,4 +1,5 @@
-/* The public CPU backend table: AB instances go to cpu_ab.c, AA and MR instances to cpu_aa.c and cpu_mr.c.
+/* The public CPU backend table: AB instances go to cpu_ab.c, AA instances to cpu_aa.c, MR instances and every
+ * instance with `generic` set to the lattice-generic engine (cpu_q.c; MR with its sliding window).
  * Every instance starts with its tess_backend_config_t, so the pattern can be read before the type is known. */
 #include "cpu_pattern.h"
 #include "cpu_backend.h"
@@ -17,10 +18,12 @@
 _Static_assert(offsetof(struct tess_backend, cfg) == 0, "the AB backend must start with its config");
 _Static_assert(offsetof(tess_cpu_pattern_t, cfg) == 0, "the pattern backend must start with its config");
 
-/* Instances of the lattice-generic engine (cpu_q.c) have `generic` set in their config. */
+/* Instances of the lattice-generic engine (cpu_q.c): `generic` set in their config, or pattern MR (the engine's
+ * one-copy MR replaced the tuned D3Q19 one). */
 static int generic_of(const tess_backend_t *be)
 {
-    return ((const tess_backend_config_t *)(const void *)be)->generic;
+    const tess_backend_config_t *cfg = (const tess_backend_config_t *)(const void *)be;
+    return cfg->generic || cfg->pattern == TESS_PATTERN_MR;
 }
 
 static tess_pattern pattern_of(const tess_backend_t *be)
@@ -41,7 +44,7 @@ void *tess_cpu_alloc(size_t bytes)
 
 static tess_status cpu_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
 {
-    if (cfg->generic)
+    if (cfg->generic || cfg->pattern == TESS_PATTERN_MR)
         return tess_cpu_q_ops.create(cfg, out, err);
     if (cfg->plain_xyz && !cfg->generic)
         return tess_fail(err, TESS_ERR_UNSUPPORTED,
@@ -49,7 +52,7 @@ static tess_status cpu_create(const tess_backend_config_t *cfg, tess_backend_t *
                          "L_XYZ already");
     if (cfg->pattern == TESS_PATTERN_AB)
         return tess_cpu_ab_ops.create(cfg, out, err);
-    if (cfg->pattern != TESS_PATTERN_AA && cfg->pattern != TESS_PATTERN_MR)
+    if (cfg->pattern != TESS_PATTERN_AA)
         return tess_fail(err, TESS_ERR_INPUT, "unknown propagation pattern %d (expected ab, aa or mr)", (int)cfg->pattern);
     if (cfg->variant != TESS_KERNEL_FULL)
         return tess_fail(err, TESS_ERR_UNSUPPORTED, "kernel variants other than 'full' exist on the GPU backends only");
@@ -128,7 +131,7 @@ static tess_status cpu_upload_geometry(tess_backend_t *b, const tess_tiling_t *t
     tess_status s = tess_cpu_pattern_upload(be, t, err);
     if (s != TESS_OK)
         return s;
-    return be->cfg.pattern == TESS_PATTERN_AA ? tess_cpu_aa_upload(be, err) : tess_cpu_mr_upload(be, err);
+    return tess_cpu_aa_upload(be, err);
 }
 
 static tess_status cpu_initialise(tess_backend_t *b, const tess_params_t *p, const void *pops, tess_error_t *err)
@@ -145,19 +148,13 @@ static tess_status cpu_initialise(tess_backend_t *b, const tess_params_t *p, con
         return tess_cpu_ab_ops.initialise(b, p, pops, err);
     }
     tess_cpu_pattern_t *be = pat(b);
-    if (be->cfg.pattern == TESS_PATTERN_MR && p->collision != TESS_COLLISION_REGULARIZED)
-        return tess_fail(err, TESS_ERR_INPUT,
-                         "the MR pattern stores moments and runs the regularized collision only: set collision = "
-                         "regularized, or use pattern ab or aa for lbgk and mrt");
     be->params = *p;
     tess_cpu_pattern_classify(be);
     tess_status s = tess_cpu_pattern_fd_setup(be, err);
     if (s != TESS_OK)
         return s;
     be->nsteps_done = 0;
-    if (be->cfg.pattern == TESS_PATTERN_AA)
-        return tess_cpu_aa_initialise(be, pops, err);
-    return tess_cpu_mr_initialise(be, pops, err);
+    return tess_cpu_aa_initialise(be, pops, err);
 }
 
 static tess_status cpu_step(tess_backend_t *b, int nsteps, tess_error_t *err)
@@ -169,10 +166,7 @@ static tess_status cpu_step(tess_backend_t *b, int nsteps, tess_error_t *err)
     tess_cpu_pattern_t *be = pat(b);
     for (int s = 0; s < nsteps; s++) {
         tess_cpu_pattern_fd_prepass(be);
-        if (be->cfg.pattern == TESS_PATTERN_AA)
-            tess_cpu_aa_step(be);
-        else
-            tess_cpu_mr_step(be);
+        tess_cpu_aa_step(be);
         be->nsteps_done++;
     }
     return TESS_OK;
@@ -185,15 +179,11 @@ static tess_status cpu_download_populations(tess_backend_t *b, void *pops, tess_
     if (pattern_of(b) == TESS_PATTERN_AB)
         return tess_cpu_ab_ops.download_populations(b, pops, err);
     tess_cpu_pattern_t *be = pat(b);
-    if (be->cfg.pattern == TESS_PATTERN_AA) {
-        if (be->nsteps_done & 1)
-            return tess_fail(err, TESS_ERR_UNSUPPORTED,
-                             "the AA pattern holds canonical populations after even steps only (%lld steps done)",
-                             (long long)be->nsteps_done);
-        tess_cpu_aa_download(be, pops);
-    } else {
-        tess_cpu_mr_download(be, pops);
-    }
+    if (be->nsteps_done & 1)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED,
+                         "the AA pattern holds canonical populations after even steps only (%lld steps done)",
+                         (long long)be->nsteps_done);
+    tess_cpu_aa_download(be, pops);
     return TESS_OK;
 }
 
@@ -209,7 +199,7 @@ static size_t cpu_bytes(const tess_backend_t *b)
 static void cpu_describe(const tess_backend_t *b, char *buf, size_t len)
 {
     const tess_backend_config_t *cfg = (const tess_backend_config_t *)(const void *)b;
-    if (cfg->generic) {
+    if (generic_of(b)) {
         tess_cpu_q_ops.describe(b, buf, len);
         return;
     }
@@ -219,28 +209,23 @@ static void cpu_describe(const tess_backend_t *b, char *buf, size_t len)
     }
     char topo[256];
     tess_cpu_topology_summary(topo, sizeof topo);
-    if (cfg->pattern == TESS_PATTERN_MR) {
-        const tess_cpu_pattern_t *be = (const tess_cpu_pattern_t *)(const void *)b;
-        snprintf(buf, len, "cpu, pattern mr, %d threads, %d blocks, layer %d nodes; %s", be->nthreads, be->nblocks,
-                 be->layer_nodes, topo);
-    } else {
-        snprintf(buf, len, "cpu, pattern %s, %d threads; %s", cfg->pattern == TESS_PATTERN_AA ? "aa" : "ab",
-                 cfg->pattern == TESS_PATTERN_AB ? cfg->threads : ((const tess_cpu_pattern_t *)(const void *)b)->nthreads,
-                 topo);
-    }
+    snprintf(buf, len, "cpu, pattern %s, %d threads; %s", cfg->pattern == TESS_PATTERN_AA ? "aa" : "ab",
+             cfg->pattern == TESS_PATTERN_AB ? cfg->threads : ((const tess_cpu_pattern_t *)(const void *)b)->nthreads,
+             topo);
 }
 
 /* The copy bandwidth is a property of the machine and the thread count: AA and MR instances measure it with a
  * temporary AB instance of the same threads, so every pattern reports the lead's measurement. */
 static double cpu_copy_bandwidth(tess_backend_t *b, size_t bytes, tess_error_t *err)
 {
-    if (!tess_cpu_ab_ops.copy_bandwidth || generic_of(b))
+    const tess_backend_config_t *own = (const tess_backend_config_t *)(const void *)b;
+    if (!tess_cpu_ab_ops.copy_bandwidth || own->generic)
         return 0.0;
     if (pattern_of(b) == TESS_PATTERN_AB)
         return tess_cpu_ab_ops.copy_bandwidth(b, bytes, err);
-    tess_backend_config_t cfg = pat(b)->cfg;
+    tess_backend_config_t cfg = *own;
     cfg.pattern = TESS_PATTERN_AB;
-    cfg.threads = pat(b)->nthreads;
+    cfg.threads = generic_of(b) ? ((const tess_cpu_q_t *)(const void *)b)->nthreads : pat(b)->nthreads;
     tess_backend_t *ab = NULL;
     if (tess_cpu_ab_ops.create(&cfg, &ab, err) != TESS_OK)
         return -1.0;
@@ -269,7 +254,8 @@ static void cpu_destroy(tess_backend_t *b)
         return;
     }
     tess_cpu_pattern_t *be = pat(b);
-    tess_cpu_mr_free(be);
+    free(be->fix_start);
+    free(be->fix);
     free(be->neighbors);
     free(be->node_type);
     free(be->tile_corner);

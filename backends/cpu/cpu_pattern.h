@@ -1,6 +1,6 @@
-/* The CPU backend's one-copy propagation patterns, AA and MR (docs/patterns.md), beside the AB pattern of
- * cpu_ab.c. The public table tess_backend_cpu (cpu_pattern.c) dispatches on the pattern in the config, which
- * both backend structures hold as their first member. */
+/* The CPU backend's tuned one-copy AA pattern (docs/patterns.md), beside the AB pattern of cpu_ab.c; MR runs
+ * in the lattice-generic engine (cpu_q.c, cpu_q_mr_window.h). The public table tess_backend_cpu (cpu_pattern.c)
+ * dispatches on the pattern in the config, which every backend structure holds as its first member. */
 #ifndef TESS_CPU_PATTERN_H
 #define TESS_CPU_PATTERN_H
 
@@ -18,23 +18,16 @@ typedef struct {
     double S[6];
 } tess_cpu_fd_node_t;
 
-/* One link of an MR tile that the unconditional window gather gets wrong: a solid node of the tile (rest
- * state), a bounce-back link, or a link from another block (interface buffer or recomputation). */
+/* One link of an AA tile that the unconditional gather gets wrong: a solid node of the tile (rest state) or a
+ * bounce-back link. (The name is the tuned MR's, which had two more kinds.) */
 typedef struct {
     uint16_t dst;   /* i * 64 + n in the tile buffer (for a solid node: n) */
     uint8_t kind;   /* TESS_MR_FIX_* */
     uint8_t mat;    /* bounce-back: material of the upstream node */
     int32_t pad;
-    int64_t src;    /* interface buffer index, or upstream tile node (tile * 64 + L_XYZ) to recompute */
+    int64_t src;    /* unused */
 } tess_cpu_mr_fix_t;
-enum { TESS_MR_FIX_SOLID = 0, TESS_MR_FIX_BOUNCE = 1, TESS_MR_FIX_BUFFER = 2, TESS_MR_FIX_RECOMPUTE = 3 };
-
-/* MR blocks: columns of tiles along z; the tile columns of a block and their tiles per layer. */
-typedef struct {
-    int32_t ncol;
-    int32_t color;      /* blocks of one colour never touch; colours run one after the other */
-    int32_t *tiles;     /* ncol * tz: tile index of column c at layer z, or -1 */
-} tess_cpu_mr_block_t;
+enum { TESS_MR_FIX_SOLID = 0, TESS_MR_FIX_BOUNCE = 1 };
 
 typedef struct tess_cpu_pattern {
     tess_backend_config_t cfg; /* first member: the dispatch reads cfg.pattern through it */
@@ -60,27 +53,9 @@ typedef struct tess_cpu_pattern {
     /* AA */
     void *f;                 /* the one population copy */
     int64_t nsteps_done;     /* odd: the copy holds the odd-step (streamed) state */
-
-    /* MR */
-    void *m;                 /* 10 moments per node: (tile * 10 + q) * 64 + L_XYZ */
-    int32_t nblocks;
-    tess_cpu_mr_block_t *blocks;
-    int32_t *tile_block;     /* per tile: its block */
-    int32_t *tile_col;       /* per tile: its column inside the block */
-    uint8_t *tile_mask;      /* per tile: bit s (of the 8 lateral neighbour columns) set when in another block */
-    int64_t *tile_ibuf;      /* per tile: start of its outgoing values in the interface buffer, or -1 */
-    int16_t (*xmap)[19][64]; /* per mask: slot of (i, n) among the tile's outgoing values, or -1 */
-    int32_t xcount[256];     /* per mask: outgoing values of a tile */
-    void *ibuf;              /* interface buffer: populations that stream forward across block interfaces */
-    int64_t ibuf_len;
-    int32_t max_ncol;
-    int32_t layer_nodes;     /* nodes per layer of a block (cross-section), as chosen */
-    void **window;           /* per thread: 5 slots x max_ncol tiles x 19 x 64, every direction in L_XYZ */
-    int16_t (*xlist)[19 * 64]; /* per mask: the outgoing (i * 64 + n) in interface-buffer order */
-    int64_t *fix_start;      /* per tile + 1: range in fix (AA: solid nodes and bounce-back; MR: also interfaces) */
+    int64_t *fix_start;      /* per tile + 1: range in fix (solid nodes and bounce-back links) */
     tess_cpu_mr_fix_t *fix;
     size_t fix_bytes;
-    void *rest_tile;         /* 19 x 64 rest populations: the gather's source for empty and foreign neighbours */
 } tess_cpu_pattern_t;
 
 /* Shared set-up (cpu_pattern.c). */
@@ -96,12 +71,5 @@ tess_status tess_cpu_aa_upload(tess_cpu_pattern_t *be, tess_error_t *err);
 tess_status tess_cpu_aa_initialise(tess_cpu_pattern_t *be, const void *pops, tess_error_t *err);
 void tess_cpu_aa_step(tess_cpu_pattern_t *be);
 void tess_cpu_aa_download(tess_cpu_pattern_t *be, void *pops);
-
-/* MR (cpu_mr.c). */
-tess_status tess_cpu_mr_upload(tess_cpu_pattern_t *be, tess_error_t *err);
-tess_status tess_cpu_mr_initialise(tess_cpu_pattern_t *be, const void *pops, tess_error_t *err);
-void tess_cpu_mr_step(tess_cpu_pattern_t *be);
-void tess_cpu_mr_download(tess_cpu_pattern_t *be, void *pops);
-void tess_cpu_mr_free(tess_cpu_pattern_t *be);
 
 #endif

@@ -1,8 +1,8 @@
-/* Finite-difference velocity-gradient boundary nodes of the AA and MR patterns: the list of nodes and their
+/* Finite-difference velocity-gradient boundary nodes of the AA pattern: the list of nodes and their
  * stencils (built once), and the pre-pass that refreshes every node's strain rate at the start of a step from
  * the velocities of the state the step starts from (so the gradients lag the populations by one step, in every
  * representation alike; a steady state is unaffected). The node update then reads S (tess_fd_boundary,
- * tess_fd_moments). */
+ * in its distribution form). */
 #include "cpu_pattern.h"
 #include "tess_layout.h"
 #include "tess_physics.h"
@@ -80,14 +80,6 @@ static void velocity_at(const tess_cpu_pattern_t *be, int64_t g, double *u)
     const int n = (int)(g % 64);
     const int single = be->cfg.precision == TESS_PRECISION_SINGLE;
     double rho;
-    if (be->cfg.pattern == TESS_PATTERN_MR) {
-        double m[10];
-        for (int q = 0; q < 10; q++)
-            m[q] = single ? (double)((const float *)be->m)[((size_t)k * 10 + q) * 64 + n]
-                          : ((const double *)be->m)[((size_t)k * 10 + q) * 64 + n];
-        tess_velocity_f64(p, p->fluid, p->use_force, m[TESS_MR_RHO], m[TESS_MR_JX], m[TESS_MR_JY], m[TESS_MR_JZ], -1.0, u);
-        return;
-    }
     /* AA: after an even number of steps the copy is canonical; after an odd one, the post-collision f_j of the
      * node sits where it streamed to, at location (opp(j), n), or bounced in its own slot j. */
     const tess_cpu_gather_table_t *g_ = &be->table;

@@ -46,7 +46,8 @@ typedef struct tess_cpu_q {
     void *link_val;           /* AA: the pre-pass's value of every curved link (links' order) */
     int reference;            /* tests: every tile through the full per-node function (tess_q_node_step) */
     tess_tiling_t shape;      /* lattice, q and extent only: for tess_state_index */
-    void *f[2];               /* AB: two copies; AA: f[0] only */
+    void *f[2];               /* AB: two copies; AA and MR: f[0] only (MR's reference sweep: two) */
+    struct tess_cpu_q_mrw *mrw; /* MR: the sliding window (cpu_q_mr_window.h) */
     int cur;                  /* AB: the copy holding the state */
     int64_t nsteps_done;      /* AA: odd means the copy is in the swapped convention */
     size_t bytes;

@@ -10,6 +10,8 @@
 extern const tess_backend_ops_t tess_backend_cpu;
 
 int lt_reference_sweep = 0;
+int lt_mr_layer = 0;
+int lt_mixed_nz = 0, lt_mixed_periodic_z = 1;
 
 double lt_planes_q(void *ctx, const double x[3], const double c[3])
 {
@@ -54,6 +56,7 @@ tess_status lt_start(lt_run_t *r, tess_geometry_t *g, const tess_params_t *p, te
     cfg.pattern = pattern;
     cfg.threads = threads;
     cfg.generic = 1;
+    cfg.mr_layer = lt_mr_layer;
     if ((st = tess_backend_cpu.create(&cfg, &r->be, err)) != TESS_OK)
         return st;
     if ((st = tess_backend_cpu.upload_geometry(r->be, &r->t, err)) != TESS_OK)
@@ -134,8 +137,10 @@ void lt_mixed_case(tess_lattice_id lat, tess_geometry_t *g, tess_params_t *p, lt
     const int d2 = lat == TESS_LATTICE_D2Q9;
     /* big enough for interior tiles whose whole neighbourhood is fluid (the engine's plain-tile path): the
      * obstacles stay in x < nx / 4 */
-    const int nx = d2 ? 41 : 21, ny = d2 ? 35 : 18, nz = d2 ? 1 : 8;
+    const int nx = d2 ? 41 : 21, ny = d2 ? 35 : 18, nz = d2 ? 1 : lt_mixed_nz > 0 ? lt_mixed_nz : 8;
     tess_test_mixed_geometry(g, nx, ny, nz, 7 + (uint64_t)lat, 3, nx / 4, 0.2);
+    if (!d2)
+        g->periodic[2] = lt_mixed_periodic_z;
     tess_params_default(p);
     tess_params_set_lattice(p, lat);
     p->collision = lat == TESS_LATTICE_D3Q13 ? TESS_COLLISION_MRT : TESS_COLLISION_LBGK;

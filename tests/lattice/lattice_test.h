@@ -37,6 +37,10 @@ tess_status lt_step(lt_run_t *r, int n, tess_error_t *err);
 /* When set, lt_start runs the engine's reference sweep (every wet node through tess_q_node_step) instead of
  * the tile sweep with fix-ups (tess_cpu_q_t.reference). */
 extern int lt_reference_sweep;
+/* The MR pattern's layer (tess_backend_config_t.mr_layer; 0: from the cache) that lt_start asks for. */
+extern int lt_mr_layer;
+/* The mixed case's 3D extent along z (0: 8) and whether z is periodic (default 1). */
+extern int lt_mixed_nz, lt_mixed_periodic_z;
 /* Downloads the populations (r->pops) and the dense fields (r->rho, r->u). */
 tess_status lt_fields(lt_run_t *r, tess_error_t *err);
 void lt_free(lt_run_t *r);

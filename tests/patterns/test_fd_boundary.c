@@ -1,8 +1,6 @@
-/* The finite-difference velocity-gradient boundary (Latt et al. 2008).
- * 1. Representations: the distribution form (AA: eqs. 19-21) and the moment form (MR: eqs. 22-24) of the same
- *    channel (obstacles, inlet and outlet along z) agree to round-off after 500 steps: relative difference
- *    below 1e-11 in FP64 (the two differ only in summation order, about 1e-16 per step, and the flow is
- *    damped, so growth to 1e-11 would mean a formula differs).
+/* The finite-difference velocity-gradient boundary (Latt et al. 2008), in its distribution form (AA: eqs. 19-21).
+ * 1. Patterns: AB and MR (the lattice-generic engine, which has no finite-difference rule: its moment form went
+ *    with the tuned D3Q19 MR) refuse it with TESS_ERR_UNSUPPORTED.
  * 2. Poiseuille inflow: a channel of width H between halfway bounce-back walls, the analytic parabolic profile
  *    imposed at the inlet (one material per row) and the outlet density fixed, both with the FD boundary,
  *    diffusive scaling (u_max = 0.24 / H, tau 0.8). At steady state the whole field is Poiseuille; the relative
@@ -28,29 +26,13 @@ static void representations(void)
         tess_pattern_channel(&g, &p, 8, 14, 30, 0.04, TESS_BC_FINITE_DIFFERENCE, fluid, 1);
         tess_tiling_build(&t, &g, &p, &err);
         void *in = tess_test_random_state(&t, &p, TESS_PRECISION_DOUBLE, 8);
-        const size_t bytes = tess_state_count(&t) * sizeof(double);
-        void *aa = malloc(bytes), *mr = malloc(bytes);
-        tess_pattern_run_t raa = {TESS_PATTERN_AA, TESS_PRECISION_DOUBLE, 2, 0, 0};
         tess_pattern_run_t rmr = {TESS_PATTERN_MR, TESS_PRECISION_DOUBLE, 2, 32, 0};
-        tess_status s = tess_pattern_run(&raa, &t, &p, in, 500, aa, &err);
-        if (s == TESS_OK)
-            s = tess_pattern_run(&rmr, &t, &p, in, 500, mr, &err);
-        if (s != TESS_OK) {
-            printf("FAIL FD channel: %s\n", err.msg);
-            tess_test_failures++;
-        } else {
-            double rel;
-            tess_pattern_compare(&t, &p, TESS_PRECISION_DOUBLE, mr, aa, &rel);
-            tess_test_close(fluid ? "FD boundary, moment form (MR) vs distribution form (AA), quasi-compressible, 500 steps"
-                                  : "FD boundary, moment form (MR) vs distribution form (AA), incompressible, 500 steps",
-                            rel, 0.0, 1e-11);
-        }
+        tess_test_true("pattern mr refuses the FD boundary with TESS_ERR_UNSUPPORTED",
+                       tess_pattern_run(&rmr, &t, &p, in, 1, NULL, &err) == TESS_ERR_UNSUPPORTED);
         tess_pattern_run_t rab = {TESS_PATTERN_AB, TESS_PRECISION_DOUBLE, 1, 0, 0};
         tess_test_true("pattern ab refuses the FD boundary with TESS_ERR_UNSUPPORTED",
                        tess_pattern_run(&rab, &t, &p, in, 1, NULL, &err) == TESS_ERR_UNSUPPORTED);
         free(in);
-        free(aa);
-        free(mr);
         tess_tiling_free(&t);
         tess_geometry_free(&g);
     }
@@ -177,12 +159,11 @@ int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     representations();
-    /* The moment form (MR) only: the distribution form agrees with it to round-off (checked above). */
     double e[3];
     const int H[3] = {6, 12, 24};
     for (int r = 0; r < 3; r++) {
-        e[r] = poiseuille_error(H[r], TESS_PATTERN_MR);
-        printf("     Poiseuille inflow, FD boundary, pattern mr, H = %d: relative L2 error %.4g\n", H[r], e[r]);
+        e[r] = poiseuille_error(H[r], TESS_PATTERN_AA);
+        printf("     Poiseuille inflow, FD boundary, pattern aa, H = %d: relative L2 error %.4g\n", H[r], e[r]);
     }
     tess_test_true("relative L2 error at H = 6 below 1%", e[0] < 0.01);
     printf("     observed order between H = 6 and 12: %.3f (pre-asymptotic, not checked)\n", log(e[0] / e[1]) / log(2.0));

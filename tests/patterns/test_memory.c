@@ -3,15 +3,18 @@
  * formulas must hold exactly (tolerance 0):
  *   AA: T (1216 R + 186) + 8 (T + 1) + 16 E (E fix-up links: solid nodes and bounce-back links of the tiles
  *       that are not plain; no finite-difference nodes here).
- *   MR: T (640 R + 211) + 8 + R (X + 1 + 1216) + P 5 C 1216 R + 2 * 256 * 2432 + 16 B + 4 sum_b (C_b tz + 1)
- *       + 16 E, with X the interface-buffer length, C_b the tile columns of block b, C their maximum, B the
- *       blocks, P the threads and E the fix-up links, read from the backend; and X is checked against its own bound: at most 5 values per node on the
- *       lateral faces of the non-empty tiles (4 x 16 nodes) plus 1 per corner column (4 x 4): 336 per tile.
+ *   MR (the engine's sliding window, cpu_q_mr_window.h): the engine's AA instance of the same tiling plus
+ *       T 64 R (10 - 19) (ten moments instead of 19 populations) plus the window's own storage
+ *       S P C 1216 R + 4 B C L + 13 T + 8 (T + 1) + (16 + R) X + 8 P + sizeof(tess_cpu_q_mrw_t), with S the window
+ *       slots (3, 5 along a periodic axis), P the threads, C the tile columns of a block, B the blocks, L the tile
+ *       layers and X the links between blocks, read from the backend.
  *   AB: 2 (T + 1) 1216 R + 185 T + 4 max(E, 1): two copies with one rest-state dummy tile each, per tile 27
  *       neighbour indices, 64 node types, its place in the processing order, the open-tile flag and the fix-up
  *       offset (185 B), and 4 bytes per fix-up link (E: bounce-back links and solid nodes of the tiles). */
 #include "cpu_backend.h"
 #include "cpu_pattern.h"
+#include "cpu_q.h"
+#include "cpu_q_mr_window.h"
 #include "pattern_test.h"
 #include "tess_state.h"
 #include <stdio.h>
@@ -67,30 +70,30 @@ static void check(const char *name, tess_geometry_t *g, tess_params_t *p)
             ab_links = (double)be->fix_start[be->ntiles];
             tess_backend_cpu.destroy(be);
         }
-        /* the MR formula's inputs, from a live backend */
+        /* the MR formula's inputs, from live engine instances (MR and AA) */
         double mr_formula = 0.0;
-        int64_t X = 0;
         {
             extern const tess_backend_ops_t tess_backend_cpu;
             tess_backend_config_t cfg = {0};
             cfg.precision = (tess_precision)prec;
-            cfg.pattern = TESS_PATTERN_MR;
+            cfg.pattern = TESS_PATTERN_AA;
             cfg.threads = 1;
-            tess_backend_t *be = NULL;
+            cfg.generic = 1;
+            tess_backend_t *aa = NULL, *be = NULL;
+            tess_backend_cpu.create(&cfg, &aa, &err);
+            tess_backend_cpu.upload_geometry(aa, &t, &err);
+            tess_backend_cpu.initialise(aa, p, in, &err);
+            cfg.pattern = TESS_PATTERN_MR;
+            cfg.generic = 0;
             tess_backend_cpu.create(&cfg, &be, &err);
             tess_backend_cpu.upload_geometry(be, &t, &err);
-            const tess_cpu_pattern_t *mr = (const tess_cpu_pattern_t *)(const void *)be;
-            X = mr->ibuf_len;
-            double cols = 0.0;
-            for (int b = 0; b < mr->nblocks; b++)
-                cols += (double)mr->blocks[b].ncol * mr->tz + 1;
-            /* fix-up lists are built by initialise: take their count from a second, initialised backend */
-            mr_formula = T * (640 * R + 211) + 8 + R * (X + 1 + 1216) + mr->nthreads * 5.0 * mr->max_ncol * 1216 * R +
-                         2 * 256 * 2432.0 + 16.0 * mr->nblocks + 4 * cols;
-            void *in2 = tess_test_random_state(&t, p, (tess_precision)prec, 1);
-            tess_backend_cpu.initialise(be, p, in2, &err);
-            mr_formula += 16.0 * (double)mr->fix_start[mr->ntiles];
-            free(in2);
+            tess_backend_cpu.initialise(be, p, in, &err);
+            const tess_cpu_q_mrw_t *w = ((const tess_cpu_q_t *)(const void *)be)->mrw;
+            mr_formula = (double)tess_backend_cpu.bytes_allocated(aa) + T * 64 * R * (10 - 19) +
+                         (double)w->nslots * w->nthreads * w->ncols * 1216 * R +
+                         4.0 * w->nblocks * w->ncols * w->nw + 13 * T + 8 * (T + 1) + (16 + R) * (double)w->ncross +
+                         8.0 * w->nthreads + (double)sizeof *w;
+            tess_backend_cpu.destroy(aa);
             tess_backend_cpu.destroy(be);
         }
         char what[200];
@@ -98,11 +101,9 @@ static void check(const char *name, tess_geometry_t *g, tess_params_t *p)
                rab.bytes / W, raa.bytes / W, rmr.bytes / W);
         snprintf(what, sizeof what, "%s fp%d: AA bytes per wet node = (T (1216 R + 186) + 8 (T + 1) + 16 E) / n_wet", name, prec ? 32 : 64);
         tess_test_close(what, raa.bytes / W, (T * (1216 * R + 186) + 8 * (T + 1) + 16.0 * aa_links) / W, 0.0);
-        snprintf(what, sizeof what, "%s fp%d: MR bytes per wet node = formula (leading term (640 R + 203) / (64 eta_t) = %.1f)",
-                 name, prec ? 32 : 64, T * (640 * R + 203) / W);
+        snprintf(what, sizeof what, "%s fp%d: MR bytes per wet node = formula (moments alone: 640 R / (64 eta_t) = %.1f)",
+                 name, prec ? 32 : 64, T * 640 * R / W);
         tess_test_close(what, rmr.bytes / W, mr_formula / W, 0.0);
-        snprintf(what, sizeof what, "%s: interface buffer %lld values <= 336 per tile", name, (long long)X);
-        tess_test_true(what, X <= 336 * (int64_t)T);
         snprintf(what, sizeof what, "%s fp%d: AB bytes per wet node = (2 (T + 1) 1216 R + 185 T + 4 max(E, 1)) / n_wet",
                  name, prec ? 32 : 64);
         tess_test_close(what, rab.bytes / W, (2 * (T + 1) * 1216 * R + 185 * T + 4 * (ab_links > 0 ? ab_links : 1)) / W,
