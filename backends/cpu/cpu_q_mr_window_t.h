@@ -182,11 +182,15 @@ static void TESS_QFN(cpu_q_mrw_complete)(const tess_cpu_q_t *be, int32_t b, int 
             for (int i = 0; i < TESS_QL_Q; i++)
                 buf->f[i][n] = pre[s * TESS_QL_Q + i];
         }
+        const uint64_t wet = be->tile_wet[k];
+        if (wet == ~(uint64_t)0) { /* no dry node (the fix-ups were links from other blocks or walls only) */
+            TESS_QFN(cpu_q_mrw_collide)(p, buf, ms, k);
+            continue;
+        }
         /* dry nodes keep their old moments (as in the two-copy MR): collide into a tile of scratch moments, then
          * store the wet nodes */
         _Alignas(64) R mt[TESS_MR_NM * 64];
         TESS_QFN(cpu_q_mrw_collide)(p, buf, mt, 0);
-        const uint64_t wet = be->tile_wet[k];
         for (int n = 0; n < 64; n++)
             if (wet >> n & 1u) {
                 R m[TESS_MR_NM];

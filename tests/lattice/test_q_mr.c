@@ -90,8 +90,8 @@ int main(void)
                 const double d = largest_difference(&t, &p, prec, ab, mr2);
                 printf("info  %s %s: largest MR - AB difference after %d steps: %.3g of the largest population\n", ln,
                        pn, steps, d);
-                snprintf(what, sizeof what, "%s %s: MR (window) vs AB after %d steps (regularized, %lld curved links)", ln,
-                         pn, steps, (long long)nl);
+                snprintf(what, sizeof what, "%s %s: MR (window) vs AB after %d steps (regularized, %lld curved links)",
+                         ln, pn, steps, (long long)nl);
                 tess_test_close(what, d, 0.0, pr ? 1e-5 : 1e-12);
             }
             snprintf(what, sizeof what, "%s %s: MR window vs two-copy per-node MR, wet nodes differing", ln, pn);
@@ -100,7 +100,8 @@ int main(void)
             check_same(what, &t, &p, prec, mr1, mr2);
             snprintf(what, sizeof what, "%s %s: MR 3 threads vs 2 threads, wet nodes differing", ln, pn);
             check_same(what, &t, &p, prec, mr3, mr2);
-            snprintf(what, sizeof what, "%s %s: MR layer %d (not a divisor of the tile columns) vs the cache's, wet nodes differing",
+            snprintf(what, sizeof what,
+                     "%s %s: MR layer %d (not a divisor of the tile columns) vs the cache's, wet nodes differing",
                      ln, pn, odd_layer);
             check_same(what, &t, &p, prec, mro, mr2);
             free(ab);
@@ -131,11 +132,11 @@ int main(void)
             lt_mixed_nz = 0;
             lt_mixed_periodic_z = 1;
             char what[200];
-            snprintf(what, sizeof what, "%s 21 x 18 x 20, z %s: MR window (3 threads) vs two-copy MR, wet nodes differing",
-                     tess_lattice_get(lats[l])->name, per ? "periodic" : "closed");
+            const char *ln = tess_lattice_get(lats[l])->name, *zs = per ? "periodic" : "closed";
+            snprintf(what, sizeof what, "%s 21 x 18 x 20, z %s: window (3 threads) vs two-copy MR, wet nodes differ",
+                     ln, zs);
             check_same(what, &t, &p, prec, mr, ref);
-            snprintf(what, sizeof what, "%s 21 x 18 x 20, z %s: MR vs AB after 100 steps", tess_lattice_get(lats[l])->name,
-                     per ? "periodic" : "closed");
+            snprintf(what, sizeof what, "%s 21 x 18 x 20, z %s: MR vs AB after 100 steps", ln, zs);
             tess_test_close(what, ab && mr ? largest_difference(&t, &p, prec, ab, mr) : 1.0, 0.0, 1e-12);
             free(ab);
             free(mr);

@@ -101,7 +101,7 @@ static void check(const char *name, tess_geometry_t *g, tess_params_t *p)
                rab.bytes / W, raa.bytes / W, rmr.bytes / W);
         snprintf(what, sizeof what, "%s fp%d: AA bytes per wet node = (T (1216 R + 186) + 8 (T + 1) + 16 E) / n_wet", name, prec ? 32 : 64);
         tess_test_close(what, raa.bytes / W, (T * (1216 * R + 186) + 8 * (T + 1) + 16.0 * aa_links) / W, 0.0);
-        snprintf(what, sizeof what, "%s fp%d: MR bytes per wet node = formula (moments alone: 640 R / (64 eta_t) = %.1f)",
+        snprintf(what, sizeof what, "%s fp%d: MR bytes per wet node = formula (moments 640 R / (64 eta_t) = %.1f)",
                  name, prec ? 32 : 64, T * 640 * R / W);
         tess_test_close(what, rmr.bytes / W, mr_formula / W, 0.0);
         snprintf(what, sizeof what, "%s fp%d: AB bytes per wet node = (2 (T + 1) 1216 R + 185 T + 4 max(E, 1)) / n_wet",
