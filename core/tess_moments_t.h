@@ -153,9 +153,3 @@ TESS_HD TESS_INLINE void TESS_FN(tess_fd_moments)(const tess_params_t *p, const 
     }
 }
 
-/* Eqs. 23-24 in the moment representation: rho_0 + 2 rho_1 = rho~ + n.j~ from the partial density and
- * momentum of the known (streamed-in) populations. */
-TESS_HD TESS_INLINE R TESS_FN(tess_fd_known_sum_moments)(int axis, int sign, R rho_known, const R *j_known)
-{
-    return rho_known + (sign > 0 ? j_known[axis] : -j_known[axis]);
-}

@@ -31,12 +31,6 @@
 #define tess_zou_he_f32 tess_q_zou_he_d3q19_f32
 #define tess_fd_boundary_f64 tess_q_fd_boundary_d3q19_f64
 #define tess_fd_boundary_f32 tess_q_fd_boundary_d3q19_f32
-#define tess_mr_moments_f64 tess_q_hermite_moments_d3q19_f64
-#define tess_mr_moments_f32 tess_q_hermite_moments_d3q19_f32
-#define tess_mr_population_f64 tess_q_hermite_population_d3q19_f64
-#define tess_mr_population_f32 tess_q_hermite_population_d3q19_f32
-#define tess_mr_populations_f64 tess_q_hermite_populations_d3q19_f64
-#define tess_mr_populations_f32 tess_q_hermite_populations_d3q19_f32
 /* tess_equilibrium takes the velocity as three scalars (the older signature) instead of u[3]. */
 #define TESS_EQUILIBRIUM_ALIAS(P, R)                                                                              \
     TESS_HD TESS_INLINE void tess_equilibrium_##P(int fluid, R rho, R ux, R uy, R uz, R *feq)                     \

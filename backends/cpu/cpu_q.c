@@ -1,6 +1,6 @@
 /* The CPU engine: set-up, canonical conversion and the dispatch by lattice and precision. */
 #include "cpu_q.h"
-#include "cpu_pattern.h" /* tess_cpu_alloc */
+#include "cpu_q_mr_window.h"
 #include "cpu_stream.h"
 #include "cpu_topology.h"
 #include "tess_physics_q.h"
@@ -18,6 +18,8 @@
 #endif
 
 #define TESS_QTEMPLATE "cpu_q_step_t.h"
+#include "tess_instantiate_q.h"
+#define TESS_QTEMPLATE "cpu_q_mr_window_t.h" /* MR with one copy: uses cpu_q_step_t.h's row pull */
 #include "tess_instantiate_q.h"
 
 static tess_cpu_q_t *qbe(tess_backend_t *b)
@@ -109,7 +111,13 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
     be->grid.ex = t->ex;
     be->grid.ey = t->ey;
     be->grid.ez = t->ez;
-    const int ncopies = be->cfg.pattern == TESS_PATTERN_AA ? 1 : 2;
+    /* AA and MR (the sliding window, cpu_q_mr_window.h) keep one copy */
+    const int ncopies = be->cfg.pattern == TESS_PATTERN_AB ? 2 : 1;
+    if (be->cfg.pattern == TESS_PATTERN_MR) {
+        const tess_status st = tess_cpu_q_mrw_create(be, t, err);
+        if (st != TESS_OK)
+            return st;
+    }
     for (int c = 0; c < ncopies; c++) {
         be->f[c] = tess_cpu_alloc(copy_bytes(be));
         if (!be->f[c])
@@ -286,6 +294,11 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
     be->nsteps_done = 0;
     if (be->cfg.pattern == TESS_PATTERN_MR) {
         Q_DISPATCH(cpu_q_mr_convert, be, be->f[0], (void *)pops, 1);
+        if (!be->reference)
+            return tess_cpu_q_mrw_build(be, err);
+        /* the reference sweep is the two-copy per-node MR (tess_q_node_step_mr_fd) */
+        if (!be->f[1] && !(be->f[1] = tess_cpu_alloc(copy_bytes(be))))
+            return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the reference MR copy");
         memcpy(be->f[1], be->f[0], copy_bytes(be));
         return TESS_OK;
     }
@@ -315,7 +328,10 @@ static tess_status q_step(tess_backend_t *b, int nsteps, tess_error_t *err)
                                 mr ? state : NULL, aa && (be->nsteps_done & 1) ? TESS_Q_SWAPPED : TESS_Q_CANON,
                                 be->nthreads);
         }
-        Q_DISPATCH(cpu_q_step, be);
+        if (be->cfg.pattern == TESS_PATTERN_MR && !be->reference)
+            Q_DISPATCH(cpu_q_mr_window_step, be);
+        else
+            Q_DISPATCH(cpu_q_step, be);
         be->nsteps_done++;
     }
     return TESS_OK;
@@ -345,7 +361,8 @@ static tess_status q_download(tess_backend_t *b, void *pops, tess_error_t *err)
 static size_t q_bytes(const tess_backend_t *b)
 {
     const tess_cpu_q_t *be = (const tess_cpu_q_t *)(const void *)b;
-    return be->bytes + (size_t)be->nspecial * (be->q * tess_precision_size(be->cfg.precision) + sizeof(int64_t)) +
+    return be->bytes + (be->mrw ? be->mrw->bytes : 0) +
+           (size_t)be->nspecial * (be->q * tess_precision_size(be->cfg.precision) + sizeof(int64_t)) +
            (size_t)be->nfix * sizeof(tess_cpu_q_fix_t) + tess_cpu_fd_bytes(&be->fd, be->ntiles);
 }
 
@@ -356,7 +373,9 @@ static void q_describe(const tess_backend_t *b, char *buf, size_t len)
     char topo[256];
     tess_cpu_topology_summary(topo, sizeof topo);
     snprintf(buf, len, "cpu, %s, pattern %s, %d threads; %s", lat ? lat->name : "?",
-             be->cfg.pattern == TESS_PATTERN_AA ? "aa" : be->cfg.pattern == TESS_PATTERN_MR ? "mr (moments, two copies)" : "ab",
+             be->cfg.pattern == TESS_PATTERN_AA ? "aa" : be->cfg.pattern == TESS_PATTERN_MR
+                 ? (be->reference ? "mr (moments, two copies)" : "mr (moments, one copy, sliding window)")
+                 : "ab",
              be->nthreads, topo);
 }
 
@@ -384,6 +403,7 @@ static void q_destroy(tess_backend_t *b)
     tess_cpu_fd_free(&be->fd);
     free(be->f[0]);
     free(be->f[1]);
+    tess_cpu_q_mrw_free(be->mrw);
     free(be);
 }
 

@@ -16,8 +16,6 @@ typedef struct {
     uint8_t n, i, mat, pad;
 } tess_cpu_q_fix_t;
 
-struct tess_cpu_pattern;
-
 typedef struct tess_cpu_q {
     tess_backend_config_t cfg; /* first member */
     tess_params_t params;
@@ -50,16 +48,16 @@ typedef struct tess_cpu_q {
     tess_cpu_fd_t fd;         /* finite-difference inlet/outlet nodes and their strain rates (pre-pass per step) */
     int reference;            /* tests: every tile through the full per-node function (tess_q_node_step) */
     tess_tiling_t shape;      /* lattice, q and extent only: for tess_state_index */
-    void *f[2];               /* AB: two copies; AA: f[0] only */
+    void *f[2];               /* AB: two copies; AA and MR: f[0] only (MR's reference sweep: two) */
+    struct tess_cpu_q_mrw *mrw; /* MR: the sliding window (cpu_q_mr_window.h) */
     int cur;                  /* AB: the copy holding the state */
     int64_t nsteps_done;      /* AA: odd means the copy is in the swapped convention */
     size_t bytes;
-    /* TUNED MR (cpu_pattern.c; goes when the engine's sliding-window MR lands): the D3Q19 MR kernel instance
-     * that runs this backend instead, and what it needs of the tiling */
-    struct tess_cpu_pattern *tuned_mr;
-    int tuned_mr_tiles[3], tuned_mr_periodic[3];
 } tess_cpu_q_t;
 
 extern const tess_backend_ops_t tess_cpu_q_ops;
+
+/* 64-byte aligned memory (cpu_pattern.c), released with free. */
+void *tess_cpu_alloc(size_t bytes);
 
 #endif

@@ -1,4 +1,5 @@
 #include "lattice_test.h"
+#include "cpu_q.h"
 #include "tess_state.h"
 #include "tess_test.h"
 #include <stdio.h>
@@ -7,6 +8,10 @@
 #include <string.h>
 
 extern const tess_backend_ops_t tess_backend_cpu;
+
+int lt_mr_layer = 0;
+int lt_engine_reference = 0;
+int lt_mixed_nz = 0, lt_mixed_periodic_z = 1;
 
 double lt_planes_q(void *ctx, const double x[3], const double c[3])
 {
@@ -50,10 +55,12 @@ tess_status lt_start(lt_run_t *r, tess_geometry_t *g, const tess_params_t *p, te
     cfg.precision = prec;
     cfg.pattern = pattern;
     cfg.threads = threads;
+    cfg.mr_layer = lt_mr_layer;
     if ((st = tess_backend_cpu.create(&cfg, &r->be, err)) != TESS_OK)
         return st;
     if ((st = tess_backend_cpu.upload_geometry(r->be, &r->t, err)) != TESS_OK)
         return st;
+    ((tess_cpu_q_t *)(void *)r->be)->reference = lt_engine_reference;
     return tess_backend_cpu.initialise(r->be, p, r->pops, err);
 }
 
@@ -129,8 +136,10 @@ void lt_mixed_case(tess_lattice_id lat, tess_geometry_t *g, tess_params_t *p, lt
     const int d2 = lat == TESS_LATTICE_D2Q9;
     /* big enough for interior tiles whose whole neighbourhood is fluid (the engine's plain-tile path): the
      * obstacles stay in x < nx / 4 */
-    const int nx = d2 ? 41 : 21, ny = d2 ? 35 : 18, nz = d2 ? 1 : 8;
+    const int nx = d2 ? 41 : 21, ny = d2 ? 35 : 18, nz = d2 ? 1 : lt_mixed_nz > 0 ? lt_mixed_nz : 8;
     tess_test_mixed_geometry(g, nx, ny, nz, 7 + (uint64_t)lat, 3, nx / 4, 0.2);
+    if (!d2)
+        g->periodic[2] = lt_mixed_periodic_z;
     tess_params_default(p);
     tess_params_set_lattice(p, lat);
     p->collision = lat == TESS_LATTICE_D3Q13 ? TESS_COLLISION_MRT : TESS_COLLISION_LBGK;
@@ -157,4 +166,46 @@ void lt_mixed_case(tess_lattice_id lat, tess_geometry_t *g, tess_params_t *p, lt
     pl->n = 1;
     pl->normal[0][1] = 1.0;
     pl->d[0] = 0.7;
+}
+
+void *lt_mixed_pops(tess_lattice_id lat, int collision, tess_pattern pat, int threads, tess_precision prec, int steps,
+                    int64_t *nlinks, tess_tiling_t *keep)
+{
+    tess_geometry_t g;
+    tess_params_t p;
+    lt_planes_t pl;
+    lt_mixed_case(lat, &g, &p, &pl);
+    if (collision >= 0)
+        p.collision = collision;
+    lt_run_t r;
+    tess_error_t err;
+    void *out = NULL;
+    if (lt_start(&r, &g, &p, pat, threads, prec, lt_planes_q, &pl, &err) != TESS_OK || lt_step(&r, steps, &err) != TESS_OK ||
+        lt_fields(&r, &err) != TESS_OK) {
+        printf("FAIL run: %s\n", err.msg);
+        tess_test_failures++;
+    } else {
+        const size_t bytes = tess_state_count(&r.t) * tess_precision_size(prec);
+        if ((out = malloc(bytes)))
+            memcpy(out, r.pops, bytes);
+        *nlinks = r.t.links.n;
+        if (keep) { /* the comparison needs the node types: build the same tiling again */
+            tess_error_t e2;
+            tess_tiling_build(keep, &g, &p, &e2);
+        }
+    }
+    lt_free(&r);
+    tess_geometry_free(&g);
+    return out;
+}
+
+double lt_wet_relative(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *a,
+                       const void *b)
+{
+    if (!a || !b)
+        return 1.0;
+    double scale = 0.0;
+    int bits = 0, finite = 0;
+    const double d = tess_test_wet_diff(t, p, prec, a, b, &bits, &finite, &scale);
+    return finite && scale > 0.0 ? d / scale : 1.0;
 }

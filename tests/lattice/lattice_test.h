@@ -34,6 +34,9 @@ typedef struct {
 tess_status lt_start(lt_run_t *r, tess_geometry_t *g, const tess_params_t *p, tess_pattern pattern, int threads,
                      tess_precision prec, tess_wall_q_fn fn, void *ctx, tess_error_t *err);
 tess_status lt_step(lt_run_t *r, int n, tess_error_t *err);
+/* What lt_start asks of the engine besides its arguments: the MR pattern's layer (tess_backend_config_t.mr_layer;
+ * 0: from the cache), and when set the per-node reference sweep (tess_cpu_q_t.reference). */
+extern int lt_mr_layer, lt_engine_reference;
 /* Downloads the populations (r->pops) and the dense fields (r->rho, r->u). */
 tess_status lt_fields(lt_run_t *r, tess_error_t *err);
 void lt_free(lt_run_t *r);
@@ -49,5 +52,16 @@ void lt_channel_y(tess_geometry_t *g, int nx, int ny, int nz);
  * kind: a curved bottom wall at q = 0.3 (Bouzidi quadratic), a moving lid, a tilted extrapolated velocity inlet and
  * a pressure outlet, random obstacles, a body force; LBGK (D3Q13: MRT), tau 0.7. pl receives the wall plane. */
 void lt_mixed_case(tess_lattice_id lat, tess_geometry_t *g, tess_params_t *p, lt_planes_t *pl);
+/* The mixed case's 3D extent along z (0: 8) and whether z is periodic (default 1). */
+extern int lt_mixed_nz, lt_mixed_periodic_z;
+/* Runs the mixed case (collision >= 0 replaces its model) for `steps` steps and returns a malloc'd copy of the
+ * canonical populations (NULL, with a failure counted, when the run fails); nlinks receives the number of curved
+ * links, keep (when not NULL) the case's tiling. */
+/* Largest |a - b| over the wet nodes' canonical populations relative to b's largest |value| (tess_test_wet_diff);
+ * 1 when a or b is NULL (a failed run) or b is not finite. */
+double lt_wet_relative(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *a,
+                       const void *b);
+void *lt_mixed_pops(tess_lattice_id lat, int collision, tess_pattern pat, int threads, tess_precision prec, int steps,
+                    int64_t *nlinks, tess_tiling_t *keep);
 
 #endif

@@ -1,7 +1,7 @@
 /* The finite-difference velocity-gradient boundary (Latt et al. 2008).
- * 1. Representations: the distribution form (AA: eqs. 19-21) and the moment form (MR, the D3Q19 sliding-window
- *    kernel: eqs. 22-24) of the same channel (obstacles, inlet and outlet along z) agree to round-off after 500
- *    steps: relative difference below 1e-11 in FP64 (the two differ only in summation order, about 1e-16 per
+ * 1. Representations: populations stored (AA: eqs. 19-21) and moments stored (MR, the engine's sliding window:
+ *    the same closure on the populations rebuilt from the moments) of the same channel (obstacles, inlet and
+ *    outlet along z) agree to round-off after 500 steps: relative difference below 1e-11 in FP64 (the two differ only in summation order, about 1e-16 per
  *    step, and the flow is damped, so growth to 1e-11 would mean a formula differs). AB (1 thread) equals AA
  *    (2 threads) bitwise (the same closure on the same strain rates; tolerance 0).
  * 2. Poiseuille inflow: a channel of width H between halfway bounce-back walls, the analytic parabolic profile

@@ -1,0 +1,248 @@
+/* The engine's sliding-window MR step (cpu_q_mr_window.h) for one lattice and precision. Instantiated by cpu_q.c
+ * after cpu_q_step_t.h, whose row pull (cpu_q_rows) and tile buffer it uses: the window holds tiles in the
+ * engine's population storage ((i * 64 + local) per tile), so the pull is the AB pattern's.
+ *
+ * Every pulled value is tess_q_load's for the moment representation (the Hermite rebuild of the upstream node's
+ * old moments), whether it comes from the window, from the pre-pass (links from other blocks, curved links,
+ * inlets and outlets) or from a fix-up (bounce-back from the node's own slot), so the step equals the two-copy
+ * per-node MR (tess_q_node_step_mr_fd) bit for bit (tests/lattice/test_q_mr_window.c, tests/lattice/test_q_fd.c). */
+
+#define R TESS_R
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#if TESS_QL_Q != 13
+
+/* Window slot of tile layer zn while layer L is completed: layers cycle through slots 0-2; along a periodic axis
+ * layer 0 stays in slot 3 (the last layer needs it) and the last layer is rebuilt early into slot 4 (layer 0
+ * needs it). */
+static inline int TESS_QFN(cpu_q_mrw_slot)(const tess_cpu_q_mrw_t *w, int L, int zn)
+{
+    if (w->periodic) {
+        if (zn == 0)
+            return 3;
+        if (L == 0 && zn == w->nw - 1)
+            return 4;
+    }
+    return zn % 3;
+}
+
+static inline R *TESS_QFN(cpu_q_mrw_tile)(const tess_cpu_q_mrw_t *w, R *win, int slot, int col)
+{
+    return win + ((size_t)slot * w->ncols + col) * TESS_QL_Q * 64;
+}
+
+/* Pre-pass, before any moment is overwritten (orphaned worksharing inside the step's parallel region): the
+ * values a window cannot hold, from the old moments through the core's functions; the fd nodes' gathers take
+ * the strain rate of cpu_fd's pre-pass, which ran on the same old moments before the step. */
+static void TESS_QFN(cpu_q_mrw_prepass)(tess_cpu_q_t *be, const R *ms)
+{
+    const tess_params_t *p = &be->params;
+    const tess_q_grid_t *g = &be->grid;
+    const tess_cpu_q_mrw_t *w = be->mrw;
+    const int opp[TESS_QL_Q] = TESS_QL_OPP;
+    R *pre = (R *)be->buf, *link_val = (R *)be->link_val, *xval = (R *)w->cross_val;
+#pragma omp for schedule(static) nowait
+    for (int64_t s = 0; s < be->nspecial; s++) { /* inlets and outlets: the whole gather */
+        const int64_t node = be->special[s];
+        const int32_t k = (int32_t)(node / 64);
+        const int n = (int)(node % 64);
+        const int x = n % g->ex, y = (n / g->ex) % g->ey, z = n / (g->ex * g->ey);
+        TESS_QFN(tess_q_gather_from)(p, g, (const R *)0, ms, TESS_Q_CANON, k, x, y, z, be->links + be->node_link[node],
+                                     be->node_nlink[node], tess_cpu_fd_strain_of(&be->fd, node), pre + s * TESS_QL_Q);
+    }
+    if (p->wall != TESS_WALL_BOUNCE_BACK) {
+#pragma omp for schedule(static) nowait
+        for (int32_t k = 0; k < be->ntiles; k++) /* curved-wall links */
+            for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++) {
+                const int n = be->links[l].node;
+                const int x = n % g->ex, y = (n / g->ex) % g->ey, z = n / (g->ex * g->ey);
+                link_val[l] = TESS_QFN(tess_q_pull_link_from)(p, g, (const R *)0, ms, TESS_Q_CANON, k, x, y, z,
+                                                              opp[be->links[l].dir], be->links[l].q);
+            }
+    }
+#pragma omp for schedule(static)
+    for (int32_t k = 0; k < be->ntiles; k++) { /* links from other blocks; sorted by upstream node */
+        int64_t hsrc = -1;
+        R h[10] = {0}; /* set by the first entry (gcc cannot see it) */
+        for (int64_t e = w->cross_start[k]; e < w->cross_start[k + 1]; e++) {
+            const int64_t src = w->cross[e].src;
+            if (src != hsrc) {
+                R m[TESS_MR_NM];
+                TESS_QFN(tess_q_mr_load)(ms, (int32_t)(src / 64), (int)(src % 64), m);
+                TESS_QPFN(tess_mr_coeffs)(m, h);
+                hsrc = src;
+            }
+            xval[e] = TESS_QFN(tess_q_hermite_population)(w->cross[e].dst >> 6, h);
+        }
+    }
+}
+
+/* The post-collision populations of tile layer zl of block b, rebuilt from the old moments into a window slot. */
+static void TESS_QFN(cpu_q_mrw_rebuild)(const tess_cpu_q_t *be, int32_t b, int zl, int slot, R *win)
+{
+    const tess_cpu_q_mrw_t *w = be->mrw;
+    const R *ms = (const R *)be->f[0];
+    for (int c = 0; c < w->ncols; c++) {
+        const int32_t k = w->block_tiles[((size_t)b * w->ncols + c) * w->nw + zl];
+        if (k < 0)
+            continue;
+        R *TESS_RESTRICT dst = TESS_QFN(cpu_q_mrw_tile)(w, win, slot, c);
+        for (int n = 0; n < 64; n++) {
+            R m[TESS_MR_NM], h[10];
+            TESS_QFN(tess_q_mr_load)(ms, k, n, m);
+            TESS_QPFN(tess_mr_coeffs)(m, h);
+            TESS_UNROLL
+            for (int i = 0; i < TESS_QL_Q; i++)
+                dst[i * 64 + n] = TESS_QFN(tess_q_hermite_population)(i, h);
+        }
+    }
+}
+
+/* The moments of the gathered populations, collided in moment space and stored as tile k of ms, with the model
+ * choices as constants so that the loop over the 64 nodes vectorises (tess_q_node_step_mr's calls, the same
+ * bits). restrict: a store to ms may otherwise change p or buf for the compiler. */
+__attribute__((always_inline)) static inline void TESS_QFN(cpu_q_mrw_collide_model)(
+    const tess_params_t *TESS_RESTRICT p, const TESS_QFN(cpu_q_buffer) *TESS_RESTRICT buf, R *TESS_RESTRICT ms,
+    int32_t k, int fluid, int force)
+{
+    for (int n = 0; n < 64; n++) {
+        R f[TESS_QL_Q], m[TESS_MR_NM];
+        TESS_UNROLL
+        for (int i = 0; i < TESS_QL_Q; i++)
+            f[i] = buf->f[i][n];
+        TESS_QFN(tess_q_hermite_moments)(f, m);
+        TESS_QFN(tess_q_moment_collide)(p, fluid, force, m);
+        TESS_QFN(tess_q_mr_store)(ms, k, n, m);
+    }
+}
+
+static void TESS_QFN(cpu_q_mrw_collide)(const tess_params_t *p, const TESS_QFN(cpu_q_buffer) *buf, R *ms, int32_t k)
+{
+    const int quasi = p->fluid == TESS_FLUID_QUASI_COMPRESSIBLE;
+    if (quasi && p->use_force)
+        TESS_QFN(cpu_q_mrw_collide_model)(p, buf, ms, k, TESS_FLUID_QUASI_COMPRESSIBLE, 1);
+    else if (quasi)
+        TESS_QFN(cpu_q_mrw_collide_model)(p, buf, ms, k, TESS_FLUID_QUASI_COMPRESSIBLE, 0);
+    else if (p->use_force)
+        TESS_QFN(cpu_q_mrw_collide_model)(p, buf, ms, k, TESS_FLUID_INCOMPRESSIBLE, 1);
+    else
+        TESS_QFN(cpu_q_mrw_collide_model)(p, buf, ms, k, TESS_FLUID_INCOMPRESSIBLE, 0);
+}
+
+/* Completes tile layer L of block b: the row pull from the window (links from other blocks and empty tiles read
+ * the zeroed scratch tile and are fixed up), the fix-ups of a tile that is not plain (as cpu_q_sweep: rest state
+ * on dry nodes, bounce-back from the node's own old slot opp(i), then the pre-pass's values), the collision in
+ * moment space and the store of the wet nodes' moments over the old ones. */
+static void TESS_QFN(cpu_q_mrw_complete)(const tess_cpu_q_t *be, int32_t b, int L, R *win,
+                                         TESS_QFN(cpu_q_buffer) *buf, R *scratch)
+{
+    const tess_params_t *p = &be->params;
+    const tess_cpu_q_mrw_t *w = be->mrw;
+    const int opp[TESS_QL_Q] = TESS_QL_OPP, wt[TESS_QL_Q] = TESS_QL_W;
+    const int curved = p->wall != TESS_WALL_BOUNCE_BACK;
+    const R *pre = (const R *)be->buf, *link_val = (const R *)be->link_val, *xval = (const R *)w->cross_val;
+    R *ms = (R *)be->f[0];
+    for (int c = 0; c < w->ncols; c++) {
+        const int32_t k = w->block_tiles[((size_t)b * w->ncols + c) * w->nw + L];
+        if (k < 0)
+            continue;
+        const int32_t *nb = be->neighbors + 27 * (size_t)k;
+        R *base[27];
+        for (int s = 0; s < 27; s++) {
+            const int32_t t2 = nb[s];
+            base[s] = t2 >= 0 && w->tile_block[t2] == b
+                          ? TESS_QFN(cpu_q_mrw_tile)(w, win, TESS_QFN(cpu_q_mrw_slot)(w, L, w->tile_w[t2]),
+                                                     w->tile_col[t2])
+                          : scratch;
+        }
+        TESS_QFN(cpu_q_rows)(base, buf, 0, ~(uint64_t)0);
+        if (w->tile_plain[k]) {
+            TESS_QFN(cpu_q_mrw_collide)(p, buf, ms, k);
+            continue;
+        }
+        const R *self = base[13];
+        for (int64_t e = be->fix_start[k]; e < be->fix_start[k + 1]; e++) {
+            const tess_cpu_q_fix_t fx = be->fix[e];
+            if (fx.i == TESS_CPU_Q_DRY) {
+                for (int i = 0; i < TESS_QL_Q; i++)
+                    buf->f[i][fx.n] = (R)wt[i] / (R)TESS_QL_WDEN;
+            } else {
+                buf->f[fx.i][fx.n] = TESS_QFN(tess_q_bounce_back)(fx.i, self[opp[fx.i] * 64 + fx.n], &p->mat[fx.mat]);
+            }
+        }
+        for (int64_t e = w->cross_start[k]; e < w->cross_start[k + 1]; e++)
+            buf->f[w->cross[e].dst >> 6][w->cross[e].dst & 63] = xval[e];
+        if (curved)
+            for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++)
+                buf->f[opp[be->links[l].dir]][be->links[l].node] = link_val[l];
+        for (int64_t s = be->tile_special[k]; s < be->tile_special[k + 1]; s++) {
+            const int n = (int)(be->special[s] % 64);
+            for (int i = 0; i < TESS_QL_Q; i++)
+                buf->f[i][n] = pre[s * TESS_QL_Q + i];
+        }
+        const uint64_t wet = be->tile_wet[k];
+        if (wet == ~(uint64_t)0) { /* no dry node (the fix-ups were links from other blocks or walls only) */
+            TESS_QFN(cpu_q_mrw_collide)(p, buf, ms, k);
+            continue;
+        }
+        /* dry nodes keep their old moments (as in the two-copy MR): collide into a tile of scratch moments, then
+         * store the wet nodes */
+        _Alignas(64) R mt[TESS_MR_NM * 64];
+        TESS_QFN(cpu_q_mrw_collide)(p, buf, mt, 0);
+        for (int n = 0; n < 64; n++)
+            if (wet >> n & 1u) {
+                R m[TESS_MR_NM];
+                TESS_QFN(tess_q_mr_load)(mt, 0, n, m);
+                TESS_QFN(tess_q_mr_store)(ms, k, n, m);
+            }
+    }
+}
+
+/* One block: layer 0 (and, along a periodic axis, the last layer) into the window, then per layer L the rebuild
+ * of layer L + 1 before L's moments are overwritten. */
+static void TESS_QFN(cpu_q_mrw_block)(const tess_cpu_q_t *be, int32_t b, R *win, TESS_QFN(cpu_q_buffer) *buf,
+                                      R *scratch)
+{
+    const tess_cpu_q_mrw_t *w = be->mrw;
+    const int T = w->nw;
+    TESS_QFN(cpu_q_mrw_rebuild)(be, b, 0, TESS_QFN(cpu_q_mrw_slot)(w, 1, 0), win);
+    if (w->periodic && T > 1)
+        TESS_QFN(cpu_q_mrw_rebuild)(be, b, T - 1, TESS_QFN(cpu_q_mrw_slot)(w, 0, T - 1), win);
+    for (int L = 0; L < T; L++) {
+        if (L + 1 < T)
+            TESS_QFN(cpu_q_mrw_rebuild)(be, b, L + 1, TESS_QFN(cpu_q_mrw_slot)(w, L + 1, L + 1), win);
+        TESS_QFN(cpu_q_mrw_complete)(be, b, L, win, buf, scratch);
+    }
+}
+
+static void TESS_QFN(cpu_q_mr_window_step)(tess_cpu_q_t *be)
+{
+    const tess_cpu_q_mrw_t *w = be->mrw;
+#pragma omp parallel num_threads(be->nthreads)
+    {
+#ifdef _OPENMP
+        R *win = (R *)w->window[omp_get_thread_num()];
+#else
+        R *win = (R *)w->window[0];
+#endif
+        TESS_QFN(cpu_q_buffer) buf;
+        _Alignas(64) R scratch[TESS_QL_Q * 64]; /* what links from other blocks and empty tiles pull (fixed up) */
+        memset(scratch, 0, sizeof scratch);
+        TESS_QFN(cpu_q_mrw_prepass)(be, (const R *)be->f[0]); /* ends with a barrier */
+#pragma omp for schedule(dynamic, 1)
+        for (int32_t b = 0; b < w->nblocks; b++)
+            TESS_QFN(cpu_q_mrw_block)(be, b, win, &buf, scratch);
+    }
+}
+
+#else /* D3Q13 has no regularized collision, hence no MR (initialise refuses it) */
+static void TESS_QFN(cpu_q_mr_window_step)(tess_cpu_q_t *be)
+{
+    (void)be;
+}
+#endif
+
+#undef R
