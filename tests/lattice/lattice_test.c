@@ -180,8 +180,8 @@ void *lt_mixed_pops(tess_lattice_id lat, int collision, tess_pattern pat, int th
     lt_run_t r;
     tess_error_t err;
     void *out = NULL;
-    if (lt_start(&r, &g, &p, pat, threads, prec, lt_planes_q, &pl, &err) != TESS_OK || lt_step(&r, steps, &err) != TESS_OK ||
-        lt_fields(&r, &err) != TESS_OK) {
+    if (lt_start(&r, &g, &p, pat, threads, prec, lt_planes_q, &pl, &err) != TESS_OK ||
+        lt_step(&r, steps, &err) != TESS_OK || lt_fields(&r, &err) != TESS_OK) {
         printf("FAIL run: %s\n", err.msg);
         tess_test_failures++;
     } else {
