@@ -103,6 +103,15 @@ int tess_cmd_partition(int argc, char **argv)
         fprintf(stderr, "tessera: %s: %s\n", path, err.msg);
         return tess_status_exit_code(st);
     }
+    /* Every rank count checked before the first line: a refusal leaves no half-printed table. */
+    for (int k = 0; k < nranks; k++)
+        if (ranks[k] > t.ntiles) {
+            fprintf(stderr, "tessera partition: %s: --ranks %d but the case has %d non-empty tiles: each rank needs at "
+                    "least one tile\n", path, ranks[k], (int)t.ntiles);
+            tess_tiling_free(&t);
+            tess_case_free(&c);
+            return 2;
+        }
     printf("tessera partition: case %s (%s): %dx%dx%d nodes, %lld wet in %d tiles; %s, recursive coordinate "
            "bisection weighted by wet nodes\n",
            c.name, path, t.nx, t.ny, t.nz, (long long)t.n_wet, (int)t.ntiles,
@@ -130,7 +139,7 @@ int tess_cmd_partition(int argc, char **argv)
         char tiles[40];
         snprintf(tiles, sizeof tiles, "%d..%d", (int)tmin, (int)tmax);
         /* Every crossing population is sent once and received once each step: 8 bytes in double precision. */
-        printf("%6d %10.4f %17s %15d %22lld %24.3f\n", ranks[k], part.imbalance, tiles, (int)hmax, (long long)pmax,
+        printf("%6d %10.5f %17s %15d %22lld %24.3f\n", ranks[k], part.imbalance, tiles, (int)hmax, (long long)pmax,
                8.0 * (double)ptot / 1e6);
         if (per_rank)
             for (int r = 0; r < part.nranks; r++)
