@@ -3,7 +3,9 @@
  * between the two walls of that axis (the Schaefer-Turek inflow 4 Um y (H - y) / H^2 in 2D, and its 3D form
  * 16 Um y z (H - y) (H - z) / H^4 across a square duct). The case loader (core/case/tess_case_load.c) puts the
  * walls half a node outside the inlet's outermost nodes, where halfway bounce-back has them; axes with
- * wall_lo == wall_hi (the normal's, periodic and one-node-thick ones) do not shape the profile.
+ * wall_lo == wall_hi (the normal's, periodic and one-node-thick ones) do not shape the profile. Womersley: u is the
+ * mean velocity over the circular opening and the node takes u times tess_womersley_shape (tess_womersley.h), which
+ * carries the waveform itself (its Fourier modes), so the waveform factor below is not applied on top.
  *
  * Time-dependent inlets and outlets: a material with a waveform (tess_waveform.h) has its value scaled by the
  * waveform's value w at the step being computed: an inlet node takes w times the velocity above, an outlet the
@@ -26,6 +28,12 @@ TESS_HD TESS_INLINE void tess_inlet_velocity(const tess_params_t *p, const tess_
                                              int64_t step, double u[3])
 {
     double shape = 1.0;
+    if (m->profile == TESS_PROFILE_WOMERSLEY && m->womersley > 0) {
+        shape = tess_womersley_shape(&p->wom[m->womersley - 1], (double)x, (double)y, (double)z, (double)step);
+        for (int a = 0; a < 3; a++)
+            u[a] = shape * m->u[a];
+        return;
+    }
     if (m->profile == TESS_PROFILE_PARABOLIC) {
         const double at[3] = {(double)x, (double)y, (double)z};
         for (int a = 0; a < 3; a++) {

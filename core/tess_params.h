@@ -5,6 +5,7 @@
 
 #include "tess_lattice.h"
 #include "tess_waveform.h"
+#include "tess_womersley.h"
 #include <stdint.h>
 
 #define TESS_MAX_MATERIALS 32
@@ -30,14 +31,15 @@ typedef enum { TESS_BC_ZOU_HE = 0, TESS_BC_FINITE_DIFFERENCE = 1, TESS_BC_NEE = 
 /* Curved-wall treatment of links with a wall distance (tess_links.h); plain walls stay halfway bounce-back. */
 typedef enum { TESS_WALL_BOUNCE_BACK = 0, TESS_WALL_BOUZIDI_LINEAR = 1, TESS_WALL_BOUZIDI_QUADRATIC = 2 } tess_wall_model;
 typedef enum { TESS_FLUID_INCOMPRESSIBLE = 0, TESS_FLUID_QUASI_COMPRESSIBLE = 1 } tess_fluid_model;
-/* Velocity profile of an inlet (tess_inlet.h): u everywhere, or u times a parabola across the plane. */
-typedef enum { TESS_PROFILE_UNIFORM = 0, TESS_PROFILE_PARABOLIC = 1 } tess_inlet_profile;
+/* Velocity profile of an inlet (tess_inlet.h): u everywhere, u times a parabola across the plane, or u (the mean)
+ * times the Womersley profile of a circular opening (tess_womersley.h). */
+typedef enum { TESS_PROFILE_UNIFORM = 0, TESS_PROFILE_PARABOLIC = 1, TESS_PROFILE_WOMERSLEY = 2 } tess_inlet_profile;
 
 typedef struct {
     int32_t kind;    /* tess_node_kind */
     int32_t axis;    /* outward normal of a Zou-He plane: axis 0..2 ... */
     int32_t sign;    /* ... and sign +1 / -1 */
-    int32_t pad;
+    int32_t womersley; /* Womersley inlets: w, the table tess_params_t.wom[w - 1]; else 0 */
     double u[3];     /* wall or inlet velocity */
     double rho;      /* outlet density */
     int32_t method;  /* inlets and outlets: tess_bc_method (0 Zou-He, 1 finite-difference velocity gradient) */
@@ -71,6 +73,10 @@ typedef struct {
     int32_t pad_w;
     int64_t step0;
     tess_waveform_t wave[TESS_MAX_WAVEFORMS];
+    /* The profile tables of the Womersley inlets (tess_womersley.h), nwom of them. */
+    int32_t nwom;
+    int32_t pad_wom;
+    tess_womersley_t wom[TESS_MAX_WOMERSLEY];
 } tess_params_t;
 
 /* A GPU backend keeps the parameters in constant memory (64 KiB in all, with a few hundred bytes of its own). */

@@ -23,7 +23,11 @@ tess_status tess_q_check_physics(const tess_params_t *p, tess_error_t *err)
                              "and mr only; use method = nee",
                              m);
         if (mt->profile != TESS_PROFILE_UNIFORM && mt->method != TESS_BC_NEE)
-            return tess_fail(err, TESS_ERR_INPUT, "material %d: a parabolic inlet needs method = nee", m);
+            return tess_fail(err, TESS_ERR_INPUT, "material %d: a profiled inlet needs method = nee", m);
+        if (mt->profile == TESS_PROFILE_WOMERSLEY &&
+            (mt->womersley < 1 || mt->womersley > p->nwom || p->nwom > TESS_MAX_WOMERSLEY))
+            return tess_fail(err, TESS_ERR_INPUT, "material %d: womersley table %d, the parameters hold %d", m,
+                             (int)mt->womersley, (int)p->nwom);
         if (mt->waveform < 0 || mt->waveform > p->nwave || p->nwave > TESS_MAX_WAVEFORMS)
             return tess_fail(err, TESS_ERR_INPUT, "material %d: waveform %d, the parameters hold %d", m,
                              (int)mt->waveform, (int)p->nwave);

@@ -11,6 +11,7 @@
 #include "tess_units.h"
 #include "tess_voxels.h"
 #include "tess_waveform_csv.h"
+#include "tess_womersley_build.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,8 @@ typedef struct {
     char dir[TESS_CASE_PATH_MAX]; /* folder of the case file: relative paths inside it start there */
     tess_error_t *err;
     char voxels[2 * TESS_CASE_PATH_MAX + 1300]; /* "<case line>: voxel file <path>" of the last voxel file read */
+    double wom_radius[TESS_MAX_WOMERSLEY];      /* radius of each Womersley inlet's opening (womersley_tables) */
+    char wom_origin[TESS_MAX_WOMERSLEY][1300];  /* "<case line>: key 'profile' in [inlet.NAME]" */
 } ctx_t;
 
 #define TRY(expr)                                                                                                  \
@@ -374,13 +377,17 @@ static tess_status read_normal(ctx_t *x, const char *s, const tess_shape_t *sh, 
                      x->es.file, s);
 }
 
-/* profile = uniform | parabolic of an inlet (tess_inlet.h). Parabolic needs method = nee (the generic engine's
- * extrapolation computes each node's velocity; the Zou-He and finite-difference planes are uniform) and an
- * axis-aligned normal (the parabola runs across the other axes); profile_walls places its walls once the
- * geometry is complete. An outlet has no velocity to shape. */
-static tess_status read_profile(ctx_t *x, const char *s, int kind, tess_material_t *m)
+/* profile = uniform | parabolic | womersley of an inlet (tess_inlet.h). Parabolic needs method = nee (the generic
+ * engine's extrapolation computes each node's velocity; the Zou-He and finite-difference planes are uniform) and an
+ * axis-aligned normal (the parabola runs across the other axes); profile_walls places its walls once the geometry
+ * is complete. Womersley needs nee and a circular opening: circle (centre x y z, radius) of an STL opening, or a
+ * cylinder shape sh whose axis is the normal; womersley_tables builds its table once the waveform is known. An
+ * outlet has no velocity to shape. */
+static tess_status read_profile(ctx_t *x, const char *s, int kind, tess_material_t *m, const tess_shape_t *sh,
+                                const double circle[4])
 {
-    static const char *const profiles[] = {"uniform", "parabolic", NULL}; /* tess_inlet_profile order */
+    static const char *const profiles[] = {"uniform", "parabolic", "womersley", NULL}; /* tess_inlet_profile order */
+    static const char *const method_names[] = {"zou-he", "fd", "nee"};
     tess_entry_t *e = tess_entry_find(&x->es, s, "profile");
     if (!e)
         return TESS_OK;
@@ -393,19 +400,83 @@ static tess_status read_profile(ctx_t *x, const char *s, int kind, tess_material
                          origin, s);
     int profile = TESS_PROFILE_UNIFORM;
     TRY(tess_get_choice(&x->es, s, "profile", profiles, &profile, NULL, x->err));
-    if (profile == TESS_PROFILE_PARABOLIC && m->method != TESS_BC_NEE)
+    if (profile != TESS_PROFILE_UNIFORM && m->method != TESS_BC_NEE)
         return tess_fail(x->err, TESS_ERR_INPUT,
-                         "%s: key 'profile' in [%s]: parabolic needs method = nee (the %s inlet is uniform only)",
-                         origin, s, m->method == TESS_BC_ZOU_HE ? "zou-he" : "fd");
+                         "%s: key 'profile' in [%s]: %s needs method = nee (the %s inlet is uniform only)", origin, s,
+                         profiles[profile], method_names[m->method]);
     int axes = 0;
     for (int a = 0; a < 3; a++)
         axes += m->normal[a] != 0.0;
-    if (profile == TESS_PROFILE_PARABOLIC && axes != 1)
+    if (profile == TESS_PROFILE_PARABOLIC && (axes != 1 || circle))
         return tess_fail(x->err, TESS_ERR_INPUT,
-                         "%s: key 'profile' in [%s]: parabolic needs an axis-aligned normal (-x, +x, -y, +y, -z or +z)",
-                         origin, s);
+                         "%s: key 'profile' in [%s]: parabolic needs an axis-aligned normal (-x, +x, -y, +y, -z or +z)%s",
+                         origin, s, circle ? " and a shape, not an STL opening (womersley fits a circular opening)" : "");
     m->profile = profile;
+    if (profile != TESS_PROFILE_WOMERSLEY)
+        return TESS_OK;
+    double centre[3], radius;
+    if (circle) {
+        memcpy(centre, circle, sizeof centre);
+        radius = circle[3];
+    } else {
+        if (!sh || sh->kind != TESS_SHAPE_CYLINDER)
+            return tess_fail(x->err, TESS_ERR_INPUT,
+                             "%s: key 'profile' in [%s]: womersley needs a circular opening: an STL opening (opening = "
+                             "NAME.openingK) or shape = cylinder (the tube's cross-section), got %s",
+                             origin, s, !sh ? "a face" : sh->kind == TESS_SHAPE_BOX ? "a box" : "a sphere");
+        const double d[3] = {sh->b[0] - sh->a[0], sh->b[1] - sh->a[1], sh->b[2] - sh->a[2]};
+        const double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        const double along = len > 0 ? fabs(d[0] * m->normal[0] + d[1] * m->normal[1] + d[2] * m->normal[2]) / len : 0;
+        if (!(along > 1.0 - 1e-9))
+            return tess_fail(x->err, TESS_ERR_INPUT,
+                             "%s: key 'profile' in [%s]: womersley needs the cylinder's axis (p0 to p1) along the "
+                             "inlet's normal (%g %g %g)",
+                             origin, s, m->normal[0], m->normal[1], m->normal[2]);
+        memcpy(centre, sh->a, sizeof centre);
+        radius = sh->r;
+    }
+    tess_params_t *p = &x->c->params;
+    if (p->nwom == TESS_MAX_WOMERSLEY)
+        return tess_fail(x->err, TESS_ERR_INPUT, "%s: key 'profile' in [%s]: a case holds at most %d womersley inlets",
+                         origin, s, TESS_MAX_WOMERSLEY);
+    tess_womersley_t *w = &p->wom[p->nwom];
+    memcpy(w->centre, centre, sizeof w->centre);
+    memcpy(w->normal, m->normal, sizeof w->normal);
+    x->wom_radius[p->nwom] = radius;
+    snprintf(x->wom_origin[p->nwom], sizeof x->wom_origin[0], "%s: key 'profile' in [%s]", origin, s);
+    m->womersley = ++p->nwom;
     return TESS_OK;
+}
+
+/* The tables of the Womersley inlets (tess_womersley_build.h), from their openings, the viscosity and their
+ * waveforms; their peak speed enters the Mach warning, and a waveform that its first modes do not follow to 2%
+ * leaves a warning. */
+static void womersley_tables(ctx_t *x)
+{
+    tess_case_t *c = x->c;
+    tess_params_t *p = &c->params;
+    const double nu = (p->tau - 0.5) / 3.0;
+    for (int k = 0; k < p->nmat; k++) {
+        tess_material_t *m = &p->mat[k];
+        if (m->kind != TESS_NODE_VELOCITY || m->profile != TESS_PROFILE_WOMERSLEY || m->womersley <= 0)
+            continue;
+        const int i = m->womersley - 1;
+        tess_womersley_t *w = &p->wom[i];
+        const double centre[3] = {w->centre[0], w->centre[1], w->centre[2]};
+        const double normal[3] = {w->normal[0], w->normal[1], w->normal[2]};
+        const double dev = tess_womersley_build(w, centre, normal, x->wom_radius[i], nu,
+                                                m->waveform > 0 ? &p->wave[m->waveform - 1] : NULL);
+        const double f = tess_womersley_peak(w);
+        const double u[3] = {f * m->u[0], f * m->u[1], f * m->u[2]};
+        note_speed(c, u);
+        if (dev > 0.02) {
+            const size_t used = strlen(c->warning);
+            snprintf(c->warning + used, sizeof c->warning - used,
+                     "%s%s: womersley: the waveform's first %d Fourier modes depart from it by %.1f%% of its peak (the "
+                     "inlet's flow rate follows the modes; a smoother waveform follows the file more closely)",
+                     used ? "; " : "", x->wom_origin[i], TESS_WOMERSLEY_MODES, 100.0 * dev);
+        }
+    }
 }
 
 /* waveform = FILE of an inlet or outlet (tess_inlet.h, tess_waveform_csv.h): the table (its times in time steps,
@@ -559,7 +630,10 @@ static tess_status read_opening(ctx_t *x, const char *s, int kind)
     TRY(new_material(x, s, kind == GEO_INLET ? TESS_NODE_VELOCITY : TESS_NODE_PRESSURE, &value));
     tess_material_t *m = &x->c->params.mat[value];
     const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)x->c->params.lattice);
-    TRY(tess_case_stl_opening(&x->es, s, kind == GEO_INLET, x->c->stl, lat, &x->c->geometry, value, m, x->err));
+    double circle[4];
+    TRY(tess_case_stl_opening(&x->es, s, kind == GEO_INLET, x->c->stl, lat, &x->c->geometry, value, m, circle, x->err));
+    if (tess_entry_find(&x->es, s, "profile"))
+        TRY(read_profile(x, s, kind, m, NULL, circle));
     note_speed(x->c, m->u);
     return read_waveform(x, s, m);
 }
@@ -648,7 +722,7 @@ static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
                                        "nee (the only inlet/outlet method on %s)", c->lattice);
             m->method = method;
             TRY(read_normal(x, s, &sh, m));
-            TRY(read_profile(x, s, kind, m));
+            TRY(read_profile(x, s, kind, m, tess_entry_find(&x->es, s, "face") ? NULL : &sh, NULL));
             TRY(read_waveform(x, s, m));
         }
     }
@@ -776,6 +850,7 @@ static tess_status load(ctx_t *x, const char *path, const char *const *overrides
                              i / (size_t)g->nx % (size_t)g->ny, i / ((size_t)g->nx * (size_t)g->ny), c->params.nmat - 1);
         }
     profile_walls(c);
+    womersley_tables(x);
     TRY(read_forces(x));
     TRY(read_init(x));
     TRY(read_run(x));

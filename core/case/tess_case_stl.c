@@ -169,7 +169,7 @@ static tess_status find_opening(tess_entries_t *es, const char *s, const tess_ca
 
 tess_status tess_case_stl_opening(tess_entries_t *es, const char *s, int inlet, const tess_case_stl_t *list,
                                   const tess_lattice_t *lattice, tess_geometry_t *g, uint8_t value, tess_material_t *m,
-                                  tess_error_t *err)
+                                  double circle[4], tess_error_t *err)
 {
     const entry_t *en = NULL;
     int k = 0;
@@ -177,6 +177,8 @@ tess_status tess_case_stl_opening(tess_entries_t *es, const char *s, int inlet, 
     const tess_stl_opening_t *o = &en->open[k];
     en->used[k] = 1;
     memcpy(m->normal, o->normal, sizeof m->normal);
+    memcpy(circle, o->centroid, 3 * sizeof *circle);
+    circle[3] = o->radius;
     int ax = 0;
     for (int a = 1; a < 3; a++)
         if (fabs(o->normal[a]) > fabs(o->normal[ax]))

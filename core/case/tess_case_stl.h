@@ -20,10 +20,11 @@ tess_status tess_case_stl_section(tess_entries_t *es, const char *section, const
  * normal, or a vector) or density, and method (nee); sets m's velocity or density, normal (outward, the
  * opening's), axis/sign (the normal's largest component) and method; paints the cap layer with `value`: the
  * nodes inside the vessel within max_i (c_i . n) of the cap plane (every node with a link through the cap;
- * one layer for a cap normal to an axis), within the cap's radius. `lattice` gives the c_i. */
+ * one layer for a cap normal to an axis), within the cap's radius. `lattice` gives the c_i. circle receives the
+ * opening's centroid (x y z) and radius (the mean distance of its rim's corners), for a Womersley profile. */
 tess_status tess_case_stl_opening(tess_entries_t *es, const char *section, int inlet, const tess_case_stl_t *list,
                                   const tess_lattice_t *lattice, tess_geometry_t *g, uint8_t value, tess_material_t *m,
-                                  tess_error_t *err);
+                                  double circle[4], tess_error_t *err);
 
 /* wall_q callback of the link table (core/tess_links.h) over all STL surfaces of the case (ctx is the
  * tess_case_stl_t list, NULL for none): the smallest q in (0, 1], or -1. Caps are not walls. */

@@ -53,6 +53,7 @@ typedef struct {
     tess_field_diff_t worst;
     double tol;
     double *force, *force_cols; /* per body (3 each) and the monitor's force columns, when the case has bodies */
+    double *force_scale;        /* per force column: lattice to output units (forces in N, or N/m in 2D) */
     tess_field_output_t fo;     /* fields_<step>.vti and fields.pvd in the case's units */
     tess_analysis_t *analysis;  /* wss, averages, probes (tess_analysis.h); NULL when the case has none */
     tess_outdir_t dir;
@@ -262,6 +263,8 @@ static tess_status events(run_t *r, long step, int at_start, int final, tess_err
                                               &c->params, &c->forces, c->precision, pops, r->force, err)) != TESS_OK)
                     return st;
                 tess_forces_values(&c->forces, r->force, r->force_cols);
+                for (int k = 0; k < r->mon.nextra; k++)
+                    r->force_cols[k] *= r->force_scale[k];
                 row.extra = r->force_cols;
             }
             r->t_last_row = r->t_step;
@@ -466,16 +469,32 @@ static tess_status setup(run_t *r, tess_error_t *err)
     char mpath[1200];
     snprintf(mpath, sizeof mpath, "%s/monitor.csv", r->out);
     tess_monitor_init(&r->mon, mpath);
+    /* A [units] case with physical output: time, speeds, densities and forces in its units (docs/outputs.md). */
+    const tess_units_t *un = &r->c.units;
+    const int si = un->active && un->physical_output;
+    if (si)
+        tess_monitor_units(&r->mon, un->dt, tess_units_velocity_scale(un), un->rho);
     if (r->c.forces.nbody) {
         static char names[TESS_FORCES_MAX_COLUMNS][80];
         const char *cols[TESS_FORCES_MAX_COLUMNS];
         const int ncol = tess_forces_columns(&r->c.forces, names);
-        for (int k = 0; k < ncol; k++)
-            cols[k] = names[k];
+        /* A lattice force is mass dx / dt^2 with the mass rho0 dx^3 of a node (rho0 dx^2 per unit depth in 2D). */
+        const int d2 = r->c.params.lattice == TESS_LATTICE_D2Q9;
+        const double fs = si ? un->rho * pow(un->dx, d2 ? 3 : 4) / (un->dt * un->dt) : 1.0;
         r->force = calloc(3 * (size_t)r->c.forces.nbody, sizeof *r->force);
         r->force_cols = calloc((size_t)ncol, sizeof *r->force_cols);
-        if (!r->force || !r->force_cols)
+        r->force_scale = calloc((size_t)ncol, sizeof *r->force_scale);
+        if (!r->force || !r->force_cols || !r->force_scale)
             return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the forces on bodies");
+        for (int k = 0; k < ncol; k++) {
+            const int force_col = names[k][0] == 'F';
+            r->force_scale[k] = force_col ? fs : 1.0;
+            if (si && force_col) {
+                const size_t len = strlen(names[k]);
+                snprintf(names[k] + len, sizeof names[k] - len, "%s", d2 ? "_N_m" : "_N");
+            }
+            cols[k] = names[k];
+        }
         if ((st = tess_monitor_columns(&r->mon, cols, ncol, err)) != TESS_OK)
             return st;
     }
@@ -579,6 +598,7 @@ static void free_run(run_t *r)
     free(r->u_ref);
     free(r->force);
     free(r->force_cols);
+    free(r->force_scale);
 }
 
 /* Frees the run, puts the signal handlers back and returns the exit status. After a signal the handlers stay

@@ -34,7 +34,8 @@ static const validation_t validations[] = {
     {"cylinder2d", "Flow past a cylinder, Schaefer-Turek 2D-1 and 2D-2", tess_validate_cylinder2d, 0},
     {"sphere", "Sphere in a pipe, D3Q13 and D3Q19, against Toelke and Krafczyk (2008)", tess_validate_sphere_pipe, 0},
     {"porous", "Random-sphere porous media: porosity, eta_t, permeability", tess_validate_porous, 1},
-    {"womersley", "Womersley flow in a pipe, pulsatile pressure waveform, D3Q19", tess_validate_womersley, 1},
+    {"womersley", "Womersley flow in a pipe (pressure waveform, Womersley inlet), wall shear stress, D3Q19",
+     tess_validate_womersley, 1},
 };
 #define NVALIDATIONS (int)(sizeof validations / sizeof validations[0])
 

@@ -271,8 +271,7 @@ tess_status tess_analysis_event(tess_analysis_t *a, long step, int output, int c
         return st;
     if (avg_due)
         tess_average_add(&a->avg, step, rho, u, a->avg.nw ? a->wss_now : NULL);
-    /* Time in lattice units (steps) until the case gives physical units. */
-    if (probe_due && (st = tess_probes_sample(&a->probes, step, (double)step, rho, u, err)) != TESS_OK)
+    if (probe_due && (st = tess_probes_sample(&a->probes, step, rho, u, err)) != TESS_OK)
         return st;
     if (output && a->wss_on && (st = write_wss(a, step, err)) != TESS_OK)
         return st;

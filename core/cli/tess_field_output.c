@@ -66,7 +66,13 @@ tess_status tess_field_output_write(tess_field_output_t *o, long step, const dou
     const tess_geometry_t *g = &c->geometry;
     const int dims[3] = {g->nx, g->ny, g->nz};
     const double time = tess_units_time(un, step);
-    tess_status st = tess_vti_write_at(path, dims, c->origin, c->spacing, time, arrays, 6, err);
+    /* The conversion of a physical-unit file, so that it can be read back as an [init] file (tess_sim.c). */
+    const tess_vti_field_t fields[4] = {{"TimeValue", time},
+                                        {TESS_VTI_UNITS_DX, un->dx},
+                                        {TESS_VTI_UNITS_DT, un->dt},
+                                        {TESS_VTI_UNITS_DENSITY, un->rho}};
+    const int physical = un->active && un->physical_output;
+    tess_status st = tess_vti_write_fields(path, dims, c->origin, c->spacing, fields, physical ? 4 : 1, arrays, 6, err);
     if (st == TESS_OK)
         st = tess_pvd_add(&o->pvd, step, time, name, err);
     return st;

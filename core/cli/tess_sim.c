@@ -49,12 +49,54 @@ static tess_status check_init_values(const tess_case_t *c, const double *rho, co
     return TESS_OK;
 }
 
-/* The [init] file's density and velocity, dense over the box. */
+/* Whether the [init] file is in physical units (the field data of a [units] run's output, tess_field_output.c):
+ * *si 0 or 1. A physical file needs a [units] case of the same dx; one that lacks any of the
+ * three values, or one read by a lattice case, is refused. */
+static tess_status init_file_units(const tess_case_t *c, size_t nodes, int *si, tess_error_t *err)
+{
+    static const char *const names[3] = {TESS_VTI_UNITS_DX, TESS_VTI_UNITS_DT, TESS_VTI_UNITS_DENSITY};
+    double v[3] = {0, 0, 0};
+    int found[3], any = 0;
+    for (int k = 0; k < 3; k++) {
+        const tess_status st = tess_vti_read_field(c->init_file, names[k], nodes, &v[k], &found[k], err);
+        if (st != TESS_OK)
+            return st;
+        any += found[k];
+    }
+    *si = any > 0;
+    if (!any)
+        return TESS_OK;
+    if (any < 3 || !(v[0] > 0) || !(v[1] > 0) || !(v[2] > 0))
+        return tess_fail(err, TESS_ERR_INPUT,
+                         "%s: [init] file %s: expected the field data %s, %s and %s (all > 0) of a file in physical "
+                         "units, got %d of them",
+                         c->path, c->init_file, names[0], names[1], names[2], any);
+    if (!c->units.active)
+        return tess_fail(err, TESS_ERR_INPUT,
+                         "%s: [init] file %s holds physical units (dx %g, dt %g, written by a case with [units]), but "
+                         "this case is in lattice units: give it the same [units] section, or an [init] file in "
+                         "lattice units",
+                         c->path, c->init_file, v[0], v[1]);
+    if (fabs(v[0] - c->units.dx) > 1e-9 * c->units.dx)
+        return tess_fail(err, TESS_ERR_INPUT,
+                         "%s: [init] file %s was written with dx %.17g, this case has dx %.17g: its nodes are not the "
+                         "case's",
+                         c->path, c->init_file, v[0], c->units.dx);
+    return TESS_OK;
+}
+
+/* The [init] file's density and velocity, dense over the box, in lattice units: a file in physical units
+ * (init_file_units) gives its velocity in length/time and its pressure p - p_ref, which become u dt / dx and the
+ * lattice density 1 + 3 p / (rho0 (dx / dt)^2) with this case's dt and rho0 (tess_units.h, the inverse of the
+ * output's conversion). */
 static tess_status read_init_file(const tess_case_t *c, double **rho, double **u, tess_error_t *err)
 {
-    int d1[3], d2[3];
+    int d1[3], d2[3], si = 0;
     const size_t nodes = (size_t)c->geometry.nx * c->geometry.ny * c->geometry.nz; /* the reader's bound */
-    tess_status st = tess_vti_read(c->init_file, "density", 1, nodes, d1, rho, NULL, err);
+    tess_status st = init_file_units(c, nodes, &si, err);
+    if (st != TESS_OK)
+        return st;
+    st = tess_vti_read(c->init_file, si ? "pressure" : "density", 1, nodes, d1, rho, NULL, err);
     if (st != TESS_OK)
         return st;
     st = tess_vti_read(c->init_file, "velocity", 3, nodes, d2, u, NULL, err);
@@ -68,6 +110,16 @@ static tess_status read_init_file(const tess_case_t *c, double **rho, double **u
         free(*u);
         return tess_fail(err, TESS_ERR_INPUT, "%s: [init] file %s has %dx%dx%d nodes, expected the domain's %dx%dx%d",
                          c->path, c->init_file, d1[0], d1[1], d1[2], g->nx, g->ny, g->nz);
+    }
+    if (si) {
+        const tess_units_t *un = &c->units;
+        const double cu = un->dx / un->dt, to_lattice = un->dt / un->dx;
+        const size_t n = (size_t)g->nx * g->ny * g->nz;
+        for (size_t i = 0; i < n; i++) {
+            (*rho)[i] = 1.0 + 3.0 * (*rho)[i] / (un->rho * cu * cu);
+            for (int a = 0; a < 3; a++)
+                (*u)[3 * i + a] *= to_lattice;
+        }
     }
     if ((st = check_init_values(c, *rho, *u, err)) != TESS_OK) {
         free(*rho);

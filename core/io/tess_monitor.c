@@ -10,6 +10,14 @@ void tess_monitor_init(tess_monitor_t *m, const char *path)
     snprintf(m->path, sizeof m->path, "%s", path);
 }
 
+void tess_monitor_units(tess_monitor_t *m, double dt, double u_scale, double rho_scale)
+{
+    m->physical = 1;
+    m->dt = dt;
+    m->u_scale = u_scale;
+    m->rho_scale = rho_scale;
+}
+
 tess_status tess_monitor_add(tess_monitor_t *m, const tess_monitor_row_t *row, tess_error_t *err)
 {
     if (m->n == m->cap) {
@@ -34,10 +42,16 @@ tess_status tess_monitor_add(tess_monitor_t *m, const tess_monitor_row_t *row, t
     tess_status st = tess_file_begin(&w, m->path, err);
     if (st != TESS_OK)
         return st;
-    fprintf(w.f, "%s%s\n", TESS_MONITOR_HEADER, m->extra_header ? m->extra_header : "");
+    fprintf(w.f, "%s%s\n", m->physical ? TESS_MONITOR_HEADER_PHYSICAL : TESS_MONITOR_HEADER,
+            m->extra_header ? m->extra_header : "");
     for (int i = 0; i < m->n; i++) {
         const tess_monitor_row_t *r = &m->rows[i];
-        fprintf(w.f, "%ld,%.6f,%.4f,%.10e,%.15e,%.6e", r->step, r->wall_s, r->mlups, r->max_u, r->mean_rho, r->du_rel);
+        if (m->physical)
+            fprintf(w.f, "%ld,%.15e,%.6f,%.4f,%.10e,%.15e,%.6e", r->step, (double)r->step * m->dt, r->wall_s, r->mlups,
+                    r->max_u * m->u_scale, r->mean_rho * m->rho_scale, r->du_rel);
+        else
+            fprintf(w.f, "%ld,%.6f,%.4f,%.10e,%.15e,%.6e", r->step, r->wall_s, r->mlups, r->max_u, r->mean_rho,
+                    r->du_rel);
         for (int k = 0; k < m->nextra; k++)
             fprintf(w.f, ",%.15e", m->extra[(size_t)i * m->nextra + k]);
         fputc('\n', w.f);

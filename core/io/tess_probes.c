@@ -33,10 +33,17 @@ static int append(tess_probe_file_t *f, const char *fmt, ...)
     return 1;
 }
 
-static const char header[] = "step,time,index,x,y,z,ux,uy,uz,density\n";
+static const char header_lattice[] = "step,time,index,x,y,z,ux,uy,uz,density\n";
+static const char header_physical[] =
+    "step,time_s,index,x_m,y_m,z_m,ux_m_s,uy_m_s,uz_m_s,pressure_Pa,density_kg_m3\n";
+
+static int physical(const tess_case_t *c)
+{
+    return c->units.active && c->units.physical_output;
+}
 
 /* The rows of an earlier file with step < before (its header checked), appended to f. */
-static void keep_earlier(tess_probe_file_t *f, long before)
+static void keep_earlier(tess_probe_file_t *f, const char *header, long before)
 {
     FILE *in = fopen(f->path, "r");
     if (!in)
@@ -58,6 +65,7 @@ tess_status tess_probes_create(tess_probes_t *p, const tess_case_t *c, const cha
 {
     memset(p, 0, sizeof *p);
     p->c = c;
+    p->header = physical(c) ? header_physical : header_lattice;
     const tess_case_analysis_t *an = &c->analysis;
     if (an->nprobe == 0)
         return TESS_OK;
@@ -69,12 +77,12 @@ tess_status tess_probes_create(tess_probes_t *p, const tess_case_t *c, const cha
         tess_probe_file_t *f = &p->f[i];
         f->def = &an->probe[i];
         snprintf(f->path, sizeof f->path, "%s/%s_%s.csv", dir, f->def->is_line ? "line" : "probe", f->def->name);
-        if (!append(f, "%s", header)) {
+        if (!append(f, "%s", p->header)) {
             tess_probes_free(p);
             return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the probes");
         }
         if (restart_step >= 0)
-            keep_earlier(f, restart_step);
+            keep_earlier(f, p->header, restart_step);
     }
     return TESS_OK;
 }
@@ -155,9 +163,11 @@ int tess_probes_interpolate(const tess_case_t *c, const double x[3], const doubl
     return used;
 }
 
-tess_status tess_probes_sample(tess_probes_t *p, long step, double time, const double *rho, const double *u,
-                               tess_error_t *err)
+tess_status tess_probes_sample(tess_probes_t *p, long step, const double *rho, const double *u, tess_error_t *err)
 {
+    const tess_case_t *c = p->c;
+    const int si = physical(c);
+    const double time = tess_units_time(&c->units, step), cu = tess_units_velocity_scale(&c->units);
     for (int i = 0; i < p->n; i++) {
         tess_probe_file_t *f = &p->f[i];
         if (step % f->def->every != 0)
@@ -167,9 +177,17 @@ tess_status tess_probes_sample(tess_probes_t *p, long step, double time, const d
             double x[3], r, v[3];
             for (int a = 0; a < 3; a++)
                 x[a] = f->def->a[a] + s * (f->def->b[a] - f->def->a[a]);
-            tess_probes_interpolate(p->c, x, rho, u, &r, v);
-            if (!append(f, "%ld,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", step, time, k, x[0], x[1], x[2],
-                        v[0], v[1], v[2], r))
+            tess_probes_interpolate(c, x, rho, u, &r, v);
+            int ok;
+            if (si) /* node coordinates to the case's: origin + dx x */
+                ok = append(f, "%ld,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", step, time, k,
+                            c->origin[0] + c->spacing * x[0], c->origin[1] + c->spacing * x[1],
+                            c->origin[2] + c->spacing * x[2], v[0] * cu, v[1] * cu, v[2] * cu,
+                            tess_units_pressure(&c->units, r), tess_units_density(&c->units, r));
+            else
+                ok = append(f, "%ld,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", step, time, k, x[0], x[1],
+                            x[2], v[0], v[1], v[2], r);
+            if (!ok)
                 return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the rows of %s", f->path);
         }
     }

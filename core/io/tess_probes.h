@@ -2,6 +2,8 @@
  * each [probe.NAME] and [line.NAME] section, every `every` steps, one CSV file per section with one row per point
  * and sample:
  *     step,time,index,x,y,z,ux,uy,uz,density
+ * or, for a case with [units] and physical output, in the case's units (SI names):
+ *     step,time_s,index,x_m,y_m,z_m,ux_m_s,uy_m_s,uz_m_s,pressure_Pa,density_kg_m3
  * Values are interpolated trilinearly between the eight nodes around the point (bilinear in 2D); corners that
  * are not wet (solid, moving wall) are left out and the other corners' weights scaled to sum to 1, so a point
  * between the last fluid node and a wall takes the fluid's values; a point with no wet corner gives nan. The
@@ -22,6 +24,7 @@ typedef struct {
     int n;
     tess_probe_file_t *f;
     const tess_case_t *c;
+    const char *header; /* the files' first line */
 } tess_probes_t;
 
 /* One file per probe section of c in dir. A restarted run (restart_step >= 0) keeps the rows of an existing file
@@ -34,9 +37,9 @@ void tess_probes_free(tess_probes_t *p);
 long tess_probes_next(const tess_probes_t *p, long step);
 /* Whether some probe samples at `step`. */
 int tess_probes_due(const tess_probes_t *p, long step);
-/* Samples every probe due at `step` from the dense fields (rho: n, u: 3 n, x fastest). time is written as given. */
-tess_status tess_probes_sample(tess_probes_t *p, long step, double time, const double *rho, const double *u,
-                               tess_error_t *err);
+/* Samples every probe due at `step` from the dense fields (rho: n, u: 3 n, x fastest; lattice units), converted to
+ * the case's output units (tess_units.h). */
+tess_status tess_probes_sample(tess_probes_t *p, long step, const double *rho, const double *u, tess_error_t *err);
 /* The interpolated velocity and density at point x (node coordinates); returns the number of wet corners used. */
 int tess_probes_interpolate(const tess_case_t *c, const double x[3], const double *rho, const double *u, double *rho_at,
                             double u_at[3]);

@@ -22,6 +22,15 @@ tess_status tess_vti_write(const char *path, const int dims[3], const double ori
 tess_status tess_vti_write_at(const char *path, const int dims[3], const double origin[3], double spacing, double time,
                               const tess_vti_array_t *arrays, int narrays, tess_error_t *err)
 {
+    /* TimeValue: the field data array VTK's readers and ParaView take as the dataset's time. */
+    const tess_vti_field_t t = {"TimeValue", time};
+    return tess_vti_write_fields(path, dims, origin, spacing, &t, isnan(time) ? 0 : 1, arrays, narrays, err);
+}
+
+tess_status tess_vti_write_fields(const char *path, const int dims[3], const double origin[3], double spacing,
+                                  const tess_vti_field_t *fields, int nfields, const tess_vti_array_t *arrays,
+                                  int narrays, tess_error_t *err)
+{
     tess_file_t w;
     tess_status st = tess_file_begin(&w, path, err);
     if (st != TESS_OK)
@@ -31,10 +40,13 @@ tess_status tess_vti_write_at(const char *path, const int dims[3], const double 
                  "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
                  "  <ImageData WholeExtent=\"0 %d 0 %d 0 %d\" Origin=\"%.17g %.17g %.17g\" Spacing=\"%.17g %.17g %.17g\">\n",
             dims[0] - 1, dims[1] - 1, dims[2] - 1, origin[0], origin[1], origin[2], spacing, spacing, spacing);
-    /* TimeValue: the field data array VTK's readers and ParaView take as the dataset's time. */
-    if (!isnan(time))
-        fprintf(w.f, "    <FieldData>\n      <DataArray type=\"Float64\" Name=\"TimeValue\" NumberOfTuples=\"1\" "
-                     "format=\"ascii\">%.17g</DataArray>\n    </FieldData>\n", time);
+    if (nfields > 0) {
+        fprintf(w.f, "    <FieldData>\n");
+        for (int k = 0; k < nfields; k++)
+            fprintf(w.f, "      <DataArray type=\"Float64\" Name=\"%s\" NumberOfTuples=\"1\" format=\"ascii\">%.17g"
+                         "</DataArray>\n", fields[k].name, fields[k].value);
+        fprintf(w.f, "    </FieldData>\n");
+    }
     fprintf(w.f, "    <Piece Extent=\"0 %d 0 %d 0 %d\">\n      <PointData", dims[0] - 1, dims[1] - 1, dims[2] - 1);
     for (int a = 0; a < narrays; a++)
         if (arrays[a].ncomp == 1) {
@@ -207,6 +219,41 @@ static int read_long(const char **p, long long lo, long long hi, long long *out)
     *out = x;
     *p = e;
     return 1;
+}
+
+tess_status tess_vti_read_field(const char *path, const char *name, size_t max_nodes, double *value, int *found,
+                                tess_error_t *err)
+{
+    *found = 0;
+    vti_file_t v = {0};
+    tess_status st = load(&v, path, max_nodes, err);
+    if (st != TESS_OK)
+        return st;
+    const char *fd = strstr(v.buf, "<FieldData");
+    const char *end = fd && fd < v.xml_end ? strstr(fd, "</FieldData>") : NULL;
+    char nm[128];
+    for (const char *p = fd; end && p < end; p += 10) {
+        p = strstr(p, "<DataArray");
+        if (!p || p >= end)
+            break;
+        if (!attr(p, "Name", nm, sizeof nm) || strcmp(nm, name) != 0)
+            continue;
+        const char *gt = strchr(p, '>');
+        char *stop = NULL;
+        const double x = gt && gt < end ? strtod(gt + 1, &stop) : NAN;
+        while (stop && (*stop == ' ' || *stop == '\n' || *stop == '\r' || *stop == '\t'))
+            stop++;
+        if (!stop || stop == gt + 1 || strncmp(stop, "</DataArray>", 12) != 0 || !isfinite(x)) {
+            st = tess_fail(err, TESS_ERR_INPUT, "%s: field data '%s': expected one finite number in ascii format", path,
+                           name);
+            break;
+        }
+        *value = x;
+        *found = 1;
+        break;
+    }
+    free(v.buf);
+    return st;
 }
 
 tess_status tess_vti_read(const char *path, const char *name, int ncomp, size_t max_nodes, int dims[3], double **data,

@@ -24,6 +24,28 @@ tess_status tess_vti_write(const char *path, const int dims[3], const double ori
 tess_status tess_vti_write_at(const char *path, const int dims[3], const double origin[3], double spacing, double time,
                               const tess_vti_array_t *arrays, int narrays, tess_error_t *err);
 
+/* One value of field data (a one-tuple Float64 array before the piece): the time, or the units of the values. */
+typedef struct {
+    const char *name;
+    double value;
+} tess_vti_field_t;
+
+/* Field data of the fields_*.vti of a case with [units] and physical output: dx, dt and the fluid density rho0
+ * of the conversion (docs/outputs.md), which an [init] file in physical units needs to be read back. */
+#define TESS_VTI_UNITS_DX "tessera_units_dx"
+#define TESS_VTI_UNITS_DT "tessera_units_dt"
+#define TESS_VTI_UNITS_DENSITY "tessera_units_density"
+
+/* The same with any field data (tess_vti_write_at: TimeValue alone). */
+tess_status tess_vti_write_fields(const char *path, const int dims[3], const double origin[3], double spacing,
+                                  const tess_vti_field_t *fields, int nfields, const tess_vti_array_t *arrays,
+                                  int narrays, tess_error_t *err);
+/* The one-value field-data array `name` of the file: *found 1 and *value, or *found 0 when the file has none.
+ * max_nodes bounds the file's size as for tess_vti_read; a value that is not one finite number is an error
+ * (TESS_ERR_INPUT naming the file and the array). */
+tess_status tess_vti_read_field(const char *path, const char *name, size_t max_nodes, double *value, int *found,
+                                tess_error_t *err);
+
 /* Reads the point-data array `name` as doubles (*data: malloc'd, nx*ny*nz*ncomp). dims receives the
  * extent; ncomp must match the array (0: accept any, returned in *ncomp_out when not NULL). The file must
  * name at most max_nodes nodes (the domain's count) and hold the data it declares: sizes are checked before

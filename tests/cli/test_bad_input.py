@@ -87,9 +87,14 @@ T.append(("profile on an outlet", SMALL_CASE + "[outlet.o]\nface = +x\ndensity =
 T.append(("parabolic profile with zou-he", SMALL_CASE + "[inlet.in]\nface = -x\nvelocity = 0.01 0 0\n"
           "profile = parabolic\n", [], ["key 'profile' in [inlet.in]: parabolic needs method = nee (the zou-he inlet"]))
 T.append(("profile unknown", SMALL_CASE + "[inlet.in]\nface = -x\nvelocity = 0.01 0 0\nmethod = nee\nprofile = cubic\n",
-          [], ["key 'profile' in [inlet.in]", "expected uniform or parabolic, got 'cubic'"]))
+          [], ["key 'profile' in [inlet.in]", "expected uniform, parabolic or womersley, got 'cubic'"]))
 T.append(("parabolic profile on a tilted normal", SMALL_CASE + "[inlet.in]\nface = -x\nvelocity = 0.01 0 0\n"
           "method = nee\nnormal = -1 0.2 0\nprofile = parabolic\n", [], ["parabolic needs an axis-aligned normal"]))
+T.append(("womersley profile on a face", SMALL_CASE + "[inlet.in]\nface = -x\nvelocity = 0.01 0 0\nmethod = nee\n"
+          "profile = womersley\n", [], ["key 'profile' in [inlet.in]: womersley needs a circular opening", "got a face"]))
+T.append(("womersley cylinder across the normal", SMALL_CASE + "[inlet.in]\nshape = cylinder\np0 = 0 2 8\n"
+          "p1 = 0 14 8\nradius = 3\nnormal = -x\nvelocity = 0.01 0 0\nmethod = nee\nprofile = womersley\n", [],
+          ["womersley needs the cylinder's axis (p0 to p1) along the inlet's normal"]))
 # [forces] and body keys (docs/case-format.md, "Forces on bodies").
 BODY = replace("velocity = 0.05 0 0", "velocity = 0.05 0 0\nbody = yes")
 T.append(("forces without a body", SMALL_CASE + "[forces]\nref_velocity = 0.05\nref_area = 10\n", [],

@@ -15,6 +15,7 @@ try:
 except ImportError:
     print("SKIPPED: python3-vtk9 is not available to this interpreter (%s)" % sys.executable)
     sys.exit(77)
+from tess_vtk_test import read_vti, rel_diff, values  # noqa: E402 (after the SKIPPED test)
 
 NX, NY, NZ = 16, 8, 8
 STEPS, EVERY = 40, 20
@@ -110,36 +111,9 @@ backend = cpu
        0.01 * CU, 0.02 * CU, 0.0006 / 3 * CP, 0.01 * CU, STEPS * DT, EVERY * DT, EVERY * DT)
 
 
-def read_vti(path):
-    r = vtk.vtkXMLImageDataReader()
-    r.SetFileName(path)
-    r.Update()
-    return r.GetOutput()
-
-
-def values(img, name):
-    a = img.GetPointData().GetArray(name)
-    if a is None:
-        return None
-    return [a.GetComponent(i, k) for i in range(a.GetNumberOfTuples()) for k in range(a.GetNumberOfComponents())]
-
-
 def time_value(img):
     a = img.GetFieldData().GetArray("TimeValue")
     return a.GetValue(0) if a is not None else None
-
-
-def rel_diff(a, b, scale_of):
-    """Largest |a - b| over the finite entries, relative to the largest |scale_of|; inf when NaN patterns differ."""
-    scale = max(abs(v) for v in scale_of if not math.isnan(v))
-    worst = 0.0
-    for x, y in zip(a, b):
-        if math.isnan(x) or math.isnan(y):
-            if not (math.isnan(x) and math.isnan(y)):
-                return math.inf
-            continue
-        worst = max(worst, abs(x - y) / scale)
-    return worst
 
 
 d = scratch()

@@ -3,8 +3,10 @@ outlets"): every bad waveform file or key gives exit status 2 and one line namin
 file and its line, and what was expected, with nothing written; and a run restarted half-way equals the
 uninterrupted run bitwise (the waveform's time goes on from the restart's step: the two restart files at the
 last step are the same bytes), and so does the case in physical units ([units]), the waveform's times in its time
-unit."""
+unit; the same restart check for the Womersley inlet of cases/bent_tube_womersley.ini (the profile's phase goes on
+from the restart's step), which also runs without a warning."""
 import os
+import sys
 from tess_cli_test import check, check_bad_input, cleanup, finish, run, scratch, write
 
 # A D3Q19 channel 16 x 8 x 4 (periodic z) with a nee velocity inlet and a nee pressure outlet.
@@ -53,6 +55,18 @@ T.append(("fd method", "good.csv", GOOD, "fd",
           ["key 'waveform' in [inlet.in]: a waveform needs method = nee or zou-he (fd planes are steady)"]))
 
 d = scratch()
+
+
+def same_restart(f1, f2, what):
+    """Checks that the restart files of the output folders f1 and f2 (under d) hold the same bytes."""
+    try:
+        a = open(os.path.join(d, f1, "restart.tsr"), "rb").read()
+        b = open(os.path.join(d, f2, "restart.tsr"), "rb").read()
+        check(a == b, "%s (%d and %d bytes)" % (what, len(a), len(b)))
+    except OSError as ex:
+        check(False, "restart files readable: %s" % ex)
+
+
 for what, name, text, extra, expect in T:
     if text is not None:
         write(os.path.join(d, name), text)
@@ -74,12 +88,7 @@ rc2, _, e2 = run(["run", "case.ini", "--steps", "20", "--checkpoint-every", "20"
 rc3, _, e3 = run(["run", "case.ini", "--restart", "half/restart.tsr", "--checkpoint-every", "20", "--out", "half",
                   "--quiet"], d)
 check(rc1 == 0 and rc2 == 0 and rc3 == 0, "the three runs succeed (exit %d, %d, %d: %s%s%s)" % (rc1, rc2, rc3, e1, e2, e3))
-try:
-    a = open(os.path.join(d, "whole", "restart.tsr"), "rb").read()
-    b = open(os.path.join(d, "half", "restart.tsr"), "rb").read()
-    check(a == b, "restart at step 20 then 20 steps equals 40 steps bitwise (%d and %d bytes)" % (len(a), len(b)))
-except OSError as ex:
-    check(False, "restart files readable: %s" % ex)
+same_restart("whole", "half", "restart at step 20 then 20 steps equals 40 steps bitwise")
 # [units]: the same case in physical units whose conversion is exact in binary (dx = dt = 0.5, so speeds are
 # unchanged, nu = 0.05 is the lattice 0.1, and the waveform's times in the case's time unit are half the steps)
 # runs the same table and the same populations: the restart files after 40 steps are the same bytes.
@@ -89,11 +98,18 @@ write(os.path.join(d, "good_si.csv"), "time,value\n0,0\n5,1\n12.5,-0.5\n15,0\n")
 write(os.path.join(d, "si.ini"), SI)
 rc4, _, e4 = run(["run", "si.ini", "--checkpoint-every", "40", "--out", "si", "--quiet"], d)
 check(rc4 == 0, "the [units] run succeeds (exit %d: %s)" % (rc4, e4))
-try:
-    a = open(os.path.join(d, "whole", "restart.tsr"), "rb").read()
-    b = open(os.path.join(d, "si", "restart.tsr"), "rb").read()
-    check(a == b, "[units] case with the waveform's times in its time unit equals the lattice case bitwise")
-except OSError as ex:
-    check(False, "restart files readable: %s" % ex)
+same_restart("whole", "si", "[units] case with the waveform's times in its time unit equals the lattice case bitwise")
+cases = sys.argv[2] if len(sys.argv) > 2 else None
+if cases:
+    bent = os.path.join(cases, "bent_tube_womersley.ini")
+    args = ["run", bent, "--set", "run.output_every=0", "--set", "wss.enabled=no", "--quiet"]
+    rc5, _, e5 = run(args + ["--steps", "40", "--checkpoint-every", "40", "--out", "bw_whole"], d)
+    rc6, _, e6 = run(args + ["--steps", "20", "--checkpoint-every", "20", "--out", "bw_part"], d)
+    rc7, _, e7 = run(args + ["--steps", "40", "--checkpoint-every", "40", "--out", "bw_part", "--restart",
+                             os.path.join("bw_part", "restart.tsr")], d)
+    check(rc5 == rc6 == rc7 == 0 and not (e5 + e6 + e7).strip(),
+          "bent_tube_womersley.ini runs, restarts, without a warning (%d %d %d: %s)"
+          % (rc5, rc6, rc7, (e5 + e6 + e7).strip()))
+    same_restart("bw_whole", "bw_part", "Womersley inlet: restart at step 20 then 20 steps equals 40 steps bitwise")
 cleanup(d)
 finish()
