@@ -10,7 +10,8 @@
 # Environment: CUDA_ARCHS (default "80;90"); BENCH_SIZE (default 256); BENCH_SIZES (the size sweep, default
 # 64,128,192,256,320,384); BENCH_POROSITIES (the sphere-bed sweep, default 0.1,...,0.9); TESSERA_DEPS: a folder of Debian .debs
 # (libinih1, libinih-dev) to unpack when the machine has no libinih (the lent GPU machines have none);
-# GPU_CHECK_BENCH=0 skips the benchmark; GPU_CHECK_VALIDATE=0 skips the validations on the GPU (2D quick cases and
+# GPU_CHECK_BENCH=0 skips the benchmark, GPU_CHECK_BENCH=spheres runs the sphere beds only; GPU_CHECK_SOAK: cycles
+# of the GPU soak test (default 4, 0 skips); GPU_CHECK_VALIDATE=0 skips the validations on the GPU (2D quick cases and
 # the porous beds at 192^3), GPU_CHECK_VALIDATE=quick runs the 2D quick cases only; GPU_CHECK_SPHERE="sphere:PART ..." adds parts of the sphere validation; GPU_CHECK_TESTS=0
 # skips the reproducible build, the GPU tests and the cross-checks (a second call that only validates);
 # GPU_CHECK_WRONG_ARCH=1 checks the error of an sm_80-only build on a newer GPU; GPU_CHECK_NCU=1 adds Nsight
@@ -40,8 +41,13 @@ if [ -n "${TESSERA_DEPS:-}" ] && [ -d "$TESSERA_DEPS" ]; then
     for f in "$TESSERA_DEPS"/*.deb; do dpkg -x "$f" /tmp/tess-deps; done
     # Their .pc files name prefix=/usr, which pkg-config would believe: find the files by path instead.
     rm -rf /tmp/tess-deps/usr/lib/x86_64-linux-gnu/pkgconfig
+    # A development link that names an absolute path (zlib1g-dev's libz.so) points into the unpacked tree when
+    # the machine lacks its target.
+    for l in /tmp/tess-deps/usr/lib/x86_64-linux-gnu/*.so; do
+        [ -L "$l" ] && ! [ -e "$l" ] && ln -sf "/tmp/tess-deps$(readlink "$l")" "$l"
+    done
     cmake_extra+=(-DCMAKE_PREFIX_PATH=/tmp/tess-deps/usr)
-    export LD_LIBRARY_PATH=/tmp/tess-deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+    export LD_LIBRARY_PATH=/tmp/tess-deps/usr/lib/x86_64-linux-gnu:/tmp/tess-deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 fi
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv 2>&1 | tee "$out/device.txt"
 
@@ -127,15 +133,28 @@ step "tessera run --backend cuda --check cpu"
 for b in /tmp/tess-fast /tmp/tess-repro; do
     for prec in double single; do
         "$b/core/cli/tessera" run "$root/cases/cavity3d.ini" --backend cuda --precision $prec --steps 200 \
-            --out /tmp/tess-check-$prec --quiet --check cpu >>/tmp/check.log 2>&1 &&
+            --out "/tmp/tess-check-$(basename "$b")-$prec" --overwrite --quiet --check cpu >>/tmp/check.log 2>&1 &&
             echo "ok   $b $prec cross-check" || { echo "FAIL $b $prec cross-check"; status=1; }
         # D2Q9 on the GPU against the CPU.
         "$b/core/cli/tessera" run "$root/cases/cavity2d.ini" --backend cuda --precision $prec --steps 200 \
-            --out /tmp/tess-check2d-$prec --quiet --check cpu >>/tmp/check.log 2>&1 &&
+            --out "/tmp/tess-check2d-$(basename "$b")-$prec" --overwrite --quiet --check cpu >>/tmp/check.log 2>&1 &&
             echo "ok   $b $prec cavity2d cross-check" || { echo "FAIL $b $prec cavity2d cross-check"; status=1; }
     done
 done
 tail -4 /tmp/check.log
+cp /tmp/check.log "$out/check.log"
+
+# The soak test on the GPU (docs/reliability.md): a sparse case killed at random steps and restarted from its
+# checkpoints must end with the bits of an uninterrupted run. GPU_CHECK_SOAK: cycles (default 4; 0 skips).
+if [ "${GPU_CHECK_SOAK:-4}" != 0 ]; then
+    step "soak: ${GPU_CHECK_SOAK:-4} kill-and-restart cycles on the GPU (spheres 96^3, 4000 steps)"
+    bash "$root/ci/soak.sh" "${GPU_CHECK_SOAK:-4}" --tessera /tmp/tess-fast/core/cli/tessera --backend cuda \
+        --size 96 --steps 4000 --every 400 >"$out/soak.log" 2>&1
+    rc=$?
+    tail -3 "$out/soak.log"
+    sanitizer_rows+=("soak (cuda, ${GPU_CHECK_SOAK:-4} cycles): exit status $rc")
+    [ $rc -eq 0 ] || status=1
+fi
 fi
 
 if [ "${GPU_CHECK_VALIDATE:-1}" != 0 ] || [ -n "${GPU_CHECK_SPHERE:-}" ]; then
@@ -179,11 +198,13 @@ if [ "${GPU_CHECK_WRONG_ARCH:-0}" = 1 ]; then
     echo "exit status $? (expected: one line naming the device and TESSERA_CUDA_ARCHITECTURES)"
 fi
 
-if [ "${GPU_CHECK_BENCH:-1}" = 1 ]; then
-# `tessera bench` (fast build): the issue's sweeps, each with its CSV in $OUT and a PNG where a sweep has an axis.
+if [ "${GPU_CHECK_BENCH:-1}" != 0 ]; then
+# `tessera bench` (fast build): the issue's sweeps, each with its CSV in $OUT (GPU_CHECK_BENCH=spheres: the
+# sphere beds only).
 bench=/tmp/tess-fast/core/cli/tessera
 drv=/tmp/tess-fast/tests/gpu/tess_gpu_bench_cuda
 bsteps=${BENCH_STEPS:-20}
+if [ "${GPU_CHECK_BENCH:-1}" = 1 ]; then
 step "benchmark: cavity3d ${BENCH_SIZES:-64,128,192,256,320,384}, double and single, full LBGK"
 "$bench" bench --backend cuda --case cavity3d --size "${BENCH_SIZES:-64,128,192,256,320,384}" --precision double,single \
     --steps "$bsteps" --reps 3 --csv "$out/bench-sizes.csv" 2>&1 | tee /tmp/bench-sizes.log || status=1
@@ -205,6 +226,7 @@ step "benchmark: the other lattices (D3Q27 ${size}^3, D3Q13 ${size}^3 MRT, D2Q9 
         --csv /tmp/bench-l3.csv
 } 2>&1 | tee /tmp/bench-lattices.log || status=1
 cat /tmp/bench-l1.csv >"$out/bench-lattices.csv" && grep -hv '^#\|^case' /tmp/bench-l2.csv /tmp/bench-l3.csv >>"$out/bench-lattices.csv"
+fi
 step "benchmark: random spheres 192^3, porosity 0.1..0.9, double and single; curved walls (bouzidi-quadratic)"
 {
     "$bench" bench --backend cuda --case spheres --size 192 --porosity "${BENCH_POROSITIES:-0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9}" \
@@ -232,6 +254,7 @@ if [ "${GPU_CHECK_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
 fi
 
 step "summary"
+grep -h "FAIL" /tmp/tests-fast.log /tmp/tests-repro.log /tmp/check.log 2>/dev/null | head -20
 for row in "${sanitizer_rows[@]+"${sanitizer_rows[@]}"}"; do echo "$row"; done
 for f in "$out"/bench-sizes.csv "$out"/bench-kernels.csv "$out"/bench-lattices.csv "$out"/bench-spheres.csv; do
     [ -f "$f" ] && awk -F, 'NR > 2 && $1 != "case" { printf "%-9s %-5s %-12s %4s %5.2f eta %5.3f %-6s %-11s %-11s %9.1f MLUPS %7.1f GB/s %5.1f%% of copy\n", $1, $21, $22, $2, $3, $4, $9, $10, $11, $14, $18, 100 * $19 }' "$f"

@@ -30,9 +30,6 @@ typedef struct {
     int plain_xyz;     /* 1: L_XYZ for every direction (layout study) */
     int tiles_per_block; /* GPU: 1 or 2 tiles per thread block; 0 = backend's choice */
     int mr_layer;      /* MR pattern: nodes per layer of a block (cross-section); 0 = from the cache size */
-    int generic;       /* 1: the lattice-generic engine (any lattice, curved walls, tilted inlets; CPU AB and AA,
-                        * GPU AB). tess_sim sets it from the case (tess_q_engine_needed); 0 keeps the tuned D3Q19 path
-                        * (a GPU backend still takes the generic kernel when the physics needs it). */
 } tess_backend_config_t;
 
 typedef struct tess_backend tess_backend_t; /* defined by each backend */

@@ -6,9 +6,9 @@
  *   TESS_QPFN(name)           name_<prec>: the lattice-free functions of tess_physics_t.h
  *   TESS_QL_Q, TESS_QL_D      number of velocities and dimension (2 for D2Q9, whose c_z are all 0)
  *   TESS_QL_CX/CY/CZ, TESS_QL_W (weight numerators over TESS_QL_WDEN), TESS_QL_OPP   table initialisers
- *   TESS_QL_IS_D3Q19          1 for D3Q19 only (the lattice of the planar Zou-He and finite-difference rules)
+ *   TESS_QL_IS_D3Q19          1 for D3Q19 only (the lattice of the planar Zou-He rule)
  *   TESS_QL_PAIRWISE          1 where the equilibrium and the moments take their pairwise form (opposites at
- *                             i, i + 1 for odd i, which every lattice here has): D3Q19, whose bits the tuned
+ *                             i, i + 1 for odd i, which every lattice here has): D3Q19, whose bits the former D3Q19
  *                             kernels fixed; the others keep the direction-by-direction sums they were validated with
  * A template may branch on the lattice with `#if TESS_QL_Q == 13` (the Q are distinct). The tables come from the
  * compile-time lattice headers, so every lattice constant has one definition. No include guard: every

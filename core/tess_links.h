@@ -29,24 +29,10 @@ typedef struct {
     int64_t *start;     /* ntiles + 1: links of tile t are link[start[t] .. start[t + 1]) (NULL when n == 0) */
 } tess_links_t;
 
-/* Whether a run needs the lattice-generic engine (tess_q_step.h) rather than the tuned D3Q19 kernels: another
- * lattice, a curved-wall treatment, an inlet/outlet with non-equilibrium extrapolation, or one with a waveform
- * (time-dependent, tess_inlet.h). */
-static inline int tess_q_engine_needed(const tess_params_t *p)
-{
-    if (p->lattice != 0 || p->wall != TESS_WALL_BOUNCE_BACK)
-        return 1;
-    for (int m = 0; m < p->nmat; m++)
-        if ((p->mat[m].kind == TESS_NODE_VELOCITY || p->mat[m].kind == TESS_NODE_PRESSURE) &&
-            (p->mat[m].method == TESS_BC_NEE || p->mat[m].waveform > 0))
-            return 1;
-    return 0;
-}
-
 struct tess_tiling;
 
 /* Whether the engine runs these physics: a known lattice with a collision it has (tess_q_supports), inlets and
- * outlets by nee (or Zou-He on D3Q19); the finite-difference method is the tuned D3Q19 patterns' only.
+ * outlets by nee, Zou-He (D3Q19) or the finite-difference closure (tess_q_supports_fd, axis-aligned, steady).
  * TESS_ERR_UNSUPPORTED (or TESS_ERR_INPUT for an unknown lattice) with the reason; every backend of the engine
  * calls it in initialise, so the refusals read the same on the CPU and the GPUs. */
 tess_status tess_q_check_physics(const tess_params_t *p, tess_error_t *err);

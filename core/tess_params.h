@@ -26,7 +26,7 @@ typedef enum {
     TESS_COLLISION_REGULARIZED = 2 /* Latt & Chopard projection; the only model the MR pattern can run */
 } tess_collision_model;
 /* How an inlet or outlet (TESS_NODE_VELOCITY / TESS_NODE_PRESSURE) rebuilds its unknown populations. */
-/* TESS_BC_NEE: non-equilibrium extrapolation (Guo, Zheng & Shi 2002), any outward normal, generic engine only. */
+/* TESS_BC_NEE: non-equilibrium extrapolation (Guo, Zheng & Shi 2002), any outward normal. */
 typedef enum { TESS_BC_ZOU_HE = 0, TESS_BC_FINITE_DIFFERENCE = 1, TESS_BC_NEE = 2 } tess_bc_method;
 /* Curved-wall treatment of links with a wall distance (tess_links.h); plain walls stay halfway bounce-back. */
 typedef enum { TESS_WALL_BOUNCE_BACK = 0, TESS_WALL_BOUZIDI_LINEAR = 1, TESS_WALL_BOUZIDI_QUADRATIC = 2 } tess_wall_model;

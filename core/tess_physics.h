@@ -15,7 +15,7 @@
 #define TESS_QTEMPLATE "tess_physics_q_t.h"
 #include "tess_instantiate_q.h"
 
-/* The D3Q19 names the tuned kernels, the tests and the GPU code call: aliases of the d3q19 instance, so that
+/* The older D3Q19 names (the D3Q19 MR kernel, the tests, the GPU benchmark): aliases of the d3q19 instance, so that
  * there is one function behind each. New code should call the tess_q_*_d3q19_* names. */
 #define tess_collide_model_f64 tess_q_collide_model_d3q19_f64
 #define tess_collide_model_f32 tess_q_collide_model_d3q19_f32
@@ -37,7 +37,7 @@
 #define tess_mr_population_f32 tess_q_hermite_population_d3q19_f32
 #define tess_mr_populations_f64 tess_q_hermite_populations_d3q19_f64
 #define tess_mr_populations_f32 tess_q_hermite_populations_d3q19_f32
-/* tess_equilibrium takes the velocity as three scalars (the tuned kernels' signature) instead of u[3]. */
+/* tess_equilibrium takes the velocity as three scalars (the older signature) instead of u[3]. */
 #define TESS_EQUILIBRIUM_ALIAS(P, R)                                                                              \
     TESS_HD TESS_INLINE void tess_equilibrium_##P(int fluid, R rho, R ux, R uy, R uz, R *feq)                     \
     {                                                                                                             \

@@ -13,10 +13,11 @@
  *   void tess_q_macroscopic_L_P(const tess_params_t *p, const R *f, R *rho, R u[3])     output moments
  *   the wall rules tess_q_wall_term_L_P, tess_q_bounce_back_L_P, tess_q_bouzidi_L_P and tess_q_nee_L_P
  * and, except for D3Q13, tess_q_guo_source_L_P, tess_q_collide_lbgk_L_P, tess_q_collide_regularized_L_P and the
- * Hermite moments and rebuild (tess_q_hermite_*); for D2Q9, D3Q13 and D3Q19, tess_q_collide_mrt_L_P; for D3Q13,
- * tess_q_mrt_equilibrium_d3q13_P and tess_q_from_moments_d3q13_P; for D3Q19, tess_q_zou_he, tess_q_fd_boundary,
- * tess_q_node_collide and tess_q_node_update. The run-time lattice id is dispatched by the backend (a switch over
- * p->lattice around its loops), never inside the per-node code. docs/lattices.md describes the lattices, their
+ * Hermite moments and rebuild (tess_q_hermite_*) and the finite-difference closure (tess_q_fd_known_sum,
+ * tess_q_fd_boundary); for D2Q9, D3Q13 and D3Q19, tess_q_collide_mrt_L_P; for D3Q13, tess_q_mrt_equilibrium_d3q13_P
+ * and tess_q_from_moments_d3q13_P; for D3Q19, tess_q_zou_he, tess_q_node_collide and tess_q_node_update. The
+ * run-time lattice id is dispatched by the backend (a switch over p->lattice around its loops), never inside the
+ * per-node code. docs/lattices.md describes the lattices, their
  * moments and rates. */
 #ifndef TESS_PHYSICS_Q_H
 #define TESS_PHYSICS_Q_H
@@ -40,6 +41,13 @@ TESS_HD TESS_INLINE int tess_q_supports(tess_lattice_id id, int collision)
     case TESS_LATTICE_D3Q27: return lbgk || reg;
     }
     return 0;
+}
+
+/* Whether the lattice has the finite-difference inlet/outlet (method fd, tess_q_fd_boundary): every lattice with
+ * the second-order Hermite rebuild of the regularized collision, i.e. all but D3Q13. */
+TESS_HD TESS_INLINE int tess_q_supports_fd(tess_lattice_id id)
+{
+    return id != TESS_LATTICE_D3Q13;
 }
 
 #endif

@@ -1,9 +1,9 @@
 /* The per-node physics of every lattice (D2Q9, D3Q13, D3Q19, D3Q27), written once for every backend, lattice and
  * precision: equilibria, moments, Guo forcing, LBGK, MRT, regularized, and the boundary rules (halfway bounce-back
  * with moving walls, Bouzidi curved walls, non-equilibrium extrapolation, Zou-He, the finite-difference
- * velocity-gradient closure). The tuned D3Q19 kernels and the lattice-generic engine call the same functions.
+ * velocity-gradient closure). Every backend calls the same functions.
  * Do not include directly: tess_physics.h instantiates it through tess_instantiate_q.h (names
- * tess_q_<what>_<lat>_<prec>; the D3Q19 names of the tuned kernels, tess_<what>_<prec>, are aliases of the d3q19
+ * tess_q_<what>_<lat>_<prec>; the older D3Q19 names, tess_<what>_<prec>, are aliases of the d3q19
  * instance, tess_physics.h). The lattice-free pieces (c . v, integer row sums, the Guo velocity shift, the
  * moment-space regularized collision and its Hermite coefficients, the strain rate) are in tess_physics_t.h.
  *
@@ -579,10 +579,50 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_nee)(const tess_params_t *p, const tess
         f[i] = feq_b[i] + (fn[i] - feq_n[i]);
 }
 
+#if TESS_QL_Q != 13
+/* The finite-difference velocity-gradient closure (Latt et al. 2008) on every lattice with the second-order
+ * Hermite rebuild of the regularized collision (D2Q9, D3Q19, D3Q27; D3Q13 has none, tess_q_check_physics
+ * refuses it there). Planes with an axis-aligned outward normal (mat->axis, mat->sign). */
+
+/* Eq. 21 of the moment-representation paper in the distribution representation: rho_0 + 2 rho_1 from the
+ * populations after streaming (tangential ones once, outgoing ones twice). */
+TESS_HD TESS_INLINE R TESS_QFN(tess_q_fd_known_sum)(int axis, int sign, const R *f)
+{
+    const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
+    R r0 = (R)0, r1 = (R)0;
+    TESS_UNROLL
+    for (int i = 0; i < TESS_QL_Q; i++) {
+        const int c[3] = {cx[i], cy[i], cz[i]};
+        const int cn = c[axis] * sign;
+        if (cn == 0)
+            r0 += f[i];
+        else if (cn > 0)
+            r1 += f[i];
+    }
+    return r0 + (R)2 * r1;
+}
+
+/* Eq. 19 in the distribution representation: replaces every population of the boundary node with the
+ * regularized state of (rho, u, S) (tess_fd_moments); the node then collides like any other. */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_fd_boundary)(const tess_params_t *p, const tess_material_t *mat, int fluid,
+                                                      const R *S, R *f)
+{
+    R m[TESS_MR_NM];
+    TESS_QPFN(tess_fd_moments)(p, mat, fluid, TESS_QFN(tess_q_fd_known_sum)(mat->axis, mat->sign, f), S, m);
+#if TESS_QL_D == 2
+    m[TESS_MR_PZZ] = m[TESS_MR_RHO] * (R)(1.0 / 3.0); /* as tess_q_moment_collide: P_zz = 0 in the rebuild */
+    m[TESS_MR_PXZ] = (R)0;
+    m[TESS_MR_PYZ] = (R)0;
+#endif
+    TESS_QFN(tess_q_hermite_populations)(m, f);
+}
+
+#endif /* not D3Q13 */
+
 #if TESS_QL_IS_D3Q19
-/* Zou-He and the finite-difference closure are the planar inlet/outlet rules of the D3Q19 kernels; the engine
- * uses non-equilibrium extrapolation on every lattice (its checks refuse the others there). The bodies are
- * written over the lattice tables. */
+/* Zou-He planes exist on D3Q19 only (the other lattices take non-equilibrium extrapolation or the
+ * finite-difference closure; tess_q_check_physics refuses Zou-He there). The bodies are written over the lattice
+ * tables. */
 
 /* Zou & He (1997) on a plane with outward normal (axis, sign), in the general form with the transverse-momentum
  * correction (Hecht & Harting 2010). Unknown populations are those entering the domain (c . n = -1); whatever the
@@ -643,34 +683,6 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_zou_he)(const tess_params_t *p, const t
                 v = c[t] > 0 ? v - nt[t] : v + nt[t];
         f[i] = v;
     }
-}
-
-/* Eq. 21 of the moment-representation paper in the distribution representation: rho_0 + 2 rho_1 from the
- * populations after streaming (tangential ones once, outgoing ones twice). */
-TESS_HD TESS_INLINE R TESS_QFN(tess_q_fd_known_sum)(int axis, int sign, const R *f)
-{
-    const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
-    R r0 = (R)0, r1 = (R)0;
-    TESS_UNROLL
-    for (int i = 0; i < TESS_QL_Q; i++) {
-        const int c[3] = {cx[i], cy[i], cz[i]};
-        const int cn = c[axis] * sign;
-        if (cn == 0)
-            r0 += f[i];
-        else if (cn > 0)
-            r1 += f[i];
-    }
-    return r0 + (R)2 * r1;
-}
-
-/* Eq. 19 in the distribution representation: replaces every population of the boundary node with the
- * regularized state of (rho, u, S) (tess_fd_moments); the node then collides like any other. */
-TESS_HD TESS_INLINE void TESS_QFN(tess_q_fd_boundary)(const tess_params_t *p, const tess_material_t *mat, int fluid,
-                                                      const R *S, R *f)
-{
-    R m[TESS_MR_NM];
-    TESS_QPFN(tess_fd_moments)(p, mat, fluid, TESS_QFN(tess_q_fd_known_sum)(mat->axis, mat->sign, f), S, m);
-    TESS_QFN(tess_q_hermite_populations)(m, f);
 }
 
 /* The whole local update of a wet node after the gather: Zou-He reconstruction at an open boundary, moments,

@@ -1,4 +1,4 @@
-/* The physics the lattice-generic engine runs (tess_links.h: tess_q_check_physics), checked once for every
+/* The physics the engine runs (tess_links.h: tess_q_check_physics), checked once for every
  * backend of the engine. */
 #include "tess_lattice.h"
 #include "tess_links.h"
@@ -17,11 +17,20 @@ tess_status tess_q_check_physics(const tess_params_t *p, tess_error_t *err)
         const tess_material_t *mt = &p->mat[m];
         if (mt->kind != TESS_NODE_VELOCITY && mt->kind != TESS_NODE_PRESSURE)
             continue;
-        if (mt->method == TESS_BC_FINITE_DIFFERENCE)
-            return tess_fail(err, TESS_ERR_UNSUPPORTED,
-                             "material %d: the finite-difference inlet/outlet runs with the tuned D3Q19 patterns aa "
-                             "and mr only; use method = nee",
-                             m);
+        if (mt->method == TESS_BC_FINITE_DIFFERENCE) {
+            if (!tess_q_supports_fd((tess_lattice_id)p->lattice))
+                return tess_fail(err, TESS_ERR_UNSUPPORTED,
+                                 "material %d: the finite-difference inlet/outlet needs the second-order Hermite "
+                                 "rebuild, which %s lacks; use method = nee",
+                                 m, lat->name);
+            if (mt->axis < 0 || mt->axis >= lat->d || (mt->sign != 1 && mt->sign != -1))
+                return tess_fail(err, TESS_ERR_INPUT,
+                                 "material %d: a finite-difference plane needs an axis-aligned outward normal (%s)", m,
+                                 lat->d == 2 ? "-x, +x, -y or +y" : "-x, +x, -y, +y, -z or +z");
+            if (mt->waveform > 0)
+                return tess_fail(err, TESS_ERR_INPUT,
+                                 "material %d: a waveform needs method = nee or zou-he (fd planes are steady)", m);
+        }
         if (mt->profile != TESS_PROFILE_UNIFORM && mt->method != TESS_BC_NEE)
             return tess_fail(err, TESS_ERR_INPUT, "material %d: a profiled inlet needs method = nee", m);
         if (mt->profile == TESS_PROFILE_WOMERSLEY &&

@@ -1,4 +1,4 @@
-/* One node of the lattice-generic engine: pull the incoming populations (with walls, curved walls and open
+/* One node of the engine: pull the incoming populations (with walls, curved walls and open
  * boundaries) and collide. Backends wrap these in their loops (backends/cpu/cpu_q*.c; a GPU kernel would
  * call the same functions, one thread a node), so the engine's physics exists once.
  *

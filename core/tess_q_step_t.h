@@ -1,4 +1,4 @@
-/* The per-node step of the lattice-generic engine, once for every lattice and precision. Do not include
+/* The per-node step of the engine, once for every lattice and precision. Do not include
  * directly: tess_q_step.h instantiates it through tess_instantiate_q.h. */
 
 #define R TESS_R
@@ -186,6 +186,65 @@ TESS_HD TESS_INLINE int TESS_QFN(tess_q_inward)(const tess_params_t *p, const te
     return best;
 }
 
+#if TESS_QL_Q != 13
+/* ---- The finite-difference velocity-gradient inlet/outlet (method fd; not D3Q13) ----------------------------
+ * Boundaries as data: a backend lists its fd nodes, runs tess_q_fd_strain over that list at the start of every
+ * step (every node's strain rate from the velocities of the state the step starts from, so the gradients lag
+ * the populations by one step in every pattern and representation alike; a steady state is unaffected), and
+ * passes each node's S to the gather (tess_q_gather_from), which closes the node with tess_q_fd_boundary. S is
+ * computed in double whatever the precision of the state. */
+
+/* Velocity of wet node (x, y, z) of tile k in the state a step starts from (without the Guo half force): its
+ * post-collision populations f*_j read through convention conv, or its stored moments ms. */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_fd_velocity)(const tess_params_t *p, const tess_q_grid_t *g, const R *f,
+                                                      const R *ms, int conv, int32_t k, int x, int y, int z,
+                                                      double u[3])
+{
+    if (ms) {
+        R m[TESS_MR_NM];
+        TESS_QFN(tess_q_mr_load)(ms, k, tess_q_grid_local(g, x, y, z), m);
+        tess_velocity_f64(p, p->fluid, p->use_force, (double)m[TESS_MR_RHO], (double)m[TESS_MR_JX],
+                          (double)m[TESS_MR_JY], (double)m[TESS_MR_JZ], -1.0, u);
+#if TESS_QL_D == 2
+        u[2] = 0.0;
+#endif
+        return;
+    }
+    double fj[TESS_QL_Q], rho;
+    for (int j = 0; j < TESS_QL_Q; j++)
+        fj[j] = (double)f[TESS_QFN(tess_q_slot)(g, p, conv, k, x, y, z, j)];
+    TESS_QCAT3(tess_q_macroscopic, TESS_QL, f64)(p, fj, &rho, u);
+}
+
+/* The pre-pass of one fd node (x, y, z) of tile k: its strain rate S (xx, yy, zz, xy, xz, yz; tess_fd_strain)
+ * from the velocities of the node, its wet neighbours at -+e_d and the node two steps inwards along its normal
+ * (a flat lattice has no z neighbours). f, ms, conv: as tess_q_fd_velocity. */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_fd_strain)(const tess_params_t *p, const tess_q_grid_t *g, const R *f,
+                                                    const R *ms, int conv, int32_t k, int x, int y, int z,
+                                                    double S[6])
+{
+    const tess_material_t *m = &p->mat[tess_q_grid_type(g, k, x, y, z)];
+    double u[8][3] = {{0.0, 0.0, 0.0}};
+    int have[8];
+    for (int s = 0; s < 8; s++) {
+        int d[3] = {0, 0, 0};
+        if (s == 7)
+            d[m->axis] = -2 * m->sign;
+        else if (s > 0)
+            d[(s - 1) / 2] = s % 2 ? -1 : 1;
+        int x1 = x, y1 = y, z1 = z;
+        int32_t k1 = k;
+        if (s > 0)
+            k1 = tess_q_grid_move(g, k, &x1, &y1, &z1, d[0], d[1], d[2]);
+        have[s] = s == 0 || ((TESS_QL_D == 3 || d[2] == 0) &&
+                             tess_q_kind_is_wet(p->mat[tess_q_grid_type(g, k1, x1, y1, z1)].kind));
+        if (have[s])
+            TESS_QFN(tess_q_fd_velocity)(p, g, f, ms, conv, k1, x1, y1, z1, u[s]);
+    }
+    tess_fd_strain_f64(m->axis, m->sign, (const double(*)[3])u, have, S);
+}
+#endif
+
 #if TESS_QL_IS_D3Q19
 /* The Zou-He reconstruction of a D3Q19 inlet/outlet plane node at a step, on its pulled populations f (in place):
  * the material's values, or with a waveform those of that step (uniform: Zou-He planes have no profile). Only
@@ -208,15 +267,28 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_zou_he_plane)(const tess_params_t *p, c
 
 /* All incoming populations of wet node (x, y, z) of tile k, boundaries included: the pull, then for an inlet
  * or outlet its reconstruction (non-equilibrium extrapolation from the inward neighbour's pull, whose walls
- * are plain halfway; Zou-He planes on D3Q19 only, tess_physics_t.h). */
+ * are plain halfway; Zou-He planes on D3Q19 only; the finite-difference closure with the node's strain rate S
+ * from tess_q_fd_strain, read only for a node whose method is fd: NULL leaves the closure out, for callers that
+ * only want the pulled populations). */
 TESS_HD TESS_INLINE void TESS_QFN(tess_q_gather_from)(const tess_params_t *p, const tess_q_grid_t *g, const R *f,
                                                       const R *ms, int conv, int32_t k, int x, int y, int z,
-                                                      const tess_link_t *links, int nlinks, R *out)
+                                                      const tess_link_t *links, int nlinks, const double *S, R *out)
 {
     TESS_QFN(tess_q_pull_from)(p, g, f, ms, conv, k, x, y, z, links, nlinks, out);
     const tess_material_t *m = &p->mat[tess_q_grid_type(g, k, x, y, z)];
     if (m->kind != TESS_NODE_VELOCITY && m->kind != TESS_NODE_PRESSURE)
         return;
+#if TESS_QL_Q != 13
+    if (m->method == TESS_BC_FINITE_DIFFERENCE) {
+        if (S) {
+            const R s[6] = {(R)S[0], (R)S[1], (R)S[2], (R)S[3], (R)S[4], (R)S[5]};
+            TESS_QFN(tess_q_fd_boundary)(p, m, p->fluid, s, out);
+        }
+        return;
+    }
+#else
+    (void)S;
+#endif
     if (m->method == TESS_BC_NEE) {
         const int d = TESS_QFN(tess_q_inward)(p, g, m, k, x, y, z);
         if (d < 0)
@@ -242,36 +314,55 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_gather_from)(const tess_params_t *p, co
 #endif
 }
 
-/* tess_q_gather_from on populations (AB and AA). */
+/* tess_q_gather_from on populations (AB and AA), without the finite-difference closure (S NULL). */
 TESS_HD TESS_INLINE void TESS_QFN(tess_q_gather)(const tess_params_t *p, const tess_q_grid_t *g, const R *f, int conv,
                                                  int32_t k, int x, int y, int z, const tess_link_t *links, int nlinks,
                                                  R *out)
 {
-    TESS_QFN(tess_q_gather_from)(p, g, f, (const R *)0, conv, k, x, y, z, links, nlinks, out);
+    TESS_QFN(tess_q_gather_from)(p, g, f, (const R *)0, conv, k, x, y, z, links, nlinks, (const double *)0, out);
 }
 
-/* The whole update of a wet node: gather with boundaries, then the bulk collision of tess_physics_q.h. out
- * receives the node's post-collision populations. */
+/* The whole update of a wet node: gather with boundaries (S: the node's strain rate when its method is fd,
+ * tess_q_fd_strain; else unused), then the bulk collision of tess_physics_q.h. out receives the node's
+ * post-collision populations. */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_node_step_fd)(const tess_params_t *p, const tess_q_grid_t *g, const R *f,
+                                                       int conv, int32_t k, int x, int y, int z,
+                                                       const tess_link_t *links, int nlinks, const double *S, R *out)
+{
+    TESS_QFN(tess_q_gather_from)(p, g, f, (const R *)0, conv, k, x, y, z, links, nlinks, S, out);
+    TESS_QFN(tess_q_collide)(p, out);
+}
+
+/* tess_q_node_step_fd for a node without the finite-difference method. */
 TESS_HD TESS_INLINE void TESS_QFN(tess_q_node_step)(const tess_params_t *p, const tess_q_grid_t *g, const R *f,
                                                     int conv, int32_t k, int x, int y, int z, const tess_link_t *links,
                                                     int nlinks, R *out)
 {
-    TESS_QFN(tess_q_gather)(p, g, f, conv, k, x, y, z, links, nlinks, out);
-    TESS_QFN(tess_q_collide)(p, out);
+    TESS_QFN(tess_q_node_step_fd)(p, g, f, conv, k, x, y, z, links, nlinks, (const double *)0, out);
 }
 
 #if TESS_QL_Q != 13
 /* The update of a wet node in the moment representation (regularized collision only): gather through the
- * stored moments ms, the moments of the incoming populations and their moment-space collision. mout receives
- * the node's post-collision moments (TESS_MR_* order), the ones whose rebuild an AB run would store. */
+ * stored moments ms (S as in tess_q_node_step_fd), the moments of the incoming populations and their
+ * moment-space collision. mout receives the node's post-collision moments (TESS_MR_* order), the ones whose
+ * rebuild an AB run would store. */
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_node_step_mr_fd)(const tess_params_t *p, const tess_q_grid_t *g,
+                                                          const R *ms, int32_t k, int x, int y, int z,
+                                                          const tess_link_t *links, int nlinks, const double *S,
+                                                          R *mout)
+{
+    R f[TESS_QL_Q];
+    TESS_QFN(tess_q_gather_from)(p, g, (const R *)0, ms, TESS_Q_CANON, k, x, y, z, links, nlinks, S, f);
+    TESS_QFN(tess_q_hermite_moments)(f, mout);
+    TESS_QFN(tess_q_moment_collide)(p, p->fluid, p->use_force, mout);
+}
+
+/* tess_q_node_step_mr_fd for a node without the finite-difference method. */
 TESS_HD TESS_INLINE void TESS_QFN(tess_q_node_step_mr)(const tess_params_t *p, const tess_q_grid_t *g, const R *ms,
                                                        int32_t k, int x, int y, int z, const tess_link_t *links,
                                                        int nlinks, R *mout)
 {
-    R f[TESS_QL_Q];
-    TESS_QFN(tess_q_gather_from)(p, g, (const R *)0, ms, TESS_Q_CANON, k, x, y, z, links, nlinks, f);
-    TESS_QFN(tess_q_hermite_moments)(f, mout);
-    TESS_QFN(tess_q_moment_collide)(p, p->fluid, p->use_force, mout);
+    TESS_QFN(tess_q_node_step_mr_fd)(p, g, ms, k, x, y, z, links, nlinks, (const double *)0, mout);
 }
 #endif
 

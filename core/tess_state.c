@@ -23,7 +23,7 @@ size_t tess_state_index(const tess_tiling_t *t, int32_t k, int i, int local)
     return ((size_t)k * t->q + i) * 64 + local;
 }
 
-/* Equilibrium and output moments of the generic lattices, by run-time lattice id. */
+/* Equilibrium and output moments of the lattices other than D3Q19, by run-time lattice id. */
 static void equilibrium_q(int lattice, int fluid, double rho, const double u[3], double *feq)
 {
     switch (lattice) {

@@ -5,6 +5,7 @@
 #include "cpu_topology.h"
 #include "tess_layout.h"
 #include "tess_physics.h"
+#include "tess_tiling.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,57 @@
 
 #define TESS_TEMPLATE "cpu_mr_step_t.h"
 #include "tess_instantiate.h"
+
+/* The tuned MR instance's copy of the tiling (cpu_pattern.c hands it the engine's). */
+tess_status tess_cpu_pattern_upload(tess_cpu_pattern_t *be, const tess_tiling_t *t, tess_error_t *err)
+{
+    const size_t nt = t->ntiles > 0 ? (size_t)t->ntiles : 1;
+    be->ntiles = t->ntiles;
+    be->tx = t->tx;
+    be->ty = t->ty;
+    be->tz = t->tz;
+    memcpy(be->periodic, t->periodic, sizeof be->periodic);
+    be->neighbors = malloc(27 * nt * sizeof *be->neighbors);
+    be->node_type = malloc(64 * nt);
+    be->tile_corner = malloc(3 * nt * sizeof *be->tile_corner);
+    be->tile_plain = calloc(nt, 1);
+    be->tile_has_open = calloc(nt, 1);
+    if (!be->neighbors || !be->node_type || !be->tile_corner || !be->tile_plain || !be->tile_has_open)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory copying the tiling of %d tiles", t->ntiles);
+    memcpy(be->neighbors, t->neighbors, 27 * (size_t)t->ntiles * sizeof *be->neighbors);
+    memcpy(be->node_type, t->node_type, 64 * (size_t)t->ntiles);
+    memcpy(be->tile_corner, t->tile_corner, 3 * (size_t)t->ntiles * sizeof *be->tile_corner);
+    be->bytes = nt * (27 * sizeof(int32_t) + 64 + 3 * sizeof(int32_t) + 2);
+    return TESS_OK;
+}
+
+/* Tiles whose whole 3x3x3 neighbourhood exists and is plain fluid take the check-free gather. */
+void tess_cpu_pattern_classify(tess_cpu_pattern_t *be)
+{
+    for (int m = 0; m < 256; m++)
+        be->wet[m] = m < be->params.nmat && tess_kind_is_wet(be->params.mat[m].kind);
+    for (int32_t k = 0; k < be->ntiles; k++) {
+        int plain = be->params.mat[1].kind == TESS_NODE_FLUID, open = 0;
+        for (int s = 0; s < 27 && plain; s++) {
+            const int32_t t2 = be->neighbors[27 * (size_t)k + s];
+            if (t2 < 0) {
+                plain = 0;
+                break;
+            }
+            for (int n = 0; n < 64; n++)
+                if (be->node_type[64 * (size_t)t2 + n] != 1) {
+                    plain = 0;
+                    break;
+                }
+        }
+        for (int n = 0; n < 64; n++) {
+            const int kind = be->params.mat[be->node_type[64 * (size_t)k + n]].kind;
+            open |= kind == TESS_NODE_VELOCITY || kind == TESS_NODE_PRESSURE;
+        }
+        be->tile_plain[k] = (uint8_t)plain;
+        be->tile_has_open[k] = (uint8_t)open;
+    }
+}
 
 /* Bit of lateral neighbour column (dx, dy) != (0, 0) in a tile's mask. */
 static int lateral_bit(int dx, int dy)

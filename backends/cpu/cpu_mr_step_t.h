@@ -141,9 +141,9 @@ static void TESS_FN(cpu_mr_open_fd)(const tess_cpu_pattern_t *be, int32_t k, con
         }
         TESS_FN(tess_mr_moments)(f, part);
         const R known = TESS_FN(tess_fd_known_sum_moments)(mat->axis, mat->sign, part[TESS_MR_RHO], &part[TESS_MR_JX]);
-        const tess_cpu_fd_node_t *fd = &be->fd[be->fd_of_node[64 * (size_t)k + n]];
+        const double *fs = tess_cpu_fd_strain_of(&be->fd, 64 * (int64_t)k + n);
         for (int c = 0; c < 6; c++)
-            S[c] = (R)fd->S[c];
+            S[c] = (R)fs[c];
         TESS_FN(tess_fd_moments)(p, mat, p->fluid, known, S, mm);
         TESS_FN(tess_mr_collide)(p, p->fluid, p->use_force, mm);
         for (int q = 0; q < 10; q++)
@@ -210,7 +210,7 @@ static void TESS_FN(cpu_mr_complete)(const tess_cpu_pattern_t *be, const tess_cp
             TESS_FN(cpu_mr_open_zou_he)(be, k, buf);
         R *mk = m + (size_t)k * 10 * 64;
         TESS_FN(cpu_mr_collide)(p, buf, mk);
-        if (be->tile_has_open[k] && be->n_fd)
+        if (be->tile_has_open[k] && be->fd.n)
             TESS_FN(cpu_mr_open_fd)(be, k, buf, mk);
     }
 }

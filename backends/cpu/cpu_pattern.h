@@ -1,22 +1,14 @@
-/* The CPU backend's one-copy propagation patterns, AA and MR (docs/patterns.md), beside the AB pattern of
- * cpu_ab.c. The public table tess_backend_cpu (cpu_pattern.c) dispatches on the pattern in the config, which
- * both backend structures hold as their first member. */
+/* TUNED MR: the sliding-window D3Q19 MR kernel (cpu_mr.c, docs/patterns.md), which the CPU table
+ * (cpu_pattern.c) still uses for D3Q19 pattern mr until the engine's sliding-window MR replaces it; then this
+ * header goes with it. Every other case runs on the engine (cpu_q.h). */
 #ifndef TESS_CPU_PATTERN_H
 #define TESS_CPU_PATTERN_H
 
+#include "cpu_fd.h"
 #include "cpu_gather_table.h"
 #include "tess_backend.h"
+#include "tess_q_step.h"
 #include <stdint.h>
-
-extern const tess_backend_ops_t tess_cpu_ab_ops; /* cpu_ab.c */
-
-/* One finite-difference boundary node: its tile node index (tile * 64 + L_XYZ), its stencil (tile node
- * indices or -1, see tess_fd_strain) and its strain rate, refreshed by a pre-pass at the start of every step. */
-typedef struct {
-    int64_t node;
-    int64_t stencil[8];
-    double S[6];
-} tess_cpu_fd_node_t;
 
 /* One link of an MR tile that the unconditional window gather gets wrong: a solid node of the tile (rest
  * state), a bounce-back link, or a link from another block (interface buffer or recomputation). */
@@ -37,7 +29,7 @@ typedef struct {
 } tess_cpu_mr_block_t;
 
 typedef struct tess_cpu_pattern {
-    tess_backend_config_t cfg; /* first member: the dispatch reads cfg.pattern through it */
+    tess_backend_config_t cfg;
     tess_params_t params;
     int nthreads;
     int32_t ntiles;
@@ -52,14 +44,9 @@ typedef struct tess_cpu_pattern {
     size_t bytes;
     tess_cpu_gather_table_t table;
 
-    /* finite-difference boundary nodes (both patterns) */
-    int64_t n_fd;
-    tess_cpu_fd_node_t *fd;
-    int32_t *fd_of_node;     /* per tile node: index into fd or -1 (NULL when n_fd == 0) */
-
-    /* AA */
-    void *f;                 /* the one population copy */
-    int64_t nsteps_done;     /* odd: the copy holds the odd-step (streamed) state */
+    tess_cpu_fd_t fd;        /* finite-difference boundary nodes (cpu_fd.h) */
+    tess_q_grid_t grid;      /* the tiling as the core's per-node functions see it (the fd pre-pass) */
+    int64_t nsteps_done;
 
     /* MR */
     void *m;                 /* 10 moments per node: (tile * 10 + q) * 64 + L_XYZ */
@@ -77,7 +64,7 @@ typedef struct tess_cpu_pattern {
     int32_t layer_nodes;     /* nodes per layer of a block (cross-section), as chosen */
     void **window;           /* per thread: 5 slots x max_ncol tiles x 19 x 64, every direction in L_XYZ */
     int16_t (*xlist)[19 * 64]; /* per mask: the outgoing (i * 64 + n) in interface-buffer order */
-    int64_t *fix_start;      /* per tile + 1: range in fix (AA: solid nodes and bounce-back; MR: also interfaces) */
+    int64_t *fix_start;      /* per tile + 1: range in fix (solid nodes, bounce-back, interfaces) */
     tess_cpu_mr_fix_t *fix;
     size_t fix_bytes;
     void *rest_tile;         /* 19 x 64 rest populations: the gather's source for empty and foreign neighbours */
@@ -86,16 +73,7 @@ typedef struct tess_cpu_pattern {
 /* Shared set-up (cpu_pattern.c). */
 tess_status tess_cpu_pattern_upload(tess_cpu_pattern_t *be, const tess_tiling_t *t, tess_error_t *err);
 void tess_cpu_pattern_classify(tess_cpu_pattern_t *be);
-tess_status tess_cpu_pattern_fd_setup(tess_cpu_pattern_t *be, tess_error_t *err);
-/* Refreshes the strain rate of every finite-difference node from the current state (cpu_pattern_fd.c). */
-void tess_cpu_pattern_fd_prepass(tess_cpu_pattern_t *be);
 void *tess_cpu_alloc(size_t bytes);
-
-/* AA (cpu_aa.c). */
-tess_status tess_cpu_aa_upload(tess_cpu_pattern_t *be, tess_error_t *err);
-tess_status tess_cpu_aa_initialise(tess_cpu_pattern_t *be, const void *pops, tess_error_t *err);
-void tess_cpu_aa_step(tess_cpu_pattern_t *be);
-void tess_cpu_aa_download(tess_cpu_pattern_t *be, void *pops);
 
 /* MR (cpu_mr.c). */
 tess_status tess_cpu_mr_upload(tess_cpu_pattern_t *be, tess_error_t *err);

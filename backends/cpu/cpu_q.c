@@ -1,6 +1,6 @@
-/* The lattice-generic CPU engine: set-up, canonical conversion and the dispatch by lattice and precision. */
+/* The CPU engine: set-up, canonical conversion and the dispatch by lattice and precision. */
 #include "cpu_q.h"
-#include "cpu_pattern.h"
+#include "cpu_pattern.h" /* tess_cpu_alloc */
 #include "cpu_stream.h"
 #include "cpu_topology.h"
 #include "tess_physics_q.h"
@@ -45,15 +45,17 @@ static tess_precision cfg_precision(const tess_cpu_q_t *be)
 static tess_status q_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
 {
     if (cfg->pattern != TESS_PATTERN_AB && cfg->pattern != TESS_PATTERN_AA && cfg->pattern != TESS_PATTERN_MR)
+        return tess_fail(err, TESS_ERR_INPUT, "unknown propagation pattern %d (expected ab, aa or mr)",
+                         (int)cfg->pattern);
+    if (cfg->variant != TESS_KERNEL_FULL)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED, "kernel variants other than 'full' exist on the GPU backends only");
+    if (cfg->plain_xyz)
         return tess_fail(err, TESS_ERR_UNSUPPORTED,
-                         "the lattice-generic engine (lattices other than D3Q19, curved walls, method nee) runs "
-                         "patterns ab, aa and mr only");
-    if (cfg->variant != TESS_KERNEL_FULL || cfg->plain_xyz)
-        return tess_fail(err, TESS_ERR_UNSUPPORTED,
-                         "kernel variants and the layout study exist for the tuned D3Q19 kernels only");
+                         "the layout study (plain_xyz) is a GPU measurement: the cpu engine stores the 64 values of "
+                         "a tile's direction contiguously already");
     tess_cpu_q_t *be = calloc(1, sizeof *be);
     if (!be)
-        return tess_fail(err, TESS_ERR_NOMEM, "out of memory creating the generic cpu engine");
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory creating the cpu backend");
     be->cfg = *cfg;
     be->nthreads = tess_cpu_topology_team(cfg->threads);
     *out = (tess_backend_t *)(void *)be;
@@ -111,7 +113,7 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
     for (int c = 0; c < ncopies; c++) {
         be->f[c] = tess_cpu_alloc(copy_bytes(be));
         if (!be->f[c])
-            return tess_fail(err, TESS_ERR_NOMEM, "out of memory: the generic engine needs %zu bytes per copy for %d tiles",
+            return tess_fail(err, TESS_ERR_NOMEM, "out of memory: the cpu engine needs %zu bytes per copy for %d tiles",
                              copy_bytes(be), t->ntiles);
     }
     be->bytes = ncopies * copy_bytes(be) +
@@ -276,7 +278,8 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
                          "the MR pattern stores moments and runs the regularized collision only: set collision = "
                          "regularized, or use pattern ab or aa for lbgk and mrt");
     be->params = *p;
-    if ((st = find_special(be, err)) != TESS_OK || (st = build_fixups(be, err)) != TESS_OK)
+    if ((st = find_special(be, err)) != TESS_OK || (st = build_fixups(be, err)) != TESS_OK ||
+        (st = tess_cpu_fd_build(&be->fd, p, be->node_type, be->ntiles, err)) != TESS_OK)
         return st;
     classify_tiles(be);
     be->cur = 0;
@@ -305,6 +308,13 @@ static tess_status q_step(tess_backend_t *b, int nsteps, tess_error_t *err)
         return tess_fail(err, TESS_ERR_INPUT, "step called before upload_geometry and initialise");
     for (int s = 0; s < nsteps; s++) {
         be->grid.step = be->params.step0 + be->nsteps_done + 1; /* time-dependent inlets (tess_q_step.h) */
+        if (be->fd.n) { /* the fd nodes' strain rates from the state the step starts from */
+            const int mr = be->cfg.pattern == TESS_PATTERN_MR, aa = be->cfg.pattern == TESS_PATTERN_AA;
+            const void *state = be->f[aa ? 0 : be->cur];
+            tess_cpu_fd_prepass(&be->fd, &be->params, &be->grid, be->cfg.precision, mr ? NULL : state,
+                                mr ? state : NULL, aa && (be->nsteps_done & 1) ? TESS_Q_SWAPPED : TESS_Q_CANON,
+                                be->nthreads);
+        }
         Q_DISPATCH(cpu_q_step, be);
         be->nsteps_done++;
     }
@@ -336,7 +346,7 @@ static size_t q_bytes(const tess_backend_t *b)
 {
     const tess_cpu_q_t *be = (const tess_cpu_q_t *)(const void *)b;
     return be->bytes + (size_t)be->nspecial * (be->q * tess_precision_size(be->cfg.precision) + sizeof(int64_t)) +
-           (size_t)be->nfix * sizeof(tess_cpu_q_fix_t);
+           (size_t)be->nfix * sizeof(tess_cpu_q_fix_t) + tess_cpu_fd_bytes(&be->fd, be->ntiles);
 }
 
 static void q_describe(const tess_backend_t *b, char *buf, size_t len)
@@ -345,7 +355,7 @@ static void q_describe(const tess_backend_t *b, char *buf, size_t len)
     const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)be->lattice);
     char topo[256];
     tess_cpu_topology_summary(topo, sizeof topo);
-    snprintf(buf, len, "cpu, generic engine (%s), pattern %s, %d threads; %s", lat ? lat->name : "?",
+    snprintf(buf, len, "cpu, %s, pattern %s, %d threads; %s", lat ? lat->name : "?",
              be->cfg.pattern == TESS_PATTERN_AA ? "aa" : be->cfg.pattern == TESS_PATTERN_MR ? "mr (moments, two copies)" : "ab",
              be->nthreads, topo);
 }
@@ -371,6 +381,7 @@ static void q_destroy(tess_backend_t *b)
     free(be->special);
     free(be->special_of_node);
     free(be->buf);
+    tess_cpu_fd_free(&be->fd);
     free(be->f[0]);
     free(be->f[1]);
     free(be);

@@ -1,10 +1,11 @@
-/* The lattice-generic CPU engine (docs/architecture.md, "Generic lattice engine"): AB and AA pull over tiles for
- * every lattice, with curved walls (Bouzidi) and inlets/outlets of any orientation (non-equilibrium
- * extrapolation). The physics of a node is core/tess_q_step.h; this engine is only the loops. The CPU table
- * (cpu_pattern.c) sends instances whose config has `generic` set here. */
+/* The CPU engine (docs/architecture.md, "The engine"): AB, AA and MR over tiles for every lattice, collision and
+ * boundary (halfway and moving walls, Bouzidi curved walls, Zou-He, finite-difference and extrapolated inlets and
+ * outlets of any orientation). The physics of a node is core/tess_q_step.h; this engine is only the loops. The
+ * CPU table (cpu_pattern.c) runs every instance here. */
 #ifndef TESS_CPU_Q_H
 #define TESS_CPU_Q_H
 
+#include "cpu_fd.h"
 #include "tess_backend.h"
 #include "tess_q_step.h"
 
@@ -15,8 +16,10 @@ typedef struct {
     uint8_t n, i, mat, pad;
 } tess_cpu_q_fix_t;
 
+struct tess_cpu_pattern;
+
 typedef struct tess_cpu_q {
-    tess_backend_config_t cfg; /* first member: the CPU table's dispatch reads it */
+    tess_backend_config_t cfg; /* first member */
     tess_params_t params;
     int nthreads;
     int lattice, q, ex, ey, ez;
@@ -44,12 +47,17 @@ typedef struct tess_cpu_q {
     int64_t nfix;
     int64_t *tile_link;       /* per tile: first curved link (index into links; ntiles + 1 entries) */
     void *link_val;           /* AA: the pre-pass's value of every curved link (links' order) */
+    tess_cpu_fd_t fd;         /* finite-difference inlet/outlet nodes and their strain rates (pre-pass per step) */
     int reference;            /* tests: every tile through the full per-node function (tess_q_node_step) */
     tess_tiling_t shape;      /* lattice, q and extent only: for tess_state_index */
     void *f[2];               /* AB: two copies; AA: f[0] only */
     int cur;                  /* AB: the copy holding the state */
     int64_t nsteps_done;      /* AA: odd means the copy is in the swapped convention */
     size_t bytes;
+    /* TUNED MR (cpu_pattern.c; goes when the engine's sliding-window MR lands): the D3Q19 MR kernel instance
+     * that runs this backend instead, and what it needs of the tiling */
+    struct tess_cpu_pattern *tuned_mr;
+    int tuned_mr_tiles[3], tuned_mr_periodic[3];
 } tess_cpu_q_t;
 
 extern const tess_backend_ops_t tess_cpu_q_ops;

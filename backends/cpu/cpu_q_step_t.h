@@ -1,4 +1,4 @@
-/* The loops of the generic CPU engine for one lattice and precision (instantiated by cpu_q.c through
+/* The loops of the CPU engine for one lattice and precision (instantiated by cpu_q.c through
  * tess_instantiate_q.h). Every node's result depends only on the state before the step, so any thread count
  * and any tile order give the same bits. */
 
@@ -16,8 +16,8 @@ static void TESS_QFN(cpu_q_prepass)(tess_cpu_q_t *be, const R *f, int conv)
         const int32_t k = (int32_t)(node / 64);
         const int n = (int)(node % 64);
         const int x = n % g->ex, y = (n / g->ex) % g->ey, z = n / (g->ex * g->ey);
-        TESS_QFN(tess_q_gather)(p, g, f, conv, k, x, y, z, be->links + be->node_link[node], be->node_nlink[node],
-                                buf + s * TESS_QL_Q);
+        TESS_QFN(tess_q_gather_from)(p, g, f, (const R *)0, conv, k, x, y, z, be->links + be->node_link[node],
+                                     be->node_nlink[node], tess_cpu_fd_strain_of(&be->fd, node), buf + s * TESS_QL_Q);
     }
     if (p->wall == TESS_WALL_BOUNCE_BACK || be->reference)
         return;
@@ -169,10 +169,10 @@ static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_
  * that is not plain applies its fix-ups: the wall rule on links whose upstream node is not wet (bounce-back,
  * from the node's own slot opp(i), which holds f*_opp(i) in both conventions), a rest state on its dry nodes,
  * the curved links (tess_q_pull_link) and, for its special nodes (inlets, outlets), the whole gather
- * (tess_q_gather). The 64 nodes collide in one loop, and the tile is stored through conv_out. The values are
- * those of tess_q_node_step for every wet node, bit for bit (tests/lattice/test_q_tiles.c).
- * AB: src != dst, both canonical. AA: src == dst; use_buf: the special nodes and the curved links come from
- * the pre-pass (read before anything is written). */
+ * (tess_q_gather_from, with the strain rate of the fd nodes from the step's pre-pass, cpu_fd.h). The 64 nodes
+ * collide in one loop, and the tile is stored through conv_out. The values are those of tess_q_node_step for every
+ * wet node, bit for bit (tests/lattice/test_q_tiles.c). AB: src != dst, both canonical. AA: src == dst; use_buf:
+ * the special nodes and the curved links come from the pre-pass (read before anything is written). */
 static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int conv_in, int conv_out, int use_buf)
 {
     const tess_params_t *p = &be->params;
@@ -231,8 +231,9 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                             fl[i] = pre[s * TESS_QL_Q + i];
                     } else {
                         const int x = n % CPU_Q_EX, y = (n / CPU_Q_EX) % CPU_Q_EY, z = n / (CPU_Q_EX * CPU_Q_EY);
-                        TESS_QFN(tess_q_gather)(p, g, src, conv_in, k, x, y, z, be->links + be->node_link[node],
-                                                be->node_nlink[node], fl);
+                        TESS_QFN(tess_q_gather_from)(p, g, src, (const R *)0, conv_in, k, x, y, z,
+                                                     be->links + be->node_link[node], be->node_nlink[node],
+                                                     tess_cpu_fd_strain_of(&be->fd, node), fl);
                     }
                     for (int i = 0; i < TESS_QL_Q; i++)
                         buf.f[i][n] = fl[i];
@@ -283,8 +284,8 @@ static void TESS_QFN(cpu_q_sweep_nodes)(tess_cpu_q_t *be, const R *src, R *dst, 
                     fl[i] = buf[(int64_t)s * TESS_QL_Q + i];
                 TESS_QFN(tess_q_collide)(p, fl);
             } else {
-                TESS_QFN(tess_q_node_step)(p, g, src, conv_in, k, x, y, z, be->links + be->node_link[node],
-                                           be->node_nlink[node], fl);
+                TESS_QFN(tess_q_node_step_fd)(p, g, src, conv_in, k, x, y, z, be->links + be->node_link[node],
+                                              be->node_nlink[node], tess_cpu_fd_strain_of(&be->fd, node), fl);
             }
             for (int i = 0; i < TESS_QL_Q; i++)
                 dst[TESS_QFN(tess_q_slot)(g, p, conv_out, k, x, y, z, i)] = fl[i];
@@ -307,8 +308,8 @@ static void TESS_QFN(cpu_q_sweep_mr)(tess_cpu_q_t *be, const R *src, R *dst)
                 continue;
             const int x = n % g->ex, y = (n / g->ex) % g->ey, z = n / (g->ex * g->ey);
             R m[TESS_MR_NM];
-            TESS_QFN(tess_q_node_step_mr)(p, g, src, k, x, y, z, be->links + be->node_link[node], be->node_nlink[node],
-                                          m);
+            TESS_QFN(tess_q_node_step_mr_fd)(p, g, src, k, x, y, z, be->links + be->node_link[node],
+                                             be->node_nlink[node], tess_cpu_fd_strain_of(&be->fd, node), m);
             TESS_QFN(tess_q_mr_store)(dst, k, n, m);
         }
 #else

@@ -28,6 +28,12 @@ struct tess_backend {
     tess_link_t *links;  /* curved-wall links and per-node ranges; NULL when the tiling has none */
     int64_t *node_link;
     uint8_t *node_nlink;
+    int32_t *link_tile;  /* per link: its tile (for filling the slots) */
+    int64_t *tile_link;  /* per tile: its first link (ntiles + 1) */
+    void *link_val;      /* per link: its value in the current step */
+    tess_gpu_link_slot_t *slots; /* per link: where its rule reads; filled at the first step after initialise */
+    int64_t nlinks;
+    int slots_ready;
     uint8_t *host_type;  /* 64 per tile: the node types, for the list of inlet/outlet nodes */
     int64_t *open;       /* the inlet/outlet nodes (64 tile + local), device; NULL when none */
     int32_t nopen;
@@ -119,6 +125,10 @@ static void tess_gpu_free_device(tess_backend_t *be)
     (void)gpuFree(be->links);
     (void)gpuFree(be->node_link);
     (void)gpuFree(be->node_nlink);
+    (void)gpuFree(be->link_tile);
+    (void)gpuFree(be->tile_link);
+    (void)gpuFree(be->link_val);
+    (void)gpuFree(be->slots);
     (void)gpuFree(be->open);
     free(be->host_type);
     be->host_type = NULL;
@@ -131,6 +141,12 @@ static void tess_gpu_free_device(tess_backend_t *be)
     be->links = NULL;
     be->node_link = NULL;
     be->node_nlink = NULL;
+    be->link_tile = NULL;
+    be->tile_link = NULL;
+    be->link_val = NULL;
+    be->slots = NULL;
+    be->nlinks = 0;
+    be->slots_ready = 0;
     be->bytes = 0;
 }
 
@@ -141,7 +157,10 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
     const size_t fbytes = nt * (size_t)t->q * 64 * tess_precision_size(be->cfg.precision);
     /* Curved links: the links and, per tile node, its range (tess_links_node_ranges). */
     const size_t nl = t->links.n > 0 ? (size_t)t->links.n : 0;
-    const size_t lbytes = nl ? nl * sizeof(tess_link_t) + nt * 64 * (sizeof(int64_t) + 1) : 0;
+    const size_t lbytes =
+        nl ? nl * (sizeof(tess_link_t) + sizeof(tess_gpu_link_slot_t) + sizeof(int32_t) + sizeof(double)) +
+                 nt * 64 * (sizeof(int64_t) + 1) + (nt + 1) * sizeof(int64_t)
+           : 0;
     const size_t need = 2 * fbytes + nt * (30 * sizeof(int32_t) + 64) + lbytes;
     size_t free_b = 0, total_b = 0;
     TESS_GPU_TRY(gpuMemGetInfo(&free_b, &total_b), err, "querying device memory");
@@ -166,6 +185,14 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
         rc = gpuMalloc((void **)&be->node_link, nt * 64 * sizeof(int64_t));
     if (rc == gpuSuccess && nl)
         rc = gpuMalloc((void **)&be->node_nlink, nt * 64);
+    if (rc == gpuSuccess && nl)
+        rc = gpuMalloc((void **)&be->link_tile, nl * sizeof(int32_t));
+    if (rc == gpuSuccess && nl)
+        rc = gpuMalloc((void **)&be->slots, nl * sizeof(tess_gpu_link_slot_t));
+    if (rc == gpuSuccess && nl)
+        rc = gpuMalloc((void **)&be->tile_link, (nt + 1) * sizeof(int64_t));
+    if (rc == gpuSuccess && nl)
+        rc = gpuMalloc(&be->link_val, nl * tess_precision_size(be->cfg.precision));
     if (rc != gpuSuccess) {
         tess_gpu_free_device(be);
         (void)gpuGetLastError(); /* clear the sticky allocation error */
@@ -184,20 +211,32 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
     if (nl && t->ntiles > 0) {
         int64_t *node_link = (int64_t *)malloc(nt * 64 * sizeof(int64_t));
         uint8_t *node_nlink = (uint8_t *)malloc(nt * 64);
-        gpuError_t rl = node_link && node_nlink ? gpuSuccess : gpuErrorMemoryAllocation;
+        int32_t *link_tile = (int32_t *)malloc(nl * sizeof(int32_t));
+        gpuError_t rl = node_link && node_nlink && link_tile ? gpuSuccess : gpuErrorMemoryAllocation;
         if (rl == gpuSuccess) {
             tess_links_node_ranges(t, node_link, node_nlink);
+            for (int32_t k = 0; k < t->ntiles; k++)
+                for (int64_t l = t->links.start[k]; l < t->links.start[k + 1]; l++)
+                    link_tile[l] = k;
             rl = gpuMemcpy(be->links, t->links.link, nl * sizeof(tess_link_t), gpuMemcpyHostToDevice);
         }
         if (rl == gpuSuccess)
             rl = gpuMemcpy(be->node_link, node_link, nt * 64 * sizeof(int64_t), gpuMemcpyHostToDevice);
         if (rl == gpuSuccess)
             rl = gpuMemcpy(be->node_nlink, node_nlink, nt * 64, gpuMemcpyHostToDevice);
+        if (rl == gpuSuccess)
+            rl = gpuMemcpy(be->link_tile, link_tile, nl * sizeof(int32_t), gpuMemcpyHostToDevice);
+        if (rl == gpuSuccess)
+            rl = gpuMemcpy(be->tile_link, t->links.start, ((size_t)t->ntiles + 1) * sizeof(int64_t),
+                           gpuMemcpyHostToDevice);
+        const int host_ok = node_link && node_nlink && link_tile;
         free(node_link);
         free(node_nlink);
-        if (!node_link || !node_nlink)
+        free(link_tile);
+        if (!host_ok)
             return tess_fail(err, TESS_ERR_NOMEM, "out of host memory for the link ranges of %d tiles", t->ntiles);
         TESS_GPU_TRY(rl, err, "uploading the curved-wall links");
+        be->nlinks = (int64_t)nl;
     }
     if (t->ntiles > 0) {
         TESS_GPU_TRY(gpuMemcpy(be->neighbors, t->neighbors, (size_t)t->ntiles * 27 * sizeof(int32_t),
@@ -328,6 +367,7 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
     for (int m = 0; m < 256; m++)
         be->consts.wet[m] = (uint8_t)(m < p->nmat && tess_kind_is_wet(p->mat[m].kind));
     tess_gpu_constants_owner = NULL;
+    be->slots_ready = 0; /* the slots depend on which materials are wet and on the wall rule */
     be->cur = 0;
     be->step = p->step0;
     /* Both copies start from the state: dry nodes inside tiles are never written, so they keep it. */
@@ -380,6 +420,9 @@ static void tess_gpu_launch_q(tess_backend_t *be)
     a.links = be->links;
     a.node_link = be->node_link;
     a.node_nlink = be->node_nlink;
+    a.slots = be->slots;
+    a.tile_link = be->tile_link;
+    a.link_val = be->link_val;
     a.ntiles = be->ntiles;
     a.step = be->step + 1;
     const R *src = (const R *)be->f[be->cur];
@@ -447,6 +490,22 @@ TESS_GPU_OP tess_status tess_gpu_step(tess_backend_t *be, int nsteps, tess_error
     const tess_status sc = tess_gpu_bind_constants(be, err);
     if (sc != TESS_OK)
         return sc;
+    if (be->nlinks > 0 && !be->slots_ready) {
+        const unsigned lb = (unsigned)((be->nlinks + 127) / 128);
+#define TESS_GPU_FILL(LAT)                                                                                         \
+    tess_gpu_link_slots_fill<tess_gpu_q<double, LAT>, tess_gpu_q<float, LAT>><<<lb, 128>>>(                        \
+        be->links, be->link_tile, be->nlinks, be->neighbors, be->node_type, be->shape.lattice, be->shape.ex,        \
+        be->shape.ey, be->shape.ez, be->slots)
+        switch (be->shape.lattice) {
+        case TESS_LATTICE_D2Q9: TESS_GPU_FILL(TESS_LATTICE_D2Q9); break;
+        case TESS_LATTICE_D3Q13: TESS_GPU_FILL(TESS_LATTICE_D3Q13); break;
+        case TESS_LATTICE_D3Q27: TESS_GPU_FILL(TESS_LATTICE_D3Q27); break;
+        default: TESS_GPU_FILL(TESS_LATTICE_D3Q19); break;
+        }
+#undef TESS_GPU_FILL
+        TESS_GPU_TRY(gpuGetLastError(), err, "launching the link-slot kernel");
+        be->slots_ready = 1;
+    }
     for (int s = 0; s < nsteps; s++) {
         const tess_status st = be->cfg.precision == TESS_PRECISION_SINGLE ? tess_gpu_launch<float>(be, err)
                                                                             : tess_gpu_launch<double>(be, err);

@@ -24,4 +24,8 @@ typedef struct {
 
 __constant__ tess_gpu_constants_t tess_gpu_c;
 
+/* Direction tables by lattice, for run-time directions (the tile kernel's plain path folds its own at compile
+ * time): cx, cy, cz, opp. */
+__constant__ int8_t tess_gpu_dir[4][27][4];
+
 #endif

@@ -15,6 +15,7 @@
 #define TESS_GPU_TILE_STEP_H
 
 #include "tess_gpu_constants.h"
+#include "tess_gpu_link_slots.h"
 extern "C" {
 #include "tess_q_step.h"
 }
@@ -25,16 +26,15 @@ typedef struct {
     const int32_t *neighbors;   /* 27 per tile */
     const uint8_t *node_type;   /* 64 per tile, local order */
     const tess_link_t *links;   /* the tiling's curved-wall links, sorted by tile and node */
+    const tess_gpu_link_slot_t *slots; /* per link: where its rule reads (tess_gpu_link_slots.h) */
+    const int64_t *tile_link;   /* per tile: its first link; ntiles + 1 entries */
+    void *link_val;             /* per link: its value this step (R), written and read by the tile's block */
     const int64_t *node_link;   /* per tile node: its first link */
     const uint8_t *node_nlink;  /* per tile node: its number of links */
     const int32_t *corner;      /* 3 per tile: box coordinates of its node (0, 0, 0) (profiled inlets) */
     int64_t step;               /* the step the sweep computes (waveform inlets and outlets, tess_q_grid_t) */
     int32_t ntiles;
 } tess_gpu_q_args_t;
-
-/* Direction tables by lattice, for the links' run-time directions (the plain path folds its own at compile time):
- * cx, cy, cz, opp. */
-__constant__ int8_t tess_gpu_dir[4][27][4];
 
 /* A lattice at compile time: the core's per-node functions of one lattice and precision, its tile extent and
  * its direction tables. */
@@ -67,10 +67,13 @@ template <typename R, int LATTICE> struct tess_gpu_q;
             return tess_q_bounce_back_##NAME(i, f_opp, wall);                                                      \
         }                                                                                                          \
         static __device__ __forceinline__ R bouzidi(int order, R q_, R fb, R fi, R fb1, R fb2, R fi1, int have1,  \
-                                                    int have2, int i, const tess_material_t *wall)                 \
+                                                    int have2, R wall)                                             \
         {                                                                                                          \
-            return tess_q_bouzidi_##NAME(order, q_, fb, fi, fb1, fb2, fi1, have1, have2,                           \
-                                         tess_q_wall_term_##NAME(i, wall));                                        \
+            return tess_q_bouzidi_##NAME(order, q_, fb, fi, fb1, fb2, fi1, have1, have2, wall);                    \
+        }                                                                                                          \
+        static __device__ __forceinline__ R wall_term(int i, const tess_material_t *wall)                          \
+        {                                                                                                          \
+            return tess_q_wall_term_##NAME(i, wall);                                                               \
         }                                                                                                          \
     }
 /* Called once per lattice and precision (the lattice tables are brace lists: they must not pass through a second
@@ -137,61 +140,23 @@ static __device__ __forceinline__ void tess_gpu_q_collide(const tess_params_t *p
     L::collide(p, COLL == TESS_GPU_MODEL_ANY ? p->collision : COLL, f);
 }
 
-/* The incoming population of one curved-wall link of node (x, y, z) of tile k (tess_q_pull_from's Bouzidi rule
- * with the data it reads) and its direction i = opp(link.dir), or dir -1 when x - c_i is wet (no wall there; the
- * plain pull stands). Out of line: few nodes have links, and inlined its registers would weigh
- * on every node of the plain path. */
-template <typename R> struct tess_gpu_q_link_value {
-    R v;
-    int dir;
-};
-
+/* The incoming population of one curved-wall link of tile k (tess_q_pull_from's Bouzidi rule with the data its
+ * slot names, the loads issued together). Called by the tile's threads before the pull, one link each, while
+ * no population is live in registers. */
 template <typename R, int LATTICE>
-static __device__ __noinline__ tess_gpu_q_link_value<R>
-tess_gpu_q_link(const R *__restrict__ src, const uint8_t *__restrict__ node_type, const tess_link_t link,
-                const int32_t *nb, const uint8_t *code, int32_t k, int x, int y, int z)
+static __device__ __forceinline__ R tess_gpu_q_link(const R *__restrict__ src, const tess_gpu_link_slot_t s, int32_t k)
 {
     typedef tess_gpu_q<R, LATTICE> L;
-    enum {
-        Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez,
-        HX = EX + 2, HY = EY + 2, ZO = EZ == 1 ? 0 : 1
-    };
+    enum { Q = L::q };
     const tess_params_t *p = &tess_gpu_c.p;
-    const int n = x + EX * (y + EY * z);
-    const int kd = link.dir; /* towards the wall: the link of incoming direction i = opp(kd) */
-    const int i = tess_gpu_dir[LATTICE][kd][3];
-    const int dx = tess_gpu_dir[LATTICE][i][0], dy = tess_gpu_dir[LATTICE][i][1], dz = tess_gpu_dir[LATTICE][i][2];
-    const unsigned up = code[(z - dz + ZO) * HX * HY + (y - dy + 1) * HX + (x - dx + 1)];
-    tess_gpu_q_link_value<R> r = {(R)0, -1};
-    if (up == TESS_GPU_WET)
-        return r;
     const int order = p->wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1;
-    const R fb = src[((size_t)k * Q + kd) * 64 + n], fi = src[((size_t)k * Q + i) * 64 + n];
-    const int x1 = x + dx, y1 = y + dy, z1 = z + dz;
-    const int have1 = code[(z1 + ZO) * HX * HY + (y1 + 1) * HX + (x1 + 1)] == TESS_GPU_WET;
-    R fb1 = (R)0, fi1 = (R)0, fb2 = (R)0;
-    int have2 = 0;
-    if (have1) {
-        const int sx = x1 < 0 ? -1 : x1 >= EX ? 1 : 0, sy = y1 < 0 ? -1 : y1 >= EY ? 1 : 0,
-                  sz = z1 < 0 ? -1 : z1 >= EZ ? 1 : 0;
-        const int32_t t1 = nb[(sx + 1) + 3 * (sy + 1) + 9 * (sz + 1)];
-        const size_t l1 = (size_t)(x1 - sx * EX) + EX * ((y1 - sy * EY) + EY * (z1 - sz * EZ));
-        fb1 = src[((size_t)t1 * Q + kd) * 64 + l1];
-        fi1 = src[((size_t)t1 * Q + i) * 64 + l1];
-        if (order == 2) { /* x + 2 c_i lies outside the halo: its type from global memory */
-            const int x2 = x + 2 * dx, y2 = y + 2 * dy, z2 = z + 2 * dz;
-            const int sx2 = x2 < 0 ? -1 : x2 >= EX ? 1 : 0, sy2 = y2 < 0 ? -1 : y2 >= EY ? 1 : 0,
-                      sz2 = z2 < 0 ? -1 : z2 >= EZ ? 1 : 0;
-            const int32_t t2 = nb[(sx2 + 1) + 3 * (sy2 + 1) + 9 * (sz2 + 1)];
-            const size_t l2 = (size_t)(x2 - sx2 * EX) + EX * ((y2 - sy2 * EY) + EY * (z2 - sz2 * EZ));
-            have2 = t2 >= 0 && tess_gpu_c.wet[node_type[64 * (size_t)t2 + l2]];
-            if (have2)
-                fb2 = src[((size_t)t2 * Q + kd) * 64 + l2];
-        }
-    }
-    r.v = L::bouzidi(order, (R)link.q, fb, fi, fb1, fb2, fi1, have1, have2, i, &p->mat[up]);
-    r.dir = i;
-    return r;
+    const int have1 = s.n1 >= 0, have2 = s.n2 >= 0;
+    const size_t t1 = have1 ? (size_t)(s.n1 >> 6) * Q * 64 + (size_t)(s.n1 & 63) : 0;
+    const size_t t2 = have2 ? (size_t)(s.n2 >> 6) * Q * 64 + (size_t)(s.n2 & 63) : 0;
+    const R fb = src[((size_t)k * Q + s.kd) * 64 + s.node], fi = src[((size_t)k * Q + s.i) * 64 + s.node];
+    const R fb1 = have1 ? src[t1 + (size_t)s.kd * 64] : (R)0, fi1 = have1 ? src[t1 + (size_t)s.i * 64] : (R)0;
+    const R fb2 = have2 ? src[t2 + (size_t)s.kd * 64] : (R)0;
+    return L::bouzidi(order, (R)s.q, fb, fi, fb1, fb2, fi1, have1, have2, sizeof(R) == 8 ? (R)s.wall64 : (R)s.wall32);
 }
 
 /* One step of the inlet and outlet nodes (after tess_gpu_q_ab_step, which leaves them out): one thread per listed
@@ -239,6 +204,10 @@ tess_gpu_q_open_step(const R *__restrict__ src, R *__restrict__ dst, const tess_
  * measurement variants (propagation without collision; read and write only). LINKS: whether the run has
  * curved-wall links (Bouzidi); a kernel without carries none of their code or registers, and the measurement
  * variants pull with halfway walls only. */
+/* Curved-wall link values a tile keeps in shared memory (2 KiB in FP64); a tile with more puts the rest in
+ * global memory. */
+#define TESS_GPU_TILE_LINKS 256
+
 template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS>
 __global__ void __launch_bounds__(64 * TESS_GPU_MAX_TILES_PER_BLOCK)
 tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
@@ -250,6 +219,7 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
+    __shared__ R s_val[LINKS ? TESS_GPU_MAX_TILES_PER_BLOCK : 1][LINKS ? TESS_GPU_TILE_LINKS : 1];
     const int local = (int)(threadIdx.x >> 6);
     const int n = (int)(threadIdx.x & 63u);
     const int32_t k = (int32_t)(blockIdx.x * (blockDim.x >> 6)) + local;
@@ -276,40 +246,72 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         }
         __syncthreads();
     }
-    if (!active)
+    if (!LINKS && !active)
         return;
-    const unsigned own_type = a.node_type[64 * (size_t)k + n];
-    if (!c->wet[own_type])
-        return; /* dry nodes inside a tile: nothing reads them as fluid */
+    const unsigned own_type = active ? a.node_type[64 * (size_t)k + n] : 0u;
+    /* Without links, dry nodes leave at once (nothing reads them as fluid); with links every thread of the block
+     * stays up to the links' barrier. */
+    const bool wet = active && c->wet[own_type];
+    if (!LINKS && !wet)
+        return;
     const tess_params_t *p = &c->p;
     R f[Q];
     if (VARIANT == TESS_KERNEL_READ_WRITE_ONLY) {
         TESS_UNROLL
         for (int i = 0; i < Q; i++)
             f[i] = src[((size_t)k * Q + i) * 64 + n];
-    } else if (!tess_gpu_q_in_sweep(LATTICE, &p->mat[own_type])) {
-        return; /* an inlet or outlet node: tess_gpu_q_open_step, over the list of such nodes */
     } else {
+        /* Inlet and outlet nodes are not swept here: tess_gpu_q_open_step, over the list of such nodes. */
+        const bool sweep = wet && tess_gpu_q_in_sweep(LATTICE, &p->mat[own_type]);
+        if (!LINKS && !sweep)
+            return;
         /* The plain pull. Every load is issued unconditionally, so all Q are in flight together. Where the
          * upstream node is dry, FP64 loads the node's own f*_opp(i), which bounce-back then turns into f_i (one
          * load per link); FP32 loads a dummy value of the own tile at the same offset and f*_opp(i) afterwards:
          * the own-load's index arithmetic cost FP32 more than the saved load (tuned D3Q19 kernel, measured on
          * the H100; docs/performance-notes.md). */
         const bool own_load = sizeof(R) == 8;
-        TESS_UNROLL
-        for (int i = 0; i < Q; i++) {
-            const int ux = x - L::cx(i), uy = y - L::cy(i), uz = z - L::cz(i);
-            const unsigned code = s_code[local][(uz + ZO) * HX * HY + (uy + 1) * HX + (ux + 1)];
-            /* the upstream node's neighbour slot and local index: EX, EY, EZ are powers of two */
-            const int slot = ((ux + EX) / EX) + 3 * ((uy + EY) / EY) + 9 * ((uz + EZ) / EZ);
-            const int ul = (ux & (EX - 1)) + EX * ((uy & (EY - 1)) + EY * (uz & (EZ - 1)));
-            size_t at;
-            if (own_load && code != TESS_GPU_WET)
-                at = ((size_t)k * Q + L::opp(i)) * 64 + n;
-            else
-                at = ((size_t)(code == TESS_GPU_WET ? s_nb[local][slot] : k) * Q + i) * 64 + ul;
-            f[i] = src[at];
+        if (sweep) {
+            TESS_UNROLL
+            for (int i = 0; i < Q; i++) {
+                const int ux = x - L::cx(i), uy = y - L::cy(i), uz = z - L::cz(i);
+                const unsigned code = s_code[local][(uz + ZO) * HX * HY + (uy + 1) * HX + (ux + 1)];
+                /* the upstream node's neighbour slot and local index: EX, EY, EZ are powers of two */
+                const int slot = ((ux + EX) / EX) + 3 * ((uy + EY) / EY) + 9 * ((uz + EZ) / EZ);
+                const int ul = (ux & (EX - 1)) + EX * ((uy & (EY - 1)) + EY * (uz & (EZ - 1)));
+                size_t at;
+                if (own_load && code != TESS_GPU_WET)
+                    at = ((size_t)k * Q + L::opp(i)) * 64 + n;
+                else
+                    at = ((size_t)(code == TESS_GPU_WET ? s_nb[local][slot] : k) * Q + i) * 64 + ul;
+                f[i] = src[at];
+            }
         }
+        /* The tile's curved-wall links, one per thread while the pull's loads are in flight (their data is the
+         * pull's, mostly: L1 hits), into shared memory (global beyond TESS_GPU_TILE_LINKS): spread evenly over
+         * the tile's threads rather than over the few nodes with links, with no call and no spill
+         * (docs/performance-notes.md, "Bouzidi on the GPU"). A block whose tiles have no link skips the phase
+         * and its barrier (the condition is the same for every thread of the block). */
+        const int32_t kb = (int32_t)(blockIdx.x * (blockDim.x >> 6));
+        const int32_t ke = min(kb + (int32_t)(blockDim.x >> 6), a.ntiles);
+        if (LINKS && a.tile_link[kb] != a.tile_link[ke]) {
+            if (active) {
+                const int64_t l0 = a.tile_link[k], l1 = a.tile_link[k + 1];
+                for (int64_t l = l0 + n; l < l1; l += 64) {
+                    const tess_gpu_link_slot_t sl = a.slots[l];
+                    if (sl.i != TESS_GPU_LINK_NONE) {
+                        const R v = tess_gpu_q_link<R, LATTICE>(src, sl, k);
+                        if (l - l0 < TESS_GPU_TILE_LINKS)
+                            s_val[local][l - l0] = v;
+                        else
+                            ((R *)a.link_val)[l] = v;
+                    }
+                }
+            }
+            __syncthreads();
+        }
+        if (!sweep)
+            return;
         TESS_UNROLL
         for (int i = 0; i < Q; i++) {
             const int ux = x - L::cx(i), uy = y - L::cy(i), uz = z - L::cz(i);
@@ -319,20 +321,21 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
                 f[i] = L::bounce_back(i, f_opp, &p->mat[code]);
             }
         }
-        /* Curved-wall links: the node's own list replaces the bounce-back of those links (tess_q_pull_from's
-         * rule, the last link of a direction winning as there). */
-        const int nl = LINKS && a.node_nlink ? (int)a.node_nlink[64 * (size_t)k + n] : 0;
+        /* Curved-wall links: the values the tile's threads computed replace the bounce-back of those links
+         * (tess_q_pull_from's rule, the last link of a direction winning as there). */
+        const int nl = LINKS ? (int)a.node_nlink[64 * (size_t)k + n] : 0;
         if (nl) {
-            const tess_link_t *links = a.links + a.node_link[64 * (size_t)k + n];
+            const int64_t first = a.node_link[64 * (size_t)k + n], l0 = a.tile_link[k];
             for (int l = 0; l < nl; l++) {
-                const tess_gpu_q_link_value<R> r =
-                    tess_gpu_q_link<R, LATTICE>(src, a.node_type, links[l], s_nb[local], s_code[local], k, x, y, z);
-                /* f stays in registers only if indexed by constants: select instead of f[dir] = v (dir < 0: no
-                 * change, the upstream node is wet). */
+                const unsigned dir = a.slots[first + l].i;
+                const int64_t at = first + l - l0;
+                const R v = at < TESS_GPU_TILE_LINKS ? s_val[local][at] : ((const R *)a.link_val)[first + l];
+                /* f stays in registers only if indexed by constants: select instead of f[dir] = v (TESS_GPU_LINK_NONE:
+                 * no change, the upstream node is wet). */
                 TESS_UNROLL
                 for (int j = 1; j < Q; j++)
-                    if (j == r.dir)
-                        f[j] = r.v;
+                    if ((unsigned)j == dir)
+                        f[j] = v;
             }
         }
         if (VARIANT == TESS_KERNEL_FULL) {

@@ -377,8 +377,8 @@ static tess_status read_normal(ctx_t *x, const char *s, const tess_shape_t *sh, 
                      x->es.file, s);
 }
 
-/* profile = uniform | parabolic | womersley of an inlet (tess_inlet.h). Parabolic needs method = nee (the generic
- * engine's extrapolation computes each node's velocity; the Zou-He and finite-difference planes are uniform) and an
+/* profile = uniform | parabolic | womersley of an inlet (tess_inlet.h). Parabolic needs method = nee (the engine's
+ * extrapolation computes each node's velocity; the Zou-He and finite-difference planes are uniform) and an
  * axis-aligned normal (the parabola runs across the other axes); profile_walls places its walls once the geometry
  * is complete. Womersley needs nee and a circular opening: circle (centre x y z, radius) of an STL opening, or a
  * cylinder shape sh whose axis is the normal; womersley_tables builds its table once the waveform is known. An
@@ -481,8 +481,8 @@ static void womersley_tables(ctx_t *x)
 
 /* waveform = FILE of an inlet or outlet (tess_inlet.h, tess_waveform_csv.h): the table (its times in time steps,
  * or with [units] in the case's time unit, divided by dt here; its values are factors and need no conversion)
- * goes into the case's parameters (identical tables share one slot) and the material names it. The tuned D3Q19 patterns' finite-
- * difference planes have no time dependence; nee and Zou-He (on the lattice-generic engine) have. */
+ * goes into the case's parameters (identical tables share one slot) and the material names it. Finite-difference
+ * planes have no time dependence; nee and Zou-He have. */
 static tess_status read_waveform(ctx_t *x, const char *s, tess_material_t *m)
 {
     tess_entry_t *e = tess_entry_find(&x->es, s, "waveform");
@@ -717,9 +717,10 @@ static tess_status read_geometry_section(ctx_t *x, const char *s, int kind)
             /* Zou-He planes exist for D3Q19 only: the other lattices default to extrapolation (nee). */
             int method = c->params.lattice == TESS_LATTICE_D3Q19 ? TESS_BC_ZOU_HE : TESS_BC_NEE;
             TRY(tess_get_choice(&x->es, s, "method", methods, &method, NULL, x->err));
-            if (method != TESS_BC_NEE && c->params.lattice != TESS_LATTICE_D3Q19)
-                return tess_entry_fail(&x->es, tess_entry_find(&x->es, s, "method"), x->err,
-                                       "nee (the only inlet/outlet method on %s)", c->lattice);
+            if ((method == TESS_BC_ZOU_HE && c->params.lattice != TESS_LATTICE_D3Q19) ||
+                (method == TESS_BC_FINITE_DIFFERENCE && !tess_q_supports_fd(c->params.lattice)))
+                return tess_entry_fail(&x->es, tess_entry_find(&x->es, s, "method"), x->err, "%s (on %s)",
+                                       tess_q_supports_fd(c->params.lattice) ? "nee or fd" : "nee", c->lattice);
             m->method = method;
             TRY(read_normal(x, s, &sh, m));
             TRY(read_profile(x, s, kind, m, tess_entry_find(&x->es, s, "face") ? NULL : &sh, NULL));

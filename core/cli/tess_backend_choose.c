@@ -8,7 +8,7 @@ const tess_backend_ops_t *tess_backend_choose(const char *name, const tess_backe
     int n;
     const tess_backend_ops_t *const *list = tess_backend_list(&n);
     /* A GPU backend is usable when it can be created: its create fails without a device (or for a pattern
-     * other than AB). The GPU backends run the lattice-generic engine (cfg->generic) too. */
+     * other than AB). */
     for (int i = 0; i < n; i++) {
         if (strcmp(list[i]->name, "cpu") == 0)
             continue;

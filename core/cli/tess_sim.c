@@ -138,8 +138,6 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
     s->ops = ops;
     s->cfg = *cfg;
     s->params = c->params;
-    /* Other lattices, curved walls and tilted inlets run on the lattice-generic engine. */
-    s->cfg.generic = tess_q_engine_needed(&c->params);
     cfg = &s->cfg;
     tess_status st = tess_tiling_build(&s->tiling, &c->geometry, &c->params, err);
     if (st != TESS_OK) {

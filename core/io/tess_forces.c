@@ -13,7 +13,7 @@ static double wall_term(int lattice, int j, const tess_material_t *wall)
     case TESS_LATTICE_D2Q9: return tess_q_wall_term_d2q9_f64(j, wall);
     case TESS_LATTICE_D3Q13: return tess_q_wall_term_d3q13_f64(j, wall);
     case TESS_LATTICE_D3Q27: return tess_q_wall_term_d3q27_f64(j, wall);
-    default: return tess_bounce_back_f64(j, 0.0, wall); /* D3Q19: the tuned kernels' rule */
+    default: return tess_bounce_back_f64(j, 0.0, wall); /* D3Q19: the older name of the same rule */
     }
 }
 
@@ -43,7 +43,7 @@ static double link_q(const tess_tiling_t *t, const tess_params_t *p, int32_t k, 
 
 /* What the wall returns to wet node x = (x, y, z) along j = opp(i) in the next step, given the node's outgoing
  * f_i* towards the wall: halfway bounce-back (with the wall's momentum), or, on a curved-wall link of the
- * tiling, the core's Bouzidi rule with the same neighbours as the generic engine's pull (tess_q_step_t.h):
+ * tiling, the core's Bouzidi rule with the same neighbours as the engine's pull (tess_q_step_t.h):
  * x - c_i and x - 2 c_i when wet. Never a second copy of either formula. */
 static double returning(const tess_lattice_t *lat, const tess_tiling_t *t, const tess_params_t *p, tess_precision prec,
                         const void *pops, int32_t k, int local, const int at[3], int i, double f_out,

@@ -15,7 +15,7 @@
  * where f_ibar(x, t + 1) is what the boundary rule returns along the opposite direction in the next step: the
  * core's halfway bounce-back, f_i*(x) - 2 w_i rho_w (c_i . u_w) / c_s^2 for a moving wall, or on a curved-wall
  * link of the tiling (tess_links.h, p->wall Bouzidi) the core's interpolated value (tess_boundary_q.h) from the
- * same neighbours the generic engine reads. Any lattice of tess_lattice.h: every node of the grid is a cell of
+ * same neighbours the engine reads. Any lattice of tess_lattice.h: every node of the grid is a cell of
  * unit volume (D3Q13 runs both sublattices, so no factor 2 of the D3Q13 paper's half lattice), and D2Q9 gives
  * the force per unit depth. Links that leave the box through a non-periodic face are not a body's. lat must be
  * the tiling's lattice (TESS_ERR_INPUT otherwise). */

@@ -4,7 +4,7 @@
  *
  * Sublattices: every velocity changes x + y + z by an even number, so the nodes with x + y + z even and those
  * with x + y + z odd never exchange populations. The paper stores only one of them; Tessera computes BOTH (the
- * generic engine runs every node of the dense grid), which costs twice the memory and work of the paper's half
+ * engine runs every node of the dense grid), which costs twice the memory and work of the paper's half
  * lattice but keeps the ordinary grid, tiles and geometry. The two sublattices then carry two independent
  * solutions of the same flow; they agree when the initial and boundary data do. */
 #ifndef TESS_D3Q13_H

@@ -1,5 +1,5 @@
 /* Womersley flow: pulsatile flow in a straight circular pipe against the analytic solution of Womersley (1955), on
- * the lattice-generic engine, driven two ways: by time-dependent pressure planes (waveforms, core/tess_waveform.h),
+ * the engine, driven two ways: by time-dependent pressure planes (waveforms, core/tess_waveform.h),
  * and by the Womersley velocity inlet (profile = womersley, core/tess_womersley.h) on the tube's STL opening; the
  * velocity profiles at four phases and the wall shear stress (core/io/tess_wss.h) against the analytic ones, and
  * the steady inlet's Poiseuille pipe against 4 mu U_mean / R.

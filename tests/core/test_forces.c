@@ -28,7 +28,7 @@
  *    `tessera run` on the same case writes the same forces into monitor.csv and summary.json.
  * 5. Wall distances: q of links into a sphere and a cylinder against closed forms (1e-12), and for random links
  *    the entry point lies on the surface (1e-12) with the point just before it outside.
- * 6. The lattice-generic engine: the channel of 2 on D2Q9 (LBGK, MRT), D3Q13 (MRT), D3Q27 and D3Q19 (identity
+ * 6. The engine on the other lattices: the channel of 2 on D2Q9 (LBGK, MRT), D3Q13 (MRT), D3Q27 and D3Q19 (identity
  *    1e-12, steady balance 1e-10); and curved walls with Bouzidi links (sphere on D3Q19 linear and quadratic and
  *    D3Q27 linear, cylinder on D2Q9 quadratic, periodic box, body force): the identity holds for any wall rule,
  *    so it checks that the force reads back exactly what the engine's rule returns. At step 200 the momentum sums
@@ -484,7 +484,7 @@ static void generic_lattices(void)
     for (size_t k = 0; k < sizeof lats / sizeof lats[0]; k++) {
         const int two_d = strcmp(lats[k].lattice, "D2Q9") == 0;
         char text[1024];
-        /* Plates normal to y (2D: nz = 1) or z; flow along x. D3Q19 with plain walls runs on the tuned kernels:
+        /* Plates normal to y (2D: nz = 1) or z; flow along x. D3Q19 with plain walls is
          * the reference for the other lattices' figures. */
         if (two_d)
             snprintf(text, sizeof text,

@@ -22,7 +22,7 @@
  * 5. D2Q9 MRT with every rate 1/tau equals LBGK population by population (with and without force, both fluid
  *    models) to 1e-14: the moment transform and its inverse add ~20 roundings of values < 1. Regularized with
  *    tau = 1 equals LBGK with tau = 1 (both give the second-order equilibrium) for D2Q9 and D3Q27, same bound.
- *    The D3Q19 names equal the tuned D3Q19 functions bitwise.
+ *    The older D3Q19 names equal the d3q19 instance bitwise.
  * 6. Viscosity from a decaying shear wave u_x = U sin(k y) on a periodic 1 x N x 1 box (D3Q13: also the diagonal
  *    wave u ~ (1, -1, 0) sin(k (x + y)) on N x N x 1), dense arrays and pull streaming with the descriptor:
  *    nu_measured = ln(A(t0) / A(t1)) / (|k|^2 (t1 - t0)) against nu = (tau - 1/2)/3 for LBGK, regularized and
@@ -415,7 +415,7 @@ static void check_equivalences(tess_test_rng *r)
                 tess_test_close(what, d, 0.0, 1e-14);
             }
     }
-    /* The D3Q19 instance is the tuned physics itself. */
+    /* The D3Q19 instance is what the older D3Q19 names call. */
     const tess_lattice_t *L19 = tess_lattice_get(TESS_LATTICE_D3Q19);
     int same = 1;
     for (int coll = 0; coll < 3; coll++)

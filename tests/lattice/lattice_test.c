@@ -50,7 +50,6 @@ tess_status lt_start(lt_run_t *r, tess_geometry_t *g, const tess_params_t *p, te
     cfg.precision = prec;
     cfg.pattern = pattern;
     cfg.threads = threads;
-    cfg.generic = 1;
     if ((st = tess_backend_cpu.create(&cfg, &r->be, err)) != TESS_OK)
         return st;
     if ((st = tess_backend_cpu.upload_geometry(r->be, &r->t, err)) != TESS_OK)

@@ -1,4 +1,4 @@
-/* Helpers of the generic-engine tests: a run of the CPU backend's lattice-generic engine on a geometry built
+/* Helpers of the engine tests: a run of the CPU backend's engine on a geometry built
  * in the test, plane walls at arbitrary distances as the wall_q callback, and profile error norms. */
 #ifndef LATTICE_TEST_H
 #define LATTICE_TEST_H
@@ -30,7 +30,7 @@ typedef struct {
 } lt_run_t;
 
 /* Tiles g for p (p->lattice), builds the curved links from fn/ctx when p->wall asks for them (fn may be NULL),
- * starts the generic engine with the given pattern and threads at rest (rho 1) and initialises it. */
+ * starts the engine with the given pattern and threads at rest (rho 1) and initialises it. */
 tess_status lt_start(lt_run_t *r, tess_geometry_t *g, const tess_params_t *p, tess_pattern pattern, int threads,
                      tess_precision prec, tess_wall_q_fn fn, void *ctx, tess_error_t *err);
 tess_status lt_step(lt_run_t *r, int n, tess_error_t *err);

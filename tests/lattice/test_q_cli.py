@@ -1,5 +1,5 @@
-"""tessera run on the lattice-generic engine: the shipped D2Q9 cavity (cases/cavity2d.ini) and bad input that
-only the generic lattices have. Checks: the run succeeds and says it ran the generic engine; the cavity keeps
+"""tessera run on the other lattices: the shipped D2Q9 cavity (cases/cavity2d.ini) and bad input that only
+they have. Checks: the run succeeds and its start line names the lattice; the cavity keeps
 its mass (closed box, bounce-back walls conserve mass exactly: mean density 1 to round-off, 1e-10 leaves room
 for the sums over 4096 nodes); the lid drives a flow (max speed between 0.05 and 0.1, the lid speed, after 400
 steps: the corner below the moving lid reaches most of the lid speed at once); and each bad case fails with
@@ -15,7 +15,7 @@ d = scratch()
 rc, out, err = run(["run", os.path.join(cases, "cavity2d.ini"), "--steps", "400", "--out", "o", "--quiet",
                     "--threads", "2", "--set", "run.monitor_every=200", "--set", "run.output_every=0"], d)
 check(rc == 0, "cavity2d: exit status 0 (rc %d, %r)" % (rc, err.strip()[-300:]))
-check("generic engine (D2Q9)" in out + err, "cavity2d: runs on the generic engine (D2Q9)")
+check("cpu, D2Q9" in out + err, "cavity2d: the start line names the lattice (cpu, D2Q9)")
 rows = []
 if rc == 0:
     with open(os.path.join(d, "o", "monitor.csv")) as f:
@@ -71,6 +71,8 @@ bad = [
     ("2D lattice on a 3D box", BASE % (2, ""), "needs nz = 1"),
     ("zou-he on D2Q9", BASE % (1, "[inlet.in]\nface = -x\nvelocity = 0.01 0 0\nmethod = zou-he"),
      "key 'method' in [inlet.in]"),
+    ("fd on D3Q13", BASE.replace("D2Q9", "D3Q13").replace("tau = 0.8", "tau = 0.8\ncollision = mrt") % (4, "[inlet.in]\nface = -x\nvelocity = 0.01 0 0\nmethod = fd"),
+     "key 'method' in [inlet.in]: expected nee (on D3Q13)"),
     ("vector normal without nee", BASE.replace("D2Q9", "D3Q19") % (4, "[outlet.o]\nface = +x\ndensity = 1\nnormal = 1 1 0"),
      "any vector needs method = nee"),
     ("unknown wall model", BASE % (1, "wall = bouzidi"), "key 'wall' in [physics]"),

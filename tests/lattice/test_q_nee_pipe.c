@@ -1,5 +1,5 @@
 /* The issue's check of orientation-free inlets and outlets on a tilted pipe: a circular pipe (D3Q19 on the
- * generic engine) of radius R = 5 whose axis a lies in the x-y plane at 30 degrees to x, pressure-driven by
+ * engine) of radius R = 5 whose axis a lies in the x-y plane at 30 degrees to x, pressure-driven by
  * extrapolated (nee) pressure boundaries whose outward normals are -a and +a (staircase layers s < 1.5 and
  * s > L - 1.5, s the distance along the axis: 1.5 nodes because a D3Q19 link moves up to 1.37 along a; see
  * test_q_nee_tilted.c). The pipe wall is the exact cylinder through quadratic Bouzidi links (the callback below

@@ -1,4 +1,4 @@
-/* Body-force Poiseuille flow between two plane walls (halfway bounce-back) on the generic engine, for the
+/* Body-force Poiseuille flow between two plane walls (halfway bounce-back) on the engine, for the
  * lattice named on the command line (d2q9, d3q13, d3q27): the steady profile against the analytic parabola
  * u(y) = F / (2 nu) (y - y0) (y1 - y), walls at y0 = 1/2 and y1 = ny - 3/2, at two widths H and 2H.
  *

@@ -47,7 +47,8 @@ static int nsteps = NSTEPS, nsteps_mr = NSTEPS_MR, nsteps_mass = NSTEPS_MASS;
 /* One physics variant of the mixed case. */
 typedef struct {
     int collision, wall, fluid, parabolic;
-    int zou_he; /* D3Q19: the inlet and outlet as axis-aligned Zou-He planes instead of nee */
+    int plane; /* the inlet and outlet as axis-aligned planes instead of tilted nee: PZ_ Zou-He (D3Q19), PF_ the
+                * finite-difference closure (fd; D2Q9, D3Q19, D3Q27) */
 } tm_variant_t;
 
 #define L_ TESS_COLLISION_LBGK
@@ -58,19 +59,23 @@ typedef struct {
 #define B2_ TESS_WALL_BOUZIDI_QUADRATIC
 #define IN_ TESS_FLUID_INCOMPRESSIBLE
 #define QC_ TESS_FLUID_QUASI_COMPRESSIBLE
+#define PZ_ 1
+#define PF_ 2
 /* Per lattice (tess_lattice_id order: D3Q19, D2Q9, D3Q13, D3Q27): the first variant is the mixed case itself (the
  * lattice's first collision, quadratic Bouzidi, the incompressible model); then halfway bounce-back and linear
  * Bouzidi, every other collision the lattice has, each fluid model at least once, on D2Q9 and D3Q19 a parabolic
- * inlet (the profile reads the tile corners), and on D3Q19 Zou-He planes for the inlet and outlet. Together:
+ * inlet (the profile reads the tile corners), on D3Q19 Zou-He planes for the inlet and outlet, and fd planes on
+ * every lattice that has them. Together:
  * test_q_tiles' every collision with quadratic walls and every wall rule with the first collision, and
  * test_gpu_q_vs_cpu's collision, wall and inlet variants. */
-static const tm_variant_t variants[4][9] = {
+static const tm_variant_t variants[4][10] = {
     {{L_, B2_, IN_, 0, 0}, {L_, BB_, IN_, 0, 0}, {L_, B1_, QC_, 0, 0}, {M_, B2_, QC_, 0, 0}, {G_, B2_, IN_, 0, 0},
-     {M_, BB_, QC_, 0, 0}, {G_, B1_, QC_, 1, 0}, {M_, B2_, QC_, 0, 1}, {-1, 0, 0, 0, 0}},
+     {M_, BB_, QC_, 0, 0}, {G_, B1_, QC_, 1, 0}, {M_, B2_, QC_, 0, PZ_}, {L_, B2_, QC_, 0, PF_}, {-1, 0, 0, 0, 0}},
     {{L_, B2_, IN_, 0, 0}, {L_, BB_, IN_, 0, 0}, {L_, B1_, QC_, 0, 0}, {M_, B2_, QC_, 0, 0}, {G_, B2_, IN_, 0, 0},
-     {M_, B2_, QC_, 1, 0}, {-1, 0, 0, 0, 0}},
+     {M_, B2_, QC_, 1, 0}, {L_, B2_, IN_, 0, PF_}, {-1, 0, 0, 0, 0}},
     {{M_, B2_, IN_, 0, 0}, {M_, BB_, IN_, 0, 0}, {M_, B1_, QC_, 0, 0}, {M_, B2_, QC_, 0, 0}, {-1, 0, 0, 0, 0}},
-    {{L_, B2_, IN_, 0, 0}, {L_, BB_, IN_, 0, 0}, {L_, B1_, QC_, 0, 0}, {G_, B2_, QC_, 0, 0}, {-1, 0, 0, 0, 0}},
+    {{L_, B2_, IN_, 0, 0}, {L_, BB_, IN_, 0, 0}, {L_, B1_, QC_, 0, 0}, {G_, B2_, QC_, 0, 0}, {G_, B2_, IN_, 0, PF_},
+     {-1, 0, 0, 0, 0}},
 };
 
 static const char *const coll_name[] = {"lbgk", "mrt", "regularized"};
@@ -85,7 +90,6 @@ static void tm_config(tess_backend_config_t *cfg, tess_pattern pattern, tess_pre
     cfg->pattern = pattern;
     cfg->variant = TESS_KERNEL_FULL;
     cfg->threads = threads;
-    cfg->generic = 1; /* the engine for every lattice (goes when the config loses the field) */
 }
 
 /* ---- the table ---- */
@@ -178,9 +182,9 @@ static tess_status tm_mixed(tm_case_t *c, tess_lattice_id lat, const tm_variant_
         in->wall_lo[1] = 0.5;
         in->wall_hi[1] = c->g.ny - 1.5;
     }
-    if (v->zou_he)
+    if (v->plane)
         for (int m = 3; m <= 4; m++) { /* inlet at x = 0 facing -x, outlet at x = nx - 1 facing +x */
-            c->p.mat[m].method = TESS_BC_ZOU_HE;
+            c->p.mat[m].method = v->plane == PZ_ ? TESS_BC_ZOU_HE : TESS_BC_FINITE_DIFFERENCE;
             c->p.mat[m].axis = 0;
             c->p.mat[m].sign = m == 3 ? -1 : 1;
             c->p.mat[m].normal[0] = m == 3 ? -1.0 : 1.0;
@@ -310,7 +314,7 @@ static void tm_check_reference(const tm_entry_t *e, tm_ab_keep_t *keep)
         char name[160];
         snprintf(name, sizeof name, "%s %s %s%s%s", coll_name[v->collision], wall_name[v->wall],
                  v->fluid == TESS_FLUID_INCOMPRESSIBLE ? "incompressible" : "quasi-compressible",
-                 v->parabolic ? " parabolic inlet" : "", v->zou_he ? " zou-he planes" : "");
+                 v->parabolic ? " parabolic inlet" : "", v->plane == PZ_ ? " zou-he planes" : v->plane == PF_ ? " fd planes" : "");
         if (tm_mixed(&c, e->lat, v, e->prec, 5 + (uint64_t)vi, &err) != TESS_OK) {
             tm_fail(e, "reference", name, &err);
             tm_case_free(&c);

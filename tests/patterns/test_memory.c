@@ -1,17 +1,16 @@
 /* Bytes per wet node (bytes_allocated / n_wet) against the formulas of docs/patterns.md, FP64 and FP32, on a
  * lid-driven cavity (dense, eta_t < 1) and the random sparse mixed case. Byte counts are integers, so the
  * formulas must hold exactly (tolerance 0):
- *   AA: T (1216 R + 186) + 8 (T + 1) + 16 E (E fix-up links: solid nodes and bounce-back links of the tiles
- *       that are not plain; no finite-difference nodes here).
- *   MR: T (640 R + 211) + 8 + R (X + 1 + 1216) + P 5 C 1216 R + 2 * 256 * 2432 + 16 B + 4 sum_b (C_b tz + 1)
- *       + 16 E, with X the interface-buffer length, C_b the tile columns of block b, C their maximum, B the
- *       blocks, P the threads and E the fix-up links, read from the backend; and X is checked against its own bound: at most 5 values per node on the
- *       lateral faces of the non-empty tiles (4 x 16 nodes) plus 1 per corner column (4 x 4): 336 per tile.
- *   AB: 2 (T + 1) 1216 R + 185 T + 4 max(E, 1): two copies with one rest-state dummy tile each, per tile 27
- *       neighbour indices, 64 node types, its place in the processing order, the open-tile flag and the fix-up
- *       offset (185 B), and 4 bytes per fix-up link (E: bounce-back links and solid nodes of the tiles). */
-#include "cpu_backend.h"
+ *   AB and AA (the engine): C T 64 q R + 793 T + L (16 + R) + N (q R + 8) + 4 E (C = 2 copies for AB, 1 for AA;
+ *       L curved links, none here; N special nodes (inlets and outlets) and E fix-ups (solid nodes and links
+ *       from solid nodes of the tiles that are not plain), read from the backend; no finite-difference nodes).
+ *   MR (the D3Q19 sliding-window kernel): T (640 R + 211) + 8 + R (X + 1 + 1216) + P 5 C 1216 R
+ *       + 2 * 256 * 2432 + 16 B + 4 sum_b (C_b tz + 1) + 16 E, with X the interface-buffer length, C_b the tile
+ *       columns of block b, C their maximum, B the blocks, P the threads and E the fix-up links, read from the
+ *       backend; and X is checked against its own bound: at most 5 values per node on the lateral faces of the
+ *       non-empty tiles (4 x 16 nodes) plus 1 per corner column (4 x 4): 336 per tile. */
 #include "cpu_pattern.h"
+#include "cpu_q.h"
 #include "pattern_test.h"
 #include "tess_state.h"
 #include <stdio.h>
@@ -32,26 +31,8 @@ static void check(const char *name, tess_geometry_t *g, tess_params_t *p)
         tess_pattern_run(&raa, &t, p, in, 0, NULL, &err);
         p->collision = TESS_COLLISION_REGULARIZED;
         tess_pattern_run(&rmr, &t, p, in, 0, NULL, &err);
-        /* the AA formula's fix-up link count E, from a live backend */
-        double aa_links = 0.0;
-        {
-            extern const tess_backend_ops_t tess_backend_cpu;
-            tess_backend_config_t cfg = {0};
-            cfg.precision = (tess_precision)prec;
-            cfg.pattern = TESS_PATTERN_AA;
-            cfg.threads = 1;
-            tess_backend_t *be = NULL;
-            tess_backend_cpu.create(&cfg, &be, &err);
-            tess_backend_cpu.upload_geometry(be, &t, &err);
-            tess_params_t pa = *p;
-            pa.collision = TESS_COLLISION_LBGK;
-            tess_backend_cpu.initialise(be, &pa, in, &err);
-            const tess_cpu_pattern_t *aa = (const tess_cpu_pattern_t *)(const void *)be;
-            aa_links = (double)aa->fix_start[aa->ntiles];
-            tess_backend_cpu.destroy(be);
-        }
-        /* the AB formula's fix-up link count E, from a live backend */
-        double ab_links = 0.0;
+        /* the engine formula's special nodes N and fix-ups E, from a live backend (the same for AB and AA) */
+        double nspecial = 0.0, nfix = 0.0;
         {
             extern const tess_backend_ops_t tess_backend_cpu;
             tess_backend_config_t cfg = {0};
@@ -64,7 +45,9 @@ static void check(const char *name, tess_geometry_t *g, tess_params_t *p)
             tess_params_t pa = *p;
             pa.collision = TESS_COLLISION_LBGK;
             tess_backend_cpu.initialise(be, &pa, in, &err);
-            ab_links = (double)be->fix_start[be->ntiles];
+            const tess_cpu_q_t *q = (const tess_cpu_q_t *)(const void *)be;
+            nspecial = (double)q->nspecial;
+            nfix = (double)q->nfix;
             tess_backend_cpu.destroy(be);
         }
         /* the MR formula's inputs, from a live backend */
@@ -79,34 +62,40 @@ static void check(const char *name, tess_geometry_t *g, tess_params_t *p)
             tess_backend_t *be = NULL;
             tess_backend_cpu.create(&cfg, &be, &err);
             tess_backend_cpu.upload_geometry(be, &t, &err);
-            const tess_cpu_pattern_t *mr = (const tess_cpu_pattern_t *)(const void *)be;
+            /* D3Q19 MR with halfway walls runs the sliding-window kernel, created by initialise (TUNED MR) */
+            void *in2 = tess_test_random_state(&t, p, (tess_precision)prec, 1);
+            tess_backend_cpu.initialise(be, p, in2, &err);
+            const tess_cpu_pattern_t *mr = ((const tess_cpu_q_t *)(const void *)be)->tuned_mr;
+            if (!tess_test_true("D3Q19 MR runs the sliding-window kernel", mr != NULL)) {
+                free(in2);
+                tess_backend_cpu.destroy(be);
+                free(in);
+                continue;
+            }
             X = mr->ibuf_len;
             double cols = 0.0;
             for (int b = 0; b < mr->nblocks; b++)
                 cols += (double)mr->blocks[b].ncol * mr->tz + 1;
-            /* fix-up lists are built by initialise: take their count from a second, initialised backend */
             mr_formula = T * (640 * R + 211) + 8 + R * (X + 1 + 1216) + mr->nthreads * 5.0 * mr->max_ncol * 1216 * R +
-                         2 * 256 * 2432.0 + 16.0 * mr->nblocks + 4 * cols;
-            void *in2 = tess_test_random_state(&t, p, (tess_precision)prec, 1);
-            tess_backend_cpu.initialise(be, p, in2, &err);
-            mr_formula += 16.0 * (double)mr->fix_start[mr->ntiles];
+                         2 * 256 * 2432.0 + 16.0 * mr->nblocks + 4 * cols + 16.0 * (double)mr->fix_start[mr->ntiles];
             free(in2);
             tess_backend_cpu.destroy(be);
         }
         char what[200];
         printf("     %s fp%d: eta_t %.3f, bytes per wet node AB %.1f, AA %.1f, MR %.1f\n", name, prec ? 32 : 64, t.eta_t,
                rab.bytes / W, raa.bytes / W, rmr.bytes / W);
-        snprintf(what, sizeof what, "%s fp%d: AA bytes per wet node = (T (1216 R + 186) + 8 (T + 1) + 16 E) / n_wet", name, prec ? 32 : 64);
-        tess_test_close(what, raa.bytes / W, (T * (1216 * R + 186) + 8 * (T + 1) + 16.0 * aa_links) / W, 0.0);
+        for (int c = 1; c <= 2; c++) {
+            const double formula = c * T * 64 * 19 * R + 793 * T + nspecial * (19 * R + 8) + 4 * nfix;
+            snprintf(what, sizeof what,
+                     "%s fp%d: %s bytes per wet node = (%d T 64 q R + 793 T + N (q R + 8) + 4 E) / n_wet", name,
+                     prec ? 32 : 64, c == 2 ? "AB" : "AA", c);
+            tess_test_close(what, (c == 2 ? rab.bytes : raa.bytes) / W, formula / W, 0.0);
+        }
         snprintf(what, sizeof what, "%s fp%d: MR bytes per wet node = formula (leading term (640 R + 203) / (64 eta_t) = %.1f)",
                  name, prec ? 32 : 64, T * (640 * R + 203) / W);
         tess_test_close(what, rmr.bytes / W, mr_formula / W, 0.0);
         snprintf(what, sizeof what, "%s: interface buffer %lld values <= 336 per tile", name, (long long)X);
         tess_test_true(what, X <= 336 * (int64_t)T);
-        snprintf(what, sizeof what, "%s fp%d: AB bytes per wet node = (2 (T + 1) 1216 R + 185 T + 4 max(E, 1)) / n_wet",
-                 name, prec ? 32 : 64);
-        tess_test_close(what, rab.bytes / W, (2 * (T + 1) * 1216 * R + 185 * T + 4 * (ab_links > 0 ? ab_links : 1)) / W,
-                        0.0);
         free(in);
     }
     tess_tiling_free(&t);
