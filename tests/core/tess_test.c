@@ -228,3 +228,25 @@ int tess_test_poiseuille_state(const tess_geometry_t *g, const tess_tiling_t *t,
     free(ud);
     return 0;
 }
+
+void tess_test_poiseuille_planes(tess_params_t *p, int axis, int H, double umax, int method)
+{
+    p->nmat = 3 + H;
+    p->mat[2].kind = TESS_NODE_PRESSURE;
+    p->mat[2].axis = axis;
+    p->mat[2].sign = 1;
+    p->mat[2].normal[axis] = 1.0;
+    p->mat[2].rho = 1.0;
+    p->mat[2].method = method;
+    for (int y = 1; y <= H; y++) {
+        tess_material_t *m = &p->mat[3 + y - 1];
+        const double s = y - 0.5; /* distance from the wall at y = 0.5 */
+        m->kind = TESS_NODE_VELOCITY;
+        m->axis = axis;
+        m->sign = -1;
+        m->normal[axis] = -1.0;
+        m->u[axis] = 4.0 * umax * s * (H - s) / ((double)H * H);
+        m->rho = 1.0;
+        m->method = method;
+    }
+}

@@ -66,4 +66,8 @@ void *tess_test_random_state(const tess_tiling_t *t, const tess_params_t *p, tes
 int tess_test_poiseuille_state(const tess_geometry_t *g, const tess_tiling_t *t, const tess_params_t *p, int axis,
                                int H, double umax, double *pops);
 
+/* The materials of that channel's open ends, method fd (or another): 0 solid, 1 fluid, 2 the pressure outlet at the
+ * + end of axis (rho 1), 3 + (y - 1) the velocity inlet node of row y at the - end, carrying the parabola. */
+void tess_test_poiseuille_planes(tess_params_t *p, int axis, int H, double umax, int method);
+
 #endif

@@ -80,23 +80,7 @@ static double poiseuille_error(int H, tess_pattern pattern)
     p.collision = TESS_COLLISION_REGULARIZED;
     p.fluid = TESS_FLUID_INCOMPRESSIBLE;
     tess_params_set_tau(&p, 0.8);
-    /* materials: 0 solid, 1 fluid, 2 outlet, 3 + (y - 1) inlet row y */
-    p.nmat = 3 + H;
-    p.mat[2].kind = TESS_NODE_PRESSURE;
-    p.mat[2].axis = 2;
-    p.mat[2].sign = 1;
-    p.mat[2].rho = 1.0;
-    p.mat[2].method = TESS_BC_FINITE_DIFFERENCE;
-    for (int y = 1; y <= H; y++) {
-        tess_material_t *m = &p.mat[3 + y - 1];
-        const double s = y - 0.5; /* distance from the wall at y = 0.5 */
-        m->kind = TESS_NODE_VELOCITY;
-        m->axis = 2;
-        m->sign = -1;
-        m->u[2] = 4.0 * umax * s * (H - s) / ((double)H * H);
-        m->rho = 1.0;
-        m->method = TESS_BC_FINITE_DIFFERENCE;
-    }
+    tess_test_poiseuille_planes(&p, 2, H, umax, TESS_BC_FINITE_DIFFERENCE); /* 2 outlet, 3 + (y - 1) inlet row y */
     p.mat[0].rho = p.mat[1].rho = 1.0;
     for (int z = 0; z < nz; z++)
         for (int y = 0; y < ny; y++)
