@@ -5,7 +5,8 @@
 set -euo pipefail
 
 packages=(cmake gcc g++ make pkg-config libinih-dev libhwloc-dev zlib1g-dev python3-vtk9 python3-numpy
-          hipcc libamdhip64-dev gnuplot-nox clang libclang-rt-14-dev libomp-dev)
+          hipcc libamdhip64-dev gnuplot-nox clang libclang-rt-14-dev libomp-dev
+          openmpi-bin libopenmpi-dev)
 
 missing=()
 for p in "${packages[@]}"; do

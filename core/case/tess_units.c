@@ -24,6 +24,9 @@ static const rule_t rules[] = {
     {"solid fluid wall inlet outlet", "length", DIM_LENGTH},
     {"spheres", "diameter", DIM_LENGTH},
     {"stl", "translate", DIM_COORD},
+    {"probe", "point", DIM_COORD},
+    {"line", "start", DIM_COORD},
+    {"line", "end", DIM_COORD},
     {"stl", "scale", DIM_SCALE},
     {"wall inlet init", "velocity", DIM_SPEED},
     {"outlet init", "density", DIM_DENSITY},
@@ -282,6 +285,29 @@ static tess_status run_times(ctx_t *x)
     return TESS_OK;
 }
 
+/* [probe.NAME] and [line.NAME] interval (a time) -> every (steps, at least 1). */
+static tess_status sample_times(ctx_t *x)
+{
+    for (int i = 0; i < x->es->n; i++) {
+        tess_entry_t *e = &x->es->e[i];
+        char kind[96];
+        kind_of(e->section, kind, sizeof kind);
+        if (strcmp(e->key, "interval") != 0 || !word_in(kind, "probe line"))
+            continue;
+        e->used = 1;
+        if (find(x->es, e->section, "every") >= 0)
+            return fail_at(x, i, "give either interval (time) or every (steps)", "");
+        double v[3];
+        if (numbers(e->value, v) != 1 || v[0] <= 0 || v[0] / x->u->dt > 2e9)
+            return fail_at(x, i, "expected a time > 0 (at most 2e9 steps), got ", e->value);
+        const double steps = floor(v[0] / x->u->dt + 0.5);
+        const tess_status st = put(x, e->section, "every", steps < 1 ? 1 : steps, e->line);
+        if (st != TESS_OK)
+            return st;
+    }
+    return TESS_OK;
+}
+
 /* outlet pressure (p - p_ref) -> lattice density 1 + 3 p / (rho0 (dx/dt)^2); [physics] pressure_gradient ->
  * the acceleration -grad p / rho0. */
 static tess_status pressures(ctx_t *x)
@@ -371,7 +397,8 @@ tess_status tess_units_apply(tess_entries_t *es, tess_units_t *u, tess_error_t *
     const int o = find(es, "domain", "origin");
     if (o >= 0 && numbers(es->e[o].value, x.origin) != 3)
         x.origin[0] = x.origin[1] = x.origin[2] = 0.0; /* malformed: the loader reports it */
-    if ((st = domain_size(&x)) != TESS_OK || (st = run_times(&x)) != TESS_OK || (st = convert(&x)) != TESS_OK ||
+    if ((st = domain_size(&x)) != TESS_OK || (st = run_times(&x)) != TESS_OK || (st = sample_times(&x)) != TESS_OK ||
+        (st = convert(&x)) != TESS_OK ||
         (st = pressures(&x)) != TESS_OK)
         return st;
     /* The output grid: the case's spacing and origin, or lattice units (spacing 1, origin 0). */

@@ -1,6 +1,7 @@
 /* `tessera info`: what this build contains and what the machine offers. */
 #include "tess_cli.h"
 #include "tess_lattice.h"
+#include "tess_mpi.h"
 #include "tess_physics_q.h"
 #include <stdio.h>
 #include <string.h>
@@ -79,6 +80,14 @@ int tess_cmd_info(int argc, char **argv)
 #ifdef _OPENMP
     printf("OpenMP threads: %d\n", omp_get_max_threads());
 #endif
+    if (tess_mpi_built()) {
+        char lib[256];
+        tess_mpi_library(lib, sizeof lib);
+        printf("MPI: %s; GPU-aware: %s; %d process%s\n", lib, tess_mpi_gpu_aware(), tess_mpi_size(),
+               tess_mpi_size() == 1 ? "" : "es");
+    } else {
+        printf("MPI: not built (TESSERA_WITH_MPI off or no MPI found)\n");
+    }
 #ifdef TESS_HAVE_HWLOC
     print_topology();
 #else

@@ -11,6 +11,7 @@ int tess_cmd_run(int argc, char **argv);
 int tess_cmd_info(int argc, char **argv);
 int tess_cmd_bench(int argc, char **argv); /* core/cli/cmd_bench.c (the lead's) */
 int tess_cmd_validate(int argc, char **argv);
+int tess_cmd_partition(int argc, char **argv); /* core/cli/cmd_partition.c: docs/mpi.md */
 
 /* Finds a case: a path that exists, else <name>.ini in $TESSERA_CASES, else in the source tree's cases/
  * folder (compiled in). TESS_ERR_INPUT listing the places tried when none exists. */

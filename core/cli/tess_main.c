@@ -1,5 +1,6 @@
 /* `tessera <command> ...`: dispatch only; each command lives in its own cmd_*.c. */
 #include "tess_cli.h"
+#include "tess_mpi.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -15,19 +16,39 @@ static void usage(FILE *f)
                "               [--steps N] [--out DIR] [--overwrite] [--set section.key=value]... [--threads N]\n"
                "               [--quiet] [--checkpoint-every N] [--restart FILE] [--check BACKEND[:PATTERN]\n"
                "               [--check-tol X]]\n"
-               "  info         version, lattices, collisions, patterns, backends, CPU topology\n"
+               "  info         version, lattices, collisions, patterns, backends, CPU topology, MPI\n"
+               "  partition CASE.ini --ranks N[,N...] [--per-rank] [--set section.key=value]...\n"
+               "               the case's tiles among N MPI ranks: imbalance and halo volume (docs/mpi.md)\n"
                "  bench ...    performance measurements\n"
                "  validate ... physics validation against analytic and published data (--quick: the CI subset)\n"
                "  --version    the version\n");
 }
 
-int main(int argc, char **argv)
+/* Distributed runs are not built yet (docs/mpi.md): under a launcher with several processes the commands that
+ * compute a case would each run the whole of it and write the same files. Rank 0 says so; every rank exits 2. */
+static int refuse_distributed(const char *cmd)
+{
+    const int n = tess_mpi_started() ? tess_mpi_size() : tess_mpi_launch_size();
+    if (tess_mpi_rank() == 0)
+        fprintf(stderr, "tessera %s: %d MPI processes, but distributed runs are not built yet%s: run one process "
+                "(mpirun -np 1, or no launcher); docs/mpi.md\n", cmd, n,
+                tess_mpi_built() ? "" : " (and this tessera was built without MPI)");
+    return 2;
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
         return 2;
     }
     const char *cmd = argv[1];
+    const int several = (tess_mpi_started() ? tess_mpi_size() : tess_mpi_launch_size()) > 1;
+    if (several && (strcmp(cmd, "run") == 0 || strcmp(cmd, "bench") == 0 || strcmp(cmd, "validate") == 0))
+        return refuse_distributed(cmd);
+    /* The reports (info, partition) come once, from rank 0. */
+    if (tess_mpi_rank() != 0 && (strcmp(cmd, "info") == 0 || strcmp(cmd, "partition") == 0))
+        return 0;
     if (strcmp(cmd, "run") == 0)
         return tess_cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "info") == 0)
@@ -36,6 +57,8 @@ int main(int argc, char **argv)
         return tess_cmd_bench(argc - 1, argv + 1);
     if (strcmp(cmd, "validate") == 0)
         return tess_cmd_validate(argc - 1, argv + 1);
+    if (strcmp(cmd, "partition") == 0)
+        return tess_cmd_partition(argc - 1, argv + 1);
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
         printf("tessera %s\n", TESS_VERSION);
         return 0;
@@ -44,6 +67,14 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    fprintf(stderr, "tessera: unknown command '%s': expected run, info, bench or validate\n", cmd);
+    fprintf(stderr, "tessera: unknown command '%s': expected run, info, partition, bench or validate\n", cmd);
     return 2;
+}
+
+int main(int argc, char **argv)
+{
+    tess_mpi_init(&argc, &argv);
+    const int code = dispatch(argc, argv);
+    tess_mpi_finalize();
+    return code;
 }

@@ -23,6 +23,22 @@ CP = RHO * CU * CU               # Pa per lattice pressure
 CF = RHO * DX ** 4 / DT ** 2     # N per lattice force (3D)
 ORIGIN = (0.01, -0.002, 0.003)
 
+# The probe and line: node coordinates and steps in the lattice case, metres and seconds in the SI case (the same
+# points and intervals, so the rows must match value for value).
+PROBES = """[probe.p]
+point = %s
+%s
+[line.l]
+start = %s
+end = %s
+points = 8
+%s"""
+
+
+def si_point(*n):
+    return " ".join(repr(ORIGIN[k] + n[k] * DX) for k in range(3))
+
+
 # A duct along x: inlet on -x, outlet on +x, a ball that is a body (forces in the monitor), a probe and a line.
 # No body force: an [init] file holds the velocity as written, which is the state's velocity only without the
 # Guo force's half-step shift.
@@ -31,14 +47,7 @@ shape = sphere
 center = %s
 radius = %r
 body = yes
-[probe.p]
-point = 5.5 3.25 3.5
-every = 10
-[line.l]
-start = 12 0 3.5
-end = 12 7 3.5
-points = 8
-every = 20
+%s
 [run]
 monitor_every = 10
 threads = 1
@@ -61,7 +70,7 @@ density = 1.0006
 [run]
 steps = 40
 output_every = 40
-""" + COMMON % ("8 3.5 3.5", 2.3)
+""" + COMMON % ("8 3.5 3.5", 2.3, PROBES % ("5.5 3.25 3.5", "every = 10", "12 0 3.5", "12 7 3.5", "every = 20"))
 SI = """[case]
 name = duct_si
 [units]
@@ -83,7 +92,9 @@ pressure = %r
 end_time = %r
 output_interval = %r
 """ % (DX, NU, RHO, 16 * DX, 8 * DX, 8 * DX, " ".join(repr(o) for o in ORIGIN), 0.02 * CU, 0.0006 / 3 * CP,
-       40 * DT, 40 * DT) + COMMON % (" ".join(repr(ORIGIN[k] + (8, 3.5, 3.5)[k] * DX) for k in range(3)), 2.3 * DX)
+       40 * DT, 40 * DT) + COMMON % (" ".join(repr(ORIGIN[k] + (8, 3.5, 3.5)[k] * DX) for k in range(3)), 2.3 * DX,
+                                     PROBES % (si_point(5.5, 3.25, 3.5), "interval = %r" % (10 * DT),
+                                               si_point(12, 0, 3.5), si_point(12, 7, 3.5), "interval = %r" % (20 * DT)))
 
 
 def rows(path):

@@ -200,3 +200,53 @@ void *tess_test_random_state(const tess_tiling_t *t, const tess_params_t *p, tes
     free(u);
     return pops;
 }
+
+int tess_test_poiseuille_state(const tess_geometry_t *g, const tess_tiling_t *t, const tess_params_t *p, int axis,
+                               int H, double umax, double *pops)
+{
+    const double nu = (p->tau - 0.5) / 3.0, G = 8.0 * nu * umax / ((double)H * H);
+    const int nx = g->nx, ny = g->ny, nz = g->nz, n_axis = axis == 0 ? nx : nz;
+    const size_t nd = (size_t)nx * ny * nz;
+    double *rd = malloc(nd * sizeof *rd), *ud = calloc(3 * nd, sizeof *ud);
+    if (!rd || !ud) {
+        free(rd);
+        free(ud);
+        return -1;
+    }
+    for (int z = 0; z < nz; z++)
+        for (int y = 0; y < ny; y++)
+            for (int x = 0; x < nx; x++) {
+                const size_t i = tess_geometry_index(g, x, y, z);
+                const double s = y - 0.5;
+                rd[i] = 1.0 + 3.0 * G * (n_axis - 1 - (axis == 0 ? x : z));
+                if (y >= 1 && y <= H)
+                    ud[3 * i + axis] = 4.0 * umax * s * (H - s) / ((double)H * H);
+            }
+    const double u0[3] = {0, 0, 0};
+    tess_state_equilibrium(t, p, TESS_PRECISION_DOUBLE, pops, 1.0, u0, rd, ud);
+    free(rd);
+    free(ud);
+    return 0;
+}
+
+void tess_test_poiseuille_planes(tess_params_t *p, int axis, int H, double umax, int method)
+{
+    p->nmat = 3 + H;
+    p->mat[2].kind = TESS_NODE_PRESSURE;
+    p->mat[2].axis = axis;
+    p->mat[2].sign = 1;
+    p->mat[2].normal[axis] = 1.0;
+    p->mat[2].rho = 1.0;
+    p->mat[2].method = method;
+    for (int y = 1; y <= H; y++) {
+        tess_material_t *m = &p->mat[3 + y - 1];
+        const double s = y - 0.5; /* distance from the wall at y = 0.5 */
+        m->kind = TESS_NODE_VELOCITY;
+        m->axis = axis;
+        m->sign = -1;
+        m->normal[axis] = -1.0;
+        m->u[axis] = 4.0 * umax * s * (H - s) / ((double)H * H);
+        m->rho = 1.0;
+        m->method = method;
+    }
+}

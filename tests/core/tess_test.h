@@ -58,4 +58,16 @@ void tess_test_mixed_case(tess_geometry_t *g, tess_params_t *p, int collision, i
  * returns malloc'd canonical populations. */
 void *tess_test_random_state(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, uint64_t seed);
 
+/* The analytic plane Poiseuille state of a channel with walls at y = 0 and y = H + 1 (halfway walls at y = 1/2 and
+ * H + 1/2), flow along axis (0: x, 2: z) with peak speed umax and the linear pressure that drives it (G = 8 nu umax
+ * / H^2, p = rho / 3, rho 1 at the last node along the axis), as FP64 equilibrium populations of tiling t into pops:
+ * a start that reaches the steady state in a few viscous times of the error rather than of the whole flow.
+ * Returns 0, or -1 when out of memory. */
+int tess_test_poiseuille_state(const tess_geometry_t *g, const tess_tiling_t *t, const tess_params_t *p, int axis,
+                               int H, double umax, double *pops);
+
+/* The materials of that channel's open ends, method fd (or another): 0 solid, 1 fluid, 2 the pressure outlet at the
+ * + end of axis (rho 1), 3 + (y - 1) the velocity inlet node of row y at the - end, carrying the parabola. */
+void tess_test_poiseuille_planes(tess_params_t *p, int axis, int H, double umax, int method);
+
 #endif

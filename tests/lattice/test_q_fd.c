@@ -134,24 +134,7 @@ static double poiseuille_error(tess_lattice_id lat, int H)
     tess_params_default(&p);
     tess_params_set_lattice(&p, lat);
     tess_params_set_tau(&p, 0.8);
-    p.nmat = 3 + H; /* 0 solid, 1 fluid, 2 outlet, 3 + (y - 1) inlet row y */
-    p.mat[2].kind = TESS_NODE_PRESSURE;
-    p.mat[2].axis = 0;
-    p.mat[2].sign = 1;
-    p.mat[2].normal[0] = 1.0;
-    p.mat[2].rho = 1.0;
-    p.mat[2].method = TESS_BC_FINITE_DIFFERENCE;
-    for (int y = 1; y <= H; y++) {
-        tess_material_t *m = &p.mat[3 + y - 1];
-        const double s = y - 0.5; /* distance from the wall at y = 0.5 */
-        m->kind = TESS_NODE_VELOCITY;
-        m->axis = 0;
-        m->sign = -1;
-        m->normal[0] = -1.0;
-        m->u[0] = 4.0 * umax * s * (H - s) / ((double)H * H);
-        m->rho = 1.0;
-        m->method = TESS_BC_FINITE_DIFFERENCE;
-    }
+    tess_test_poiseuille_planes(&p, 0, H, umax, TESS_BC_FINITE_DIFFERENCE); /* 2 outlet, 3 + (y - 1) inlet row y */
     p.mat[0].rho = p.mat[1].rho = 1.0;
     for (int z = 0; z < nz; z++)
         for (int y = 0; y < ny; y++)
@@ -162,24 +145,9 @@ static double poiseuille_error(tess_lattice_id lat, int H)
     tess_error_t err = {0};
     double e = INFINITY;
     if (lt_start(&r, &g, &p, TESS_PATTERN_AB, 2, TESS_PRECISION_DOUBLE, NULL, NULL, &err) == TESS_OK) {
-        /* the analytic state: the parabola and the linear pressure (G = 8 nu u_max / H^2, p = rho / 3) */
-        const double nu = (p.tau - 0.5) / 3.0, G = 8.0 * nu * umax / ((double)H * H);
-        const size_t nd = (size_t)nx * ny * nz;
-        double *rd = malloc(nd * sizeof *rd), *ud = calloc(3 * nd, sizeof *ud);
-        for (int z = 0; z < nz; z++)
-            for (int y = 0; y < ny; y++)
-                for (int x = 0; x < nx; x++) {
-                    const size_t i = tess_geometry_index(&g, x, y, z);
-                    const double sy = y - 0.5;
-                    rd[i] = 1.0 + 3.0 * G * (nx - 1 - x);
-                    if (y >= 1 && y <= H)
-                        ud[3 * i] = 4.0 * umax * sy * (H - sy) / ((double)H * H);
-                }
-        const double u0[3] = {0, 0, 0};
-        tess_state_equilibrium(&r.t, &p, TESS_PRECISION_DOUBLE, r.pops, 1.0, u0, rd, ud);
-        free(rd);
-        free(ud);
-        if (tess_backend_cpu.initialise(r.be, &p, r.pops, &err) == TESS_OK &&
+        /* the analytic state (parabola and linear pressure along x) */
+        if (tess_test_poiseuille_state(&g, &r.t, &p, 0, H, umax, r.pops) == 0 &&
+            tess_backend_cpu.initialise(r.be, &p, r.pops, &err) == TESS_OK &&
             lt_converge(&r, H * H, 1e-8, 400L * H * H, &err) > 0) {
             double num = 0.0, den = 0.0;
             for (int z = 0; z < nz; z++)

@@ -80,23 +80,7 @@ static double poiseuille_error(int H, tess_pattern pattern)
     p.collision = TESS_COLLISION_REGULARIZED;
     p.fluid = TESS_FLUID_INCOMPRESSIBLE;
     tess_params_set_tau(&p, 0.8);
-    /* materials: 0 solid, 1 fluid, 2 outlet, 3 + (y - 1) inlet row y */
-    p.nmat = 3 + H;
-    p.mat[2].kind = TESS_NODE_PRESSURE;
-    p.mat[2].axis = 2;
-    p.mat[2].sign = 1;
-    p.mat[2].rho = 1.0;
-    p.mat[2].method = TESS_BC_FINITE_DIFFERENCE;
-    for (int y = 1; y <= H; y++) {
-        tess_material_t *m = &p.mat[3 + y - 1];
-        const double s = y - 0.5; /* distance from the wall at y = 0.5 */
-        m->kind = TESS_NODE_VELOCITY;
-        m->axis = 2;
-        m->sign = -1;
-        m->u[2] = 4.0 * umax * s * (H - s) / ((double)H * H);
-        m->rho = 1.0;
-        m->method = TESS_BC_FINITE_DIFFERENCE;
-    }
+    tess_test_poiseuille_planes(&p, 2, H, umax, TESS_BC_FINITE_DIFFERENCE); /* 2 outlet, 3 + (y - 1) inlet row y */
     p.mat[0].rho = p.mat[1].rho = 1.0;
     for (int z = 0; z < nz; z++)
         for (int y = 0; y < ny; y++)
@@ -115,26 +99,10 @@ static double poiseuille_error(int H, tess_pattern pattern)
     tess_tiling_build(&t, &g, &p, &err);
     const size_t cnt = tess_state_count(&t);
     double *pops = malloc(cnt * sizeof *pops);
-    /* start from the analytic solution (profile and linear pressure, G = 8 nu u_max / H^2, p = rho / 3) so that
-     * the steady state is reached in a few viscous times of the error rather than of the whole flow */
-    {
-        const double nu = (p.tau - 0.5) / 3.0, G = 8.0 * nu * umax / ((double)H * H);
-        const size_t nd = (size_t)nx * ny * nz;
-        double *rd = malloc(nd * sizeof *rd), *ud = calloc(3 * nd, sizeof *ud);
-        for (int z = 0; z < nz; z++)
-            for (int y = 0; y < ny; y++)
-                for (int x = 0; x < nx; x++) {
-                    const size_t d = tess_geometry_index(&g, x, y, z);
-                    const double s = y - 0.5;
-                    rd[d] = 1.0 + 3.0 * G * (nz - 1 - z);
-                    if (y >= 1 && y <= H)
-                        ud[3 * d + 2] = 4.0 * umax * s * (H - s) / ((double)H * H);
-                }
-        const double u0[3] = {0, 0, 0};
-        tess_state_equilibrium(&t, &p, TESS_PRECISION_DOUBLE, pops, 1.0, u0, rd, ud);
-        free(rd);
-        free(ud);
-    }
+    /* start from the analytic solution (profile and linear pressure along z) so that the steady state is reached
+     * in a few viscous times of the error rather than of the whole flow */
+    if (pops)
+        (void)tess_test_poiseuille_state(&g, &t, &p, 2, H, umax, pops);
     const tess_backend_ops_t *ops = &tess_backend_cpu;
     tess_backend_config_t cfg = {0};
     cfg.precision = TESS_PRECISION_DOUBLE;
