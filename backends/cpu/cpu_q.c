@@ -90,8 +90,9 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
     const int64_t nl = t->links.n;
     be->links = malloc((size_t)(nl > 0 ? nl : 1) * sizeof *be->links);
     be->link_val = malloc((size_t)(nl > 0 ? nl : 1) * tess_precision_size(cfg_precision(be)));
+    be->slots = malloc((size_t)(nl > 0 ? nl : 1) * sizeof *be->slots);
     if (!be->neighbors || !be->node_type || !be->corner || !be->node_link || !be->node_nlink || !be->links ||
-        !be->tile_plain || !be->tile_wet || !be->tile_link || !be->link_val)
+        !be->tile_plain || !be->tile_wet || !be->tile_link || !be->link_val || !be->slots)
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory copying the tiling of %d tiles", t->ntiles);
     memcpy(be->neighbors, t->neighbors, 27 * (size_t)t->ntiles * sizeof *be->neighbors);
     memcpy(be->node_type, t->node_type, 64 * (size_t)t->ntiles);
@@ -127,7 +128,7 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
     be->bytes = ncopies * copy_bytes(be) +
                 nt * (30 * sizeof(int32_t) + 64 + 64 * (sizeof(int64_t) + 1) + 1 + 2 * sizeof(uint64_t) +
                       2 * sizeof(int64_t)) +
-                (size_t)nl * (sizeof *be->links + tess_precision_size(be->cfg.precision));
+                (size_t)nl * (sizeof *be->links + sizeof *be->slots + tess_precision_size(be->cfg.precision));
     return TESS_OK;
 }
 
@@ -259,6 +260,20 @@ static void classify_tiles(tess_cpu_q_t *be)
     }
 }
 
+/* Every curved link's slot (tess_link_slots.h): they depend on which materials are wet and on the wall rule. */
+static void fill_slots(tess_cpu_q_t *be)
+{
+    void (*fill)(const tess_params_t *, const tess_q_grid_t *, int32_t, const tess_link_t *, tess_link_slot_t *) =
+        be->lattice == TESS_LATTICE_D2Q9    ? tess_link_slot_fill_d2q9_f64
+        : be->lattice == TESS_LATTICE_D3Q13 ? tess_link_slot_fill_d3q13_f64
+        : be->lattice == TESS_LATTICE_D3Q27 ? tess_link_slot_fill_d3q27_f64
+                                            : tess_link_slot_fill_d3q19_f64;
+#pragma omp parallel for schedule(static) num_threads(be->nthreads)
+    for (int32_t k = 0; k < be->ntiles; k++)
+        for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++)
+            fill(&be->params, &be->grid, k, &be->links[l], &be->slots[l]);
+}
+
 #define Q_DISPATCH(fn, ...)                                                                                        \
     do {                                                                                                           \
         const int single_ = be->cfg.precision == TESS_PRECISION_SINGLE;                                           \
@@ -290,6 +305,7 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
         (st = tess_cpu_fd_build(&be->fd, p, be->node_type, be->ntiles, err)) != TESS_OK)
         return st;
     classify_tiles(be);
+    fill_slots(be);
     be->cur = 0;
     be->nsteps_done = 0;
     if (be->cfg.pattern == TESS_PATTERN_MR) {
@@ -394,6 +410,7 @@ static void q_destroy(tess_backend_t *b)
     free(be->tile_wet);
     free(be->tile_link);
     free(be->link_val);
+    free(be->slots);
     free(be->tile_special);
     free(be->fix);
     free(be->fix_start);

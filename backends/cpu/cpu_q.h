@@ -7,6 +7,7 @@
 
 #include "cpu_fd.h"
 #include "tess_backend.h"
+#include "tess_link_slots.h"
 #include "tess_q_step.h"
 
 /* One fix-up of a tile: node n's incoming direction i takes the wall rule of material mat (its upstream node x -
@@ -44,7 +45,8 @@ typedef struct tess_cpu_q {
     tess_cpu_q_fix_t *fix;
     int64_t nfix;
     int64_t *tile_link;       /* per tile: first curved link (index into links; ntiles + 1 entries) */
-    void *link_val;           /* AA: the pre-pass's value of every curved link (links' order) */
+    tess_link_slot_t *slots;  /* per curved link (links' order): where its rule reads, filled at initialise */
+    void *link_val;           /* AA and MR: the pre-pass's value of every curved link (links' order) */
     tess_cpu_fd_t fd;         /* finite-difference inlet/outlet nodes and their strain rates (pre-pass per step) */
     int reference;            /* tests: every tile through the full per-node function (tess_q_node_step) */
     tess_tiling_t shape;      /* lattice, q and extent only: for tess_state_index */

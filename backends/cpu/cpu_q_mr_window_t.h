@@ -42,7 +42,6 @@ static void TESS_QFN(cpu_q_mrw_prepass)(tess_cpu_q_t *be, const R *ms)
     const tess_params_t *p = &be->params;
     const tess_q_grid_t *g = &be->grid;
     const tess_cpu_q_mrw_t *w = be->mrw;
-    const int opp[TESS_QL_Q] = TESS_QL_OPP;
     R *pre = (R *)be->buf, *link_val = (R *)be->link_val, *xval = (R *)w->cross_val;
 #pragma omp for schedule(static) nowait
     for (int64_t s = 0; s < be->nspecial; s++) { /* inlets and outlets: the whole gather */
@@ -55,13 +54,10 @@ static void TESS_QFN(cpu_q_mrw_prepass)(tess_cpu_q_t *be, const R *ms)
     }
     if (p->wall != TESS_WALL_BOUNCE_BACK) {
 #pragma omp for schedule(static) nowait
-        for (int32_t k = 0; k < be->ntiles; k++) /* curved-wall links */
-            for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++) {
-                const int n = be->links[l].node;
-                const int x = n % g->ex, y = (n / g->ex) % g->ey, z = n / (g->ex * g->ey);
-                link_val[l] = TESS_QFN(tess_q_pull_link_from)(p, g, (const R *)0, ms, TESS_Q_CANON, k, x, y, z,
-                                                              opp[be->links[l].dir], be->links[l].q);
-            }
+        for (int32_t k = 0; k < be->ntiles; k++) /* curved-wall links, from their slots (tess_link_slots.h) */
+            for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++)
+                if (be->slots[l].i != TESS_LINK_NONE)
+                    link_val[l] = TESS_QFN(tess_link_slot_value)(p, (const R *)0, ms, TESS_Q_CANON, k, &be->slots[l]);
     }
 #pragma omp for schedule(static)
     for (int32_t k = 0; k < be->ntiles; k++) { /* links from other blocks; sorted by upstream node */
@@ -177,7 +173,8 @@ static void TESS_QFN(cpu_q_mrw_complete)(const tess_cpu_q_t *be, int32_t b, int 
             buf->f[w->cross[e].dst >> 6][w->cross[e].dst & 63] = xval[e];
         if (curved)
             for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++)
-                buf->f[opp[be->links[l].dir]][be->links[l].node] = link_val[l];
+                if (be->slots[l].i != TESS_LINK_NONE)
+                    buf->f[be->slots[l].i][be->slots[l].node] = link_val[l];
         for (int64_t s = be->tile_special[k]; s < be->tile_special[k + 1]; s++) {
             const int n = (int)(be->special[s] % 64);
             for (int i = 0; i < TESS_QL_Q; i++)

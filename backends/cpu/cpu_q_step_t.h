@@ -21,15 +21,13 @@ static void TESS_QFN(cpu_q_prepass)(tess_cpu_q_t *be, const R *f, int conv)
     }
     if (p->wall == TESS_WALL_BOUNCE_BACK || be->reference)
         return;
-    const int opp[TESS_QL_Q] = TESS_QL_OPP;
     R *link_val = (R *)be->link_val;
+    const tess_link_slot_t *slots = be->slots;
 #pragma omp parallel for schedule(static) num_threads(be->nthreads)
     for (int32_t k = 0; k < be->ntiles; k++)
-        for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++) {
-            const int n = be->links[l].node;
-            const int x = n % g->ex, y = (n / g->ex) % g->ey, z = n / (g->ex * g->ey);
-            link_val[l] = TESS_QFN(tess_q_pull_link)(p, g, f, conv, k, x, y, z, opp[be->links[l].dir], be->links[l].q);
-        }
+        for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++)
+            if (slots[l].i != TESS_LINK_NONE)
+                link_val[l] = TESS_QFN(tess_link_slot_value)(p, f, (const R *)0, conv, k, &slots[l]);
 }
 
 /* Tile extent: 8 x 8 x 1 for D2Q9, 4 x 4 x 4 otherwise; node (x, y, z) is x + EX (y + EY z). */
@@ -168,7 +166,7 @@ static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_
 /* One sweep over the tiles: every tile pulls all its links by rows without looking at node types, then a tile
  * that is not plain applies its fix-ups: the wall rule on links whose upstream node is not wet (bounce-back,
  * from the node's own slot opp(i), which holds f*_opp(i) in both conventions), a rest state on its dry nodes,
- * the curved links (tess_q_pull_link) and, for its special nodes (inlets, outlets), the whole gather
+ * the curved links (from their slots, tess_link_slots.h) and, for its special nodes (inlets, outlets), the whole gather
  * (tess_q_gather_from, with the strain rate of the fd nodes from the step's pre-pass, cpu_fd.h). The 64 nodes
  * collide in one loop, and the tile is stored through conv_out. The values are those of tess_q_node_step for every
  * wet node, bit for bit (tests/lattice/test_q_tiles.c). AB: src != dst, both canonical. AA: src == dst; use_buf:
@@ -180,6 +178,7 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
     const int opp[TESS_QL_Q] = TESS_QL_OPP, w[TESS_QL_Q] = TESS_QL_W;
     const int curved = p->wall != TESS_WALL_BOUNCE_BACK;
     const R *pre = (const R *)be->buf, *link_val = (const R *)be->link_val;
+    const tess_link_slot_t *slots = be->slots;
     const int64_t tile_size = (int64_t)TESS_QL_Q * 64;
 #pragma omp parallel num_threads(be->nthreads)
     {
@@ -211,16 +210,14 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                             TESS_QFN(tess_q_bounce_back)(fx.i, self[opp[fx.i] * 64 + fx.n], &p->mat[fx.mat]);
                     }
                 }
-                if (curved)
+                if (curved) /* the links' slots (tess_link_slots.h), or their values from the pre-pass */
                     for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++) {
-                        const tess_link_t *lk = &be->links[l];
-                        const int n = lk->node, i = opp[lk->dir];
-                        if (use_buf) {
-                            buf.f[i][n] = link_val[l];
-                        } else {
-                            const int x = n % CPU_Q_EX, y = (n / CPU_Q_EX) % CPU_Q_EY, z = n / (CPU_Q_EX * CPU_Q_EY);
-                            buf.f[i][n] = TESS_QFN(tess_q_pull_link)(p, g, src, conv_in, k, x, y, z, i, lk->q);
-                        }
+                        const tess_link_slot_t *sl = &slots[l];
+                        if (sl->i == TESS_LINK_NONE)
+                            continue;
+                        buf.f[sl->i][sl->node] = use_buf ? link_val[l]
+                                                         : TESS_QFN(tess_link_slot_value)(p, src, (const R *)0,
+                                                                                          conv_in, k, sl);
                     }
                 for (int64_t s = be->tile_special[k]; s < be->tile_special[k + 1]; s++) {
                     const int64_t node = be->special[s];

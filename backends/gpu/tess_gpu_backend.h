@@ -483,10 +483,16 @@ TESS_GPU_OP tess_status tess_gpu_step(tess_backend_t *be, int nsteps, tess_error
         return sc;
     if (be->nlinks > 0 && !be->slots_ready) {
         const unsigned lb = (unsigned)((be->nlinks + 127) / 128);
+        tess_q_grid_t g;
+        memset(&g, 0, sizeof g);
+        g.neighbors = be->neighbors;
+        g.node_type = be->node_type;
+        g.corner = be->corner;
+        g.ex = be->shape.ex;
+        g.ey = be->shape.ey;
+        g.ez = be->shape.ez;
 #define TESS_GPU_FILL(LAT)                                                                                         \
-    tess_gpu_link_slots_fill<tess_gpu_q<double, LAT>, tess_gpu_q<float, LAT>><<<lb, 128>>>(                        \
-        be->links, be->link_tile, be->nlinks, be->neighbors, be->node_type, be->shape.lattice, be->shape.ex,        \
-        be->shape.ey, be->shape.ez, be->slots)
+    tess_gpu_link_slots_fill<tess_gpu_q<double, LAT>><<<lb, 128>>>(be->links, be->link_tile, be->nlinks, g, be->slots)
         switch (be->shape.lattice) {
         case TESS_LATTICE_D2Q9: TESS_GPU_FILL(TESS_LATTICE_D2Q9); break;
         case TESS_LATTICE_D3Q13: TESS_GPU_FILL(TESS_LATTICE_D3Q13); break;

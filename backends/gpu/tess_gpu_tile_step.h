@@ -71,9 +71,10 @@ template <typename R, int LATTICE> struct tess_gpu_q;
         {                                                                                                          \
             return tess_q_bouzidi_##NAME(order, q_, fb, fi, fb1, fb2, fi1, have1, have2, wall);                    \
         }                                                                                                          \
-        static __device__ __forceinline__ R wall_term(int i, const tess_material_t *wall)                          \
+        static __device__ __forceinline__ void slot_fill(const tess_params_t *p, const tess_q_grid_t *g, int32_t k, \
+                                                         const tess_link_t *link, tess_link_slot_t *s)             \
         {                                                                                                          \
-            return tess_q_wall_term_##NAME(i, wall);                                                               \
+            tess_link_slot_fill_##NAME(p, g, k, link, s);                                                          \
         }                                                                                                          \
     }
 /* Called once per lattice and precision (the lattice tables are brace lists: they must not pass through a second
