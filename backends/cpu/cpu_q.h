@@ -46,6 +46,9 @@ typedef struct tess_cpu_q {
     int64_t nfix;
     int64_t *tile_link;       /* per tile: first curved link (index into links; ntiles + 1 entries) */
     tess_link_slot_t *slots;  /* per curved link (links' order): where its rule reads, filled at initialise */
+    uint8_t *link_local;      /* per curved link: every slot it reads is its own tile's and is written by that tile
+                               * only (x + c_i and x + 2 c_i in the tile): AA computes it in the sweep, not the
+                               * pre-pass, from the values the tile's pull just brought into the cache */
     void *link_val;           /* AA and MR: the pre-pass's value of every curved link (links' order) */
     tess_cpu_fd_t fd;         /* finite-difference inlet/outlet nodes and their strain rates (pre-pass per step) */
     int reference;            /* tests: every tile through the full per-node function (tess_q_node_step) */

@@ -26,7 +26,7 @@ static void TESS_QFN(cpu_q_prepass)(tess_cpu_q_t *be, const R *f, int conv)
 #pragma omp parallel for schedule(static) num_threads(be->nthreads)
     for (int32_t k = 0; k < be->ntiles; k++)
         for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++)
-            if (slots[l].i != TESS_LINK_NONE)
+            if (slots[l].i != TESS_LINK_NONE && !be->link_local[l]) /* local links: in the sweep */
                 link_val[l] = TESS_QFN(tess_link_slot_value)(p, f, (const R *)0, conv, k, &slots[l]);
 }
 
@@ -170,7 +170,8 @@ static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_
  * (tess_q_gather_from, with the strain rate of the fd nodes from the step's pre-pass, cpu_fd.h). The 64 nodes
  * collide in one loop, and the tile is stored through conv_out. The values are those of tess_q_node_step for every
  * wet node, bit for bit (tests/lattice/test_q_tiles.c). AB: src != dst, both canonical. AA: src == dst; use_buf:
- * the special nodes and the curved links come from the pre-pass (read before anything is written). */
+ * the special nodes and the curved links that are not local (tess_cpu_q_t.link_local) come from the pre-pass
+ * (read before anything is written). */
 static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int conv_in, int conv_out, int use_buf)
 {
     const tess_params_t *p = &be->params;
@@ -215,9 +216,10 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                         const tess_link_slot_t *sl = &slots[l];
                         if (sl->i == TESS_LINK_NONE)
                             continue;
-                        buf.f[sl->i][sl->node] = use_buf ? link_val[l]
-                                                         : TESS_QFN(tess_link_slot_value)(p, src, (const R *)0,
-                                                                                          conv_in, k, sl);
+                        buf.f[sl->i][sl->node] = use_buf && !be->link_local[l]
+                                                     ? link_val[l]
+                                                     : TESS_QFN(tess_link_slot_value)(p, src, (const R *)0, conv_in,
+                                                                                      k, sl);
                     }
                 for (int64_t s = be->tile_special[k]; s < be->tile_special[k + 1]; s++) {
                     const int64_t node = be->special[s];
