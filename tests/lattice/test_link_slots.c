@@ -3,7 +3,8 @@
  * second or first node: every fallback of the Bouzidi rules), both rules, every lattice, both precisions, the slot's
  * value must equal the walk's bit for bit from the same random populations read in the canonical and in the swapped
  * convention, and from random moments (the MR pattern). Tolerance 0: both call the core's tess_q_bouzidi on the same
- * loaded values, so any difference is a wrong slot. Also counts that each branch was reached. */
+ * loaded values, so any difference is a wrong slot. Also counts that each branch was reached, and runs the geometry
+ * with AA (whose sweep computes the links that stay in their tile) against AB: equal bits after even steps. */
 #include "lattice_test.h"
 #include "tess_link_slots.h"
 #include "tess_test.h"
@@ -155,6 +156,27 @@ int main(void)
             snprintf(what, sizeof what, "lattice %d, order %d: slot values equal the link walk", (int)lats[li], order);
             tess_test_close(what, bad, 0, 0);
             lt_free(&r);
+            /* End to end: AA (links from the pre-pass, or computed in the sweep when local) equals AB bit for bit
+             * after even steps, with a body force so that the links carry non-trivial values. */
+            p.use_force = 1;
+            p.force[0] = 1e-4;
+            lt_run_t ab, aa;
+            memset(&ab, 0, sizeof ab);
+            memset(&aa, 0, sizeof aa);
+            const tess_precision dp = TESS_PRECISION_DOUBLE;
+            if (lt_start(&ab, &geo, &p, TESS_PATTERN_AB, 2, dp, spheres_q, &sp, &err) == TESS_OK &&
+                lt_start(&aa, &geo, &p, TESS_PATTERN_AA, 2, dp, spheres_q, &sp, &err) == TESS_OK &&
+                lt_step(&ab, 6, &err) == TESS_OK && lt_step(&aa, 6, &err) == TESS_OK &&
+                lt_fields(&ab, &err) == TESS_OK && lt_fields(&aa, &err) == TESS_OK) {
+                snprintf(what, sizeof what, "lattice %d, order %d: AA equals AB after 6 steps (relative)",
+                         (int)lats[li], order);
+                tess_test_close(what, lt_wet_relative(&ab.t, &p, dp, aa.pops, ab.pops), 0, 0);
+            } else {
+                printf("  %s\n", err.msg);
+                tess_test_true("AA and AB runs", 0);
+            }
+            lt_free(&aa);
+            lt_free(&ab);
             tess_geometry_free(&geo);
         }
     printf("links with q < 1/2: %d, q >= 1/2: %d, without x + c_i: %d, without x + 2 c_i: %d\n", branches[0],
