@@ -1,0 +1,40 @@
+/* The CPU engine over several MPI ranks (docs/mpi.md): rank 0 runs the command as in a single-process run and
+ * drives this backend table, which holds rank 0's share of the tiles and commands the other ranks; ranks above
+ * 0 serve those commands (tess_cpu_dist_serve) until rank 0 lets them go. The run's state lives in the ranks'
+ * engines, each over its own tiles plus one layer of halo tiles (tess_halo_plan.h); every step exchanges only
+ * the slots that cross a rank boundary, with non-blocking messages posted after the boundary tiles and awaited
+ * after the interior tiles. Populations cross this table's interface in the canonical global layout, gathered on
+ * rank 0 (downloads) or scattered from it (initialise), so everything above (outputs, forces, the monitor,
+ * restart files) runs on rank 0 unchanged and gives the single-rank run's bits. Patterns AB and AA. */
+#ifndef TESS_CPU_DIST_H
+#define TESS_CPU_DIST_H
+
+#include "tess_backend.h"
+
+/* Rank 0's table; create refuses when another instance exists (one distributed run at a time). */
+extern const tess_backend_ops_t tess_cpu_dist_ops;
+
+/* Ranks above 0: serve rank 0's commands until it releases them; returns the exit status rank 0 passes on. */
+int tess_cpu_dist_serve(void);
+/* Rank 0, once its command is done: releases the serving ranks with the command's exit status (no-op with one
+ * rank, or when already released). */
+void tess_cpu_dist_release(int code);
+
+/* Per-rank figures of a distributed instance, for summary.json and the benchmark. */
+typedef struct {
+    int32_t tiles, halo_tiles, neighbours;
+    int64_t wet;            /* owned wet nodes */
+    int64_t halo_slots;     /* populations received per step (A + B of the plan) */
+    double step_s;          /* time in steps since initialise, exchange included */
+    double exchange_s;      /* of which packing, posting, waiting for and unpacking messages */
+    double wait_s;          /* of which waiting (what the interior update did not hide) */
+    long steps;
+} tess_cpu_dist_rank_t;
+
+/* Whether be is an instance of tess_cpu_dist_ops. */
+int tess_cpu_dist_is(const tess_backend_ops_t *ops);
+/* The figures of every rank (out: tess_mpi_size() entries) and the partition's imbalance (max over mean wet
+ * nodes). Every rank takes part (a command). */
+tess_status tess_cpu_dist_stats(tess_backend_t *be, tess_cpu_dist_rank_t *out, double *imbalance, tess_error_t *err);
+
+#endif
