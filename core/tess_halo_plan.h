@@ -37,6 +37,17 @@ typedef struct {
     int64_t *send_a_start, *send_a, *send_b_start, *send_b;
 } tess_halo_plan_t;
 
+/* Figures of one rank of a distributed run (summary.json's "mpi" block, tessera bench under mpirun). */
+typedef struct {
+    int32_t tiles, halo_tiles, neighbours;
+    int64_t wet;            /* owned wet nodes */
+    int64_t halo_slots;     /* populations received per step (A + B of the plan) */
+    double step_s;          /* time in steps since initialise, exchange included */
+    double exchange_s;      /* of which packing, posting, waiting for and unpacking messages */
+    double wait_s;          /* of which waiting (what the interior update did not hide) */
+    long steps;
+} tess_halo_rank_t;
+
 /* Plans for every rank of part (an array of part->nranks), with B's radius in nodes (3 covers the AB pattern's
  * reads, 4 the AA pattern's swapped reads, which look one node further). Errors: TESS_ERR_NOMEM. */
 tess_status tess_halo_plan_build(tess_halo_plan_t *plans, const tess_tiling_t *t, const tess_params_t *p,

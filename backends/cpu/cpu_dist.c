@@ -330,10 +330,10 @@ static tess_status node_upload(node_t *d, tess_error_t *err)
     return st;
 }
 
-static void node_stats(node_t *d, tess_cpu_dist_rank_t *s)
+static void node_stats(node_t *d, tess_halo_rank_t *s)
 {
     const tess_halo_plan_t *pl = &d->plan;
-    *s = (tess_cpu_dist_rank_t){pl->local.ntiles ? pl->nowned : 0, pl->local.ntiles - pl->nowned, pl->nnb,
+    *s = (tess_halo_rank_t){pl->nowned, pl->local.ntiles - pl->nowned, pl->nnb,
                                 pl->local.n_wet, tess_halo_plan_recv_count(pl), d->step_s, d->exchange_s, d->wait_s,
                                 d->steps};
 }
@@ -403,7 +403,7 @@ int tess_cpu_dist_serve(void)
             tess_mpi_sum_ll(d.eng ? (long long)tess_backend_cpu.bytes_allocated(d.eng) : 0);
             break;
         case CMD_STATS: {
-            tess_cpu_dist_rank_t s;
+            tess_halo_rank_t s;
             node_stats(&d, &s);
             tess_mpi_gather(&s, sizeof s, NULL, 0);
             break;
@@ -632,12 +632,12 @@ int tess_cpu_dist_is(const tess_backend_ops_t *ops)
     return ops == &tess_cpu_dist_ops;
 }
 
-tess_status tess_cpu_dist_stats(tess_backend_t *b, tess_cpu_dist_rank_t *out, double *imbalance, tess_error_t *err)
+tess_status tess_cpu_dist_stats(tess_backend_t *b, tess_halo_rank_t *out, double *imbalance, tess_error_t *err)
 {
     dist_t *d = dbe(b);
     (void)err;
     bcast_cmd(CMD_STATS, 0);
-    tess_cpu_dist_rank_t s;
+    tess_halo_rank_t s;
     node_stats(&d->node, &s);
     tess_mpi_gather(&s, sizeof s, out, 0);
     *imbalance = d->imbalance;

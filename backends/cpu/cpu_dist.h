@@ -10,6 +10,7 @@
 #define TESS_CPU_DIST_H
 
 #include "tess_backend.h"
+#include "tess_halo_plan.h"
 
 /* Rank 0's table; create refuses when another instance exists (one distributed run at a time). */
 extern const tess_backend_ops_t tess_cpu_dist_ops;
@@ -20,21 +21,10 @@ int tess_cpu_dist_serve(void);
  * rank, or when already released). */
 void tess_cpu_dist_release(int code);
 
-/* Per-rank figures of a distributed instance, for summary.json and the benchmark. */
-typedef struct {
-    int32_t tiles, halo_tiles, neighbours;
-    int64_t wet;            /* owned wet nodes */
-    int64_t halo_slots;     /* populations received per step (A + B of the plan) */
-    double step_s;          /* time in steps since initialise, exchange included */
-    double exchange_s;      /* of which packing, posting, waiting for and unpacking messages */
-    double wait_s;          /* of which waiting (what the interior update did not hide) */
-    long steps;
-} tess_cpu_dist_rank_t;
-
 /* Whether be is an instance of tess_cpu_dist_ops. */
 int tess_cpu_dist_is(const tess_backend_ops_t *ops);
 /* The figures of every rank (out: tess_mpi_size() entries) and the partition's imbalance (max over mean wet
  * nodes). Every rank takes part (a command). */
-tess_status tess_cpu_dist_stats(tess_backend_t *be, tess_cpu_dist_rank_t *out, double *imbalance, tess_error_t *err);
+tess_status tess_cpu_dist_stats(tess_backend_t *be, tess_halo_rank_t *out, double *imbalance, tess_error_t *err);
 
 #endif

@@ -270,6 +270,16 @@ void tess_sim_free(tess_sim_t *s)
     free(s);
 }
 
+tess_status tess_sim_ranks(tess_sim_t *s, tess_halo_rank_t *out, double *imbalance, int *nranks, tess_error_t *err)
+{
+    *nranks = 0;
+    *imbalance = 1.0;
+    if (!tess_cpu_dist_is(s->ops))
+        return TESS_OK;
+    *nranks = tess_mpi_size();
+    return tess_cpu_dist_stats(s->be, out, imbalance, err);
+}
+
 long tess_sim_step_count(const tess_sim_t *s)
 {
     return s->step;
