@@ -189,6 +189,7 @@ tess_status tess_halo_plan_build(tess_halo_plan_t *plans, const tess_tiling_t *t
 {
     const int R = part->nranks, q = t->q;
     const size_t nt = (size_t)t->ntiles;
+    tess_status st = TESS_OK;
     memset(plans, 0, (size_t)R * sizeof *plans);
     /* B's reach must stay within the one layer of halo tiles. */
     const int reach = t->ez == 1 ? (t->ex < t->ey ? t->ex : t->ey) : t->ex;
@@ -266,28 +267,24 @@ tess_status tess_halo_plan_build(tess_halo_plan_t *plans, const tess_tiling_t *t
     for (int r = 0; r < R; r++)
         if (!finish_lists(&plans[r], &ls[r]))
             goto nomem;
-    free(bound);
-    free(nlink);
-    free(nl0);
-    free(mark);
-    free(loc);
-    free(ls);
-    return TESS_OK;
+    if (0) { /* the one way out of memory, from any allocation above */
 nomem:
-    for (int r = 0; ls && r < R; r++) {
-        free(ls[r].ra.v);
-        free(ls[r].rb.v);
-        free(ls[r].sa.v);
-        free(ls[r].sb.v);
+        for (int r = 0; ls && r < R; r++) {
+            free(ls[r].ra.v);
+            free(ls[r].rb.v);
+            free(ls[r].sa.v);
+            free(ls[r].sb.v);
+        }
+        for (int r = 0; r < R; r++)
+            tess_halo_plan_free(&plans[r]);
+        st = tess_fail(err, TESS_ERR_NOMEM, "out of memory planning the halo exchange of %d tiles among %d ranks",
+                       (int)t->ntiles, R);
     }
-    for (int r = 0; r < R; r++)
-        tess_halo_plan_free(&plans[r]);
     free(bound);
     free(nlink);
     free(nl0);
     free(mark);
     free(loc);
     free(ls);
-    return tess_fail(err, TESS_ERR_NOMEM, "out of memory planning the halo exchange of %d tiles among %d ranks",
-                     (int)t->ntiles, R);
+    return st;
 }

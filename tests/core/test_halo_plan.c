@@ -94,14 +94,10 @@ static void check_pairs(const char *name, const tess_halo_plan_t *pl, const tess
 
 static void test_slabs(void)
 {
-    tess_geometry_t g;
     tess_params_t p;
     tess_params_default(&p);
-    tess_geometry_init(&g, 32, 16, 16, 1);
-    g.periodic[0] = g.periodic[1] = g.periodic[2] = 1;
     tess_tiling_t t;
-    build(&t, &g, &p);
-    tess_geometry_free(&g);
+    tess_test_periodic_fluid_box(&t, &p, 32, 16, 16);
     tess_partition_t part;
     tess_halo_plan_t pl[2];
     if (!plans(pl, &part, &t, &p, 2, 3))
