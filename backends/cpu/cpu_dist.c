@@ -5,6 +5,7 @@
 #include "tess_halo_plan.h"
 #include "tess_mpi.h"
 #include "tess_partition.h"
+#include "tess_state.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +208,18 @@ static void node_step(node_t *d)
     t = tess_mpi_wtime();
     phase_recv(d, phase);
     tx += tess_mpi_wtime() - t;
+    if (d->cfg.pattern == TESS_PATTERN_MR) {
+        /* MR's sliding window sweeps whole block columns, halo tiles included (their values are then replaced
+         * where they are read): the step first, then the moments of the listed nodes, without overlap. */
+        tess_cpu_q_step_tiles(q, 0, q->ntiles, TESS_CPU_Q_FIRST | TESS_CPU_Q_LAST);
+        t = tess_mpi_wtime();
+        phase_send(d, FWD, q->f[q->cur]);
+        phase_finish(d, FWD, q->f[q->cur]);
+        d->exchange_s += tess_mpi_wtime() - t + tx;
+        d->step_s += tess_mpi_wtime() - t0;
+        d->steps++;
+        return;
+    }
     tess_cpu_q_step_tiles(q, 0, pl->nbound, TESS_CPU_Q_FIRST);
     t = tess_mpi_wtime();
     /* AB: the new state is the other copy until the step completes; AA works in place. */
@@ -322,9 +335,76 @@ static tess_status node_create(node_t *d, const tess_backend_config_t *cfg, tess
     return tess_backend_cpu.create(cfg, &d->eng, err);
 }
 
+/* The MR pattern stores nv moments per node instead of q populations: a node any of whose slots is listed sends
+ * all its moments (upstream populations are rebuilt from them). Per neighbour, the nodes of the A then B list in
+ * first-seen order (both sides walk the same (global tile, i, node) sequence, so they agree), each as nv slots
+ * (local tile * nv + m) * 64 + node of the engine's moment storage; the result replaces A, B is left empty. */
+static int mr_lists(int64_t **list, int64_t **start, const int64_t *a, const int64_t *as, const int64_t *b,
+                    const int64_t *bs, int nnb, int q, int nv, int32_t ntiles)
+{
+    uint8_t *seen = calloc(64 * (size_t)(ntiles ? ntiles : 1), 1);
+    int64_t *st = calloc((size_t)nnb + 1, sizeof *st);
+    int64_t *out = malloc((size_t)(as[nnb] + bs[nnb] + 1) * (size_t)nv * sizeof *out);
+    if (!seen || !st || !out) {
+        free(seen);
+        free(st);
+        free(out);
+        return 0;
+    }
+    int64_t n = 0;
+    for (int j = 0; j < nnb; j++) {
+        for (int pass = 0; pass < 2; pass++) {
+            const int64_t *l = pass ? b : a, *ls = pass ? bs : as;
+            for (int64_t e = ls[j]; e < ls[j + 1]; e++) {
+                const int64_t node = l[e] / 64 / q * 64 + l[e] % 64;
+                if (seen[node])
+                    continue;
+                seen[node] = 1;
+                for (int m = 0; m < nv; m++)
+                    out[n++] = (node / 64 * nv + m) * 64 + node % 64;
+            }
+        }
+        /* a node may serve two neighbours: forget it between them */
+        for (int pass = 0; pass < 2; pass++) {
+            const int64_t *l = pass ? b : a, *ls = pass ? bs : as;
+            for (int64_t e = ls[j]; e < ls[j + 1]; e++)
+                seen[l[e] / 64 / q * 64 + l[e] % 64] = 0;
+        }
+        st[j + 1] = n;
+    }
+    free(seen);
+    free(*list);
+    free(*start);
+    *list = out;
+    *start = st;
+    return 1;
+}
+
+static tess_status mr_plan(tess_halo_plan_t *pl, tess_error_t *err)
+{
+    const int q = pl->local.q, nv = tess_state_node_values(TESS_PATTERN_MR, pl->local.lattice, q);
+    int64_t *ra = pl->recv_a, *ras = pl->recv_a_start, *sa = pl->send_a, *sas = pl->send_a_start;
+    pl->recv_a = pl->recv_a_start = pl->send_a = pl->send_a_start = NULL;
+    const int ok = mr_lists(&pl->recv_a, &pl->recv_a_start, ra, ras, pl->recv_b, pl->recv_b_start, pl->nnb, q, nv,
+                            pl->local.ntiles) &&
+                   mr_lists(&pl->send_a, &pl->send_a_start, sa, sas, pl->send_b, pl->send_b_start, pl->nnb, q, nv,
+                            pl->local.ntiles);
+    free(ra);
+    free(ras);
+    free(sa);
+    free(sas);
+    if (!ok)
+        return tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for its moment lists", pl->rank);
+    memset(pl->recv_b_start, 0, ((size_t)pl->nnb + 1) * sizeof *pl->recv_b_start);
+    memset(pl->send_b_start, 0, ((size_t)pl->nnb + 1) * sizeof *pl->send_b_start);
+    return TESS_OK;
+}
+
 static tess_status node_upload(node_t *d, tess_error_t *err)
 {
-    tess_status st = node_buffers(d, err);
+    tess_status st = d->cfg.pattern == TESS_PATTERN_MR ? mr_plan(&d->plan, err) : TESS_OK;
+    if (st == TESS_OK)
+        st = node_buffers(d, err);
     if (st == TESS_OK)
         st = tess_backend_cpu.upload_geometry(d->eng, &d->plan.local, err);
     return st;
@@ -459,10 +539,6 @@ static tess_status d_create(const tess_backend_config_t *cfg, tess_backend_t **o
     if (live)
         return tess_fail(err, TESS_ERR_INPUT, "one distributed run at a time: --check does not run under mpirun with several "
                                                "processes (docs/mpi.md)");
-    if (cfg->pattern != TESS_PATTERN_AB && cfg->pattern != TESS_PATTERN_AA)
-        return tess_fail(err, TESS_ERR_INPUT,
-                         "pattern mr does not run distributed yet: run it with one MPI process, or use pattern ab "
-                         "or aa (docs/mpi.md)");
     dist_t *d = calloc(1, sizeof *d);
     if (!d)
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the distributed backend");

@@ -5,7 +5,7 @@
  * the slots that cross a rank boundary, with non-blocking messages posted after the boundary tiles and awaited
  * after the interior tiles. Populations cross this table's interface in the canonical global layout, gathered on
  * rank 0 (downloads) or scattered from it (initialise), so everything above (outputs, forces, the monitor,
- * restart files) runs on rank 0 unchanged and gives the single-rank run's bits. Patterns AB and AA. */
+ * restart files) runs on rank 0 unchanged and gives the single-rank run's bits. Patterns AB, AA and MR. */
 #ifndef TESS_CPU_DIST_H
 #define TESS_CPU_DIST_H
 

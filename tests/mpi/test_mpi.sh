@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # Distributed runs against the single-process run, bit for bit (docs/mpi.md): tests/mpi/sparse_pipe.ini (curved
 # pipe wall and sphere with Bouzidi links, a named body, an inlet and an outlet) under mpirun -np 1, 2, 3 and 4
-# (oversubscribed) for each distributed pattern (ab, aa; ab also with finite-difference inlet and outlet), the
+# (oversubscribed) for each pattern (ab, aa, mr; ab also with finite-difference inlet and outlet at 3 ranks), the
 # final populations (a checkpoint) and the written fields byte for byte, and the monitor (forces included) but its
-# two timing columns; a checkpoint written
-# at 4 ranks equal to the single-process one and read at 2 ranks to the same final fields; pattern mr refused
-# with one line and exit status 2. About 20 s on 2 cores.
+# two timing columns; a checkpoint written at 4 ranks equal to the single-process one and read at 2 ranks to the
+# same final fields; --check (a second instance) refused with one line and exit status 2. About 20 s on 2 cores.
 # Usage: tests/mpi/test_mpi.sh TESSERA MPIRUN
 set -euo pipefail
 tessera=${1:?usage: test_mpi.sh TESSERA MPIRUN}
@@ -48,10 +47,11 @@ same_as() { # REF DIR LABEL: every field file and the monitor of DIR equal REF's
     echo "ok   $label: the final populations, $n field files and the monitor bitwise equal"
 }
 
-for variant in ab aa ab-fd; do
+for variant in ab aa mr ab-fd; do
     pattern=${variant%%-*}
     extra=()
     [ "$variant" = ab-fd ] && extra=(--set inlet.in.method=fd --set outlet.out.method=fd)
+    [ "$variant" = mr ] && extra=(--set physics.collision=regularized) # MR runs the regularized collision only
     ranks="1 2 3 4"
     [ "$variant" = ab-fd ] && ranks="3"
     extra+=(--checkpoint-every 40) # the final state's populations, to compare too
@@ -81,17 +81,17 @@ else
     echo "ok   restart: checkpoint of 4 ranks equals the single process's; read by 2 ranks, the run ends bitwise"
 fi
 
-# A pattern that is not distributed: one line, exit status 2, nothing written.
+# What is not distributed: a second instance (--check) is refused with one line, exit status 2, nothing written.
 set +e
-mpi 2 run "$case_file" --pattern mr --set physics.collision=regularized --quiet --out "$work/mr" >"$work/mr.out" 2>&1
+mpi 2 run "$case_file" --check cpu:aa --quiet --out "$work/chk" >"$work/chk.out" 2>&1
 rc=$?
 set -e
-if [ "$rc" -ne 2 ] || [ "$(grep -c '^tessera: .*pattern mr does not run distributed' "$work/mr.out")" -ne 1 ] ||
-    [ -e "$work/mr" ]; then
-    echo "FAIL mr: expected exit status 2, one refusal line and no output folder; got $rc:"
-    cat "$work/mr.out"
+if [ "$rc" -ne 2 ] || [ "$(grep -c '^tessera: .*--check does not run under mpirun' "$work/chk.out")" -ne 1 ] ||
+    [ -e "$work/chk" ]; then
+    echo "FAIL --check: expected exit status 2, one refusal line and no output folder; got $rc:"
+    cat "$work/chk.out"
     fails=$((fails + 1))
 else
-    echo "ok   mr refused under mpirun -np 2: $(grep '^tessera: ' "$work/mr.out")"
+    echo "ok   --check refused under mpirun -np 2: $(grep '^tessera: ' "$work/chk.out")"
 fi
 [ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
