@@ -1,8 +1,10 @@
 /* MPI start-up, rank and library queries (tess_mpi.h); stubs when the build has no MPI. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "tess_mpi.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int tess_mpi_launch_size(void)
 {
@@ -100,6 +102,100 @@ const char *tess_mpi_gpu_aware(void)
 #endif
 }
 
+enum { CHUNK = 1 << 30 };
+
+void tess_mpi_bcast(void *buf, size_t bytes, int root)
+{
+    if (!started || size < 2)
+        return;
+    for (size_t o = 0; o < bytes; o += CHUNK) {
+        const size_t n = bytes - o < CHUNK ? bytes - o : CHUNK;
+        MPI_Bcast((char *)buf + o, (int)n, MPI_BYTE, root, MPI_COMM_WORLD);
+    }
+}
+
+void tess_mpi_send(const void *buf, size_t bytes, int dest, int tag)
+{
+    for (size_t o = 0; o < bytes; o += CHUNK) {
+        const size_t n = bytes - o < CHUNK ? bytes - o : CHUNK;
+        MPI_Send((const char *)buf + o, (int)n, MPI_BYTE, dest, tag, MPI_COMM_WORLD);
+    }
+}
+
+void tess_mpi_recv(void *buf, size_t bytes, int src, int tag)
+{
+    for (size_t o = 0; o < bytes; o += CHUNK) {
+        const size_t n = bytes - o < CHUNK ? bytes - o : CHUNK;
+        MPI_Recv((char *)buf + o, (int)n, MPI_BYTE, src, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+}
+
+int tess_mpi_max_int(int v)
+{
+    int r = v;
+    if (started && size > 1)
+        MPI_Allreduce(&v, &r, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return r;
+}
+
+long long tess_mpi_sum_ll(long long v)
+{
+    long long r = v;
+    if (started && size > 1)
+        MPI_Allreduce(&v, &r, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    return r;
+}
+
+void tess_mpi_gather(const void *send, size_t bytes, void *recv, int root)
+{
+    if (!started || size < 2) {
+        memcpy(recv, send, bytes);
+        return;
+    }
+    MPI_Gather(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, root, MPI_COMM_WORLD);
+}
+
+double tess_mpi_wtime(void)
+{
+    return MPI_Wtime();
+}
+
+struct tess_mpi_requests {
+    int cap, n;
+    MPI_Request req[];
+};
+
+tess_mpi_requests_t *tess_mpi_requests_new(int n)
+{
+    tess_mpi_requests_t *r = malloc(sizeof *r + (size_t)(n > 0 ? n : 1) * sizeof(MPI_Request));
+    if (r) {
+        r->cap = n;
+        r->n = 0;
+    }
+    return r;
+}
+
+void tess_mpi_requests_free(tess_mpi_requests_t *r)
+{
+    free(r);
+}
+
+void tess_mpi_isend(tess_mpi_requests_t *r, const void *buf, size_t bytes, int dest, int tag)
+{
+    MPI_Isend(buf, (int)bytes, MPI_BYTE, dest, tag, MPI_COMM_WORLD, &r->req[r->n++]);
+}
+
+void tess_mpi_irecv(tess_mpi_requests_t *r, void *buf, size_t bytes, int src, int tag)
+{
+    MPI_Irecv(buf, (int)bytes, MPI_BYTE, src, tag, MPI_COMM_WORLD, &r->req[r->n++]);
+}
+
+void tess_mpi_waitall(tess_mpi_requests_t *r)
+{
+    MPI_Waitall(r->n, r->req, MPI_STATUSES_IGNORE);
+    r->n = 0;
+}
+
 #else /* no MPI in this build: one process */
 
 void tess_mpi_init(int *argc, char ***argv)
@@ -121,5 +217,61 @@ void tess_mpi_library(char *buf, size_t len)
 const char *tess_mpi_gpu_aware(void)
 {
     return "unknown (MPI not built)";
+}
+
+void tess_mpi_bcast(void *buf, size_t bytes, int root)
+{
+    (void)buf, (void)bytes, (void)root;
+}
+void tess_mpi_send(const void *buf, size_t bytes, int dest, int tag)
+{
+    (void)buf, (void)bytes, (void)dest, (void)tag;
+}
+void tess_mpi_recv(void *buf, size_t bytes, int src, int tag)
+{
+    (void)buf, (void)bytes, (void)src, (void)tag;
+}
+int tess_mpi_max_int(int v)
+{
+    return v;
+}
+long long tess_mpi_sum_ll(long long v)
+{
+    return v;
+}
+void tess_mpi_gather(const void *send, size_t bytes, void *recv, int root)
+{
+    (void)root;
+    memcpy(recv, send, bytes);
+}
+double tess_mpi_wtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+struct tess_mpi_requests {
+    int n;
+};
+tess_mpi_requests_t *tess_mpi_requests_new(int n)
+{
+    (void)n;
+    return calloc(1, sizeof(tess_mpi_requests_t));
+}
+void tess_mpi_requests_free(tess_mpi_requests_t *r)
+{
+    free(r);
+}
+void tess_mpi_isend(tess_mpi_requests_t *r, const void *buf, size_t bytes, int dest, int tag)
+{
+    (void)r, (void)buf, (void)bytes, (void)dest, (void)tag;
+}
+void tess_mpi_irecv(tess_mpi_requests_t *r, void *buf, size_t bytes, int src, int tag)
+{
+    (void)r, (void)buf, (void)bytes, (void)src, (void)tag;
+}
+void tess_mpi_waitall(tess_mpi_requests_t *r)
+{
+    (void)r;
 }
 #endif

@@ -29,4 +29,27 @@ void tess_mpi_library(char *buf, size_t len);
  * its headers say the library may be CUDA-aware and the process has no launcher); other libraries: unknown. */
 const char *tess_mpi_gpu_aware(void);
 
+/* Messages of the distributed run (docs/mpi.md; backends/cpu/cpu_dist.c), in bytes on MPI_COMM_WORLD. Large
+ * blocking transfers go in pieces of 1 GiB (MPI counts are int). Without MPI (or not started) they are never
+ * called with another rank: bcast and the reductions return at once, wtime is a monotonic clock. */
+void tess_mpi_bcast(void *buf, size_t bytes, int root);
+void tess_mpi_send(const void *buf, size_t bytes, int dest, int tag);
+void tess_mpi_recv(void *buf, size_t bytes, int src, int tag);
+/* The largest v over the ranks (every rank calls it). */
+int tess_mpi_max_int(int v);
+/* The sum of v over the ranks, exact (integers). */
+long long tess_mpi_sum_ll(long long v);
+/* Every rank's `bytes` bytes, concatenated in rank order on root (recv: size * bytes; may be NULL elsewhere). */
+void tess_mpi_gather(const void *send, size_t bytes, void *recv, int root);
+double tess_mpi_wtime(void);
+
+/* Non-blocking transfers: a set of n requests, slot by slot; wait completes every slot posted since the last
+ * wait. Each transfer is at most INT_MAX bytes (a halo message is far below). */
+typedef struct tess_mpi_requests tess_mpi_requests_t;
+tess_mpi_requests_t *tess_mpi_requests_new(int n); /* NULL: out of memory */
+void tess_mpi_requests_free(tess_mpi_requests_t *r);
+void tess_mpi_isend(tess_mpi_requests_t *r, const void *buf, size_t bytes, int dest, int tag);
+void tess_mpi_irecv(tess_mpi_requests_t *r, void *buf, size_t bytes, int src, int tag);
+void tess_mpi_waitall(tess_mpi_requests_t *r);
+
 #endif

@@ -69,6 +69,8 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
     tess_cpu_q_t *be = qbe(b);
     const size_t nt = t->ntiles > 0 ? (size_t)t->ntiles : 1;
     be->ntiles = t->ntiles;
+    be->sweep_k0 = 0;
+    be->sweep_k1 = t->ntiles;
     be->lattice = t->lattice;
     be->q = t->q;
     be->ex = t->ex;
@@ -339,26 +341,35 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
     return TESS_OK;
 }
 
+void tess_cpu_q_step_tiles(tess_cpu_q_t *be, int32_t k0, int32_t k1, int part)
+{
+    be->grid.step = be->params.step0 + be->nsteps_done + 1; /* time-dependent inlets (tess_q_step.h) */
+    if (be->fd.n && (part & TESS_CPU_Q_FIRST)) { /* the fd nodes' strain rates from the state the step starts from */
+        const int mr = be->cfg.pattern == TESS_PATTERN_MR, aa = be->cfg.pattern == TESS_PATTERN_AA;
+        const void *state = be->f[aa ? 0 : be->cur];
+        tess_cpu_fd_prepass(&be->fd, &be->params, &be->grid, be->cfg.precision, mr ? NULL : state,
+                            mr ? state : NULL, aa && (be->nsteps_done & 1) ? TESS_Q_SWAPPED : TESS_Q_CANON,
+                            be->nthreads);
+    }
+    be->sweep_k0 = k0;
+    be->sweep_k1 = k1;
+    if (be->cfg.pattern == TESS_PATTERN_MR && !be->reference)
+        Q_DISPATCH(cpu_q_mr_window_step, be);
+    else
+        Q_DISPATCH(cpu_q_step, be, part);
+    be->sweep_k0 = 0;
+    be->sweep_k1 = be->ntiles;
+    if (part & TESS_CPU_Q_LAST)
+        be->nsteps_done++;
+}
+
 static tess_status q_step(tess_backend_t *b, int nsteps, tess_error_t *err)
 {
     tess_cpu_q_t *be = qbe(b);
     if (!be->f[0])
         return tess_fail(err, TESS_ERR_INPUT, "step called before upload_geometry and initialise");
-    for (int s = 0; s < nsteps; s++) {
-        be->grid.step = be->params.step0 + be->nsteps_done + 1; /* time-dependent inlets (tess_q_step.h) */
-        if (be->fd.n) { /* the fd nodes' strain rates from the state the step starts from */
-            const int mr = be->cfg.pattern == TESS_PATTERN_MR, aa = be->cfg.pattern == TESS_PATTERN_AA;
-            const void *state = be->f[aa ? 0 : be->cur];
-            tess_cpu_fd_prepass(&be->fd, &be->params, &be->grid, be->cfg.precision, mr ? NULL : state,
-                                mr ? state : NULL, aa && (be->nsteps_done & 1) ? TESS_Q_SWAPPED : TESS_Q_CANON,
-                                be->nthreads);
-        }
-        if (be->cfg.pattern == TESS_PATTERN_MR && !be->reference)
-            Q_DISPATCH(cpu_q_mr_window_step, be);
-        else
-            Q_DISPATCH(cpu_q_step, be);
-        be->nsteps_done++;
-    }
+    for (int s = 0; s < nsteps; s++)
+        tess_cpu_q_step_tiles(be, 0, be->ntiles, TESS_CPU_Q_FIRST | TESS_CPU_Q_LAST);
     return TESS_OK;
 }
 

@@ -58,9 +58,17 @@ typedef struct tess_cpu_q {
     int cur;                  /* AB: the copy holding the state */
     int64_t nsteps_done;      /* AA: odd means the copy is in the swapped convention */
     size_t bytes;
+    int32_t sweep_k0, sweep_k1; /* the tiles a sweep updates (tess_cpu_q_step_tiles; all of them otherwise) */
 } tess_cpu_q_t;
 
 extern const tess_backend_ops_t tess_cpu_q_ops;
+
+/* One step over the tiles [k0, k1) only, for the distributed run (cpu_dist.c: boundary tiles, then interior
+ * tiles while the halo messages travel; the halo tiles are never updated). TESS_CPU_Q_FIRST runs the step's
+ * pre-passes (over every tile), TESS_CPU_Q_LAST completes it (AB: the copies swap; the step is counted). The AB
+ * and AA patterns only; the parts of one step must cover each updated tile once. */
+enum { TESS_CPU_Q_FIRST = 1, TESS_CPU_Q_LAST = 2 };
+void tess_cpu_q_step_tiles(tess_cpu_q_t *be, int32_t k0, int32_t k1, int part);
 
 /* 64-byte aligned memory (cpu_pattern.c), released with free. */
 void *tess_cpu_alloc(size_t bytes);

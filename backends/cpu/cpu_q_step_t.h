@@ -187,7 +187,7 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
         _Alignas(64) R scratch[TESS_QL_Q * 64]; /* where links from empty tiles read and write (always fixed up) */
         memset(scratch, 0, sizeof scratch);
 #pragma omp for schedule(static)
-        for (int32_t k = 0; k < be->ntiles; k++) {
+        for (int32_t k = be->sweep_k0; k < be->sweep_k1; k++) {
             const int32_t *nb = be->neighbors + 27 * (size_t)k;
             R *base[27];
             for (int s = 0; s < 27; s++)
@@ -270,7 +270,7 @@ static void TESS_QFN(cpu_q_sweep_nodes)(tess_cpu_q_t *be, const R *src, R *dst, 
     const tess_q_grid_t *g = &be->grid;
     const R *buf = (const R *)be->buf;
 #pragma omp parallel for schedule(static) num_threads(be->nthreads)
-    for (int32_t k = 0; k < be->ntiles; k++)
+    for (int32_t k = be->sweep_k0; k < be->sweep_k1; k++)
         for (int n = 0; n < 64; n++) {
             const int64_t node = 64 * (int64_t)k + n;
             if (!tess_q_kind_is_wet(p->mat[g->node_type[node]].kind))
@@ -341,7 +341,9 @@ static void TESS_QFN(cpu_q_mr_convert)(tess_cpu_q_t *be, R *ms, R *pops, int to_
 #endif
 }
 
-static void TESS_QFN(cpu_q_step)(tess_cpu_q_t *be)
+/* One step, or a part of one over the tiles [be->sweep_k0, be->sweep_k1) (part: TESS_CPU_Q_FIRST runs the AA
+ * pre-pass, TESS_CPU_Q_LAST swaps the AB copies; tess_cpu_q_step_tiles). */
+static void TESS_QFN(cpu_q_step)(tess_cpu_q_t *be, int part)
 {
     if (be->cfg.pattern == TESS_PATTERN_MR) {
         TESS_QFN(cpu_q_sweep_mr)(be, (const R *)be->f[be->cur], (R *)be->f[1 - be->cur]);
@@ -352,14 +354,16 @@ static void TESS_QFN(cpu_q_step)(tess_cpu_q_t *be)
         be->reference ? TESS_QFN(cpu_q_sweep_nodes) : TESS_QFN(cpu_q_sweep);
     if (be->cfg.pattern == TESS_PATTERN_AB) {
         sweep(be, (const R *)be->f[be->cur], (R *)be->f[1 - be->cur], TESS_Q_CANON, TESS_Q_CANON, 0);
-        be->cur = 1 - be->cur;
+        if (part & TESS_CPU_Q_LAST)
+            be->cur = 1 - be->cur;
         return;
     }
     /* AA: odd steps read canonical and write swapped, even steps the reverse, in place. */
     const int odd = (be->nsteps_done & 1) == 0;
     const int conv_in = odd ? TESS_Q_CANON : TESS_Q_SWAPPED, conv_out = odd ? TESS_Q_SWAPPED : TESS_Q_CANON;
     R *f = (R *)be->f[0];
-    TESS_QFN(cpu_q_prepass)(be, f, conv_in);
+    if (part & TESS_CPU_Q_FIRST)
+        TESS_QFN(cpu_q_prepass)(be, f, conv_in);
     sweep(be, f, f, conv_in, conv_out, 1);
 }
 

@@ -6,6 +6,7 @@
 #include "tess_cli.h"
 #include "tess_file.h"
 #include "tess_sim.h"
+#include "tess_mpi.h"
 #include "tess_state.h"
 #include <errno.h>
 #include <math.h>
@@ -243,6 +244,30 @@ static int case_overrides(const bench_opts *o, int size, const char *porosity, c
     return n + o->nsets;
 }
 
+/* Under mpirun with several processes: a line per rank with its share, its MLUPS and the time in the halo
+ * exchange (warm-up and repetitions together; docs/mpi.md). */
+static tess_status print_ranks(tess_sim_t *sim, tess_error_t *err)
+{
+    tess_halo_rank_t *ranks = calloc((size_t)tess_mpi_size(), sizeof *ranks);
+    if (!ranks)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the per-rank figures");
+    int n = 0;
+    double imbalance = 1.0;
+    const tess_status st = tess_sim_ranks(sim, ranks, &imbalance, &n, err);
+    if (st == TESS_OK && n > 1)
+        printf("  %d MPI ranks, imbalance %.4f (max over mean fluid nodes)\n", n, imbalance);
+    for (int r = 0; st == TESS_OK && r < n; r++) {
+        const tess_halo_rank_t *k = &ranks[r];
+        printf("  rank %d: %d tiles, %lld fluid nodes, %d halo tiles from %d ranks, %lld halo populations per step; "
+               "%.2f MLUPS; exchange %.4f s of %.4f s stepping (%.1f %%), waiting %.4f s\n",
+               r, (int)k->tiles, (long long)k->wet, (int)k->halo_tiles, k->neighbours, (long long)k->halo_slots,
+               k->step_s > 0 ? (double)k->wet * (double)k->steps / k->step_s / 1e6 : 0.0, k->exchange_s, k->step_s,
+               k->step_s > 0 ? 100.0 * k->exchange_s / k->step_s : 0.0, k->wait_s);
+    }
+    free(ranks);
+    return st;
+}
+
 static int run_one(const bench_opts *o, const char *case_path, int size, const char *porosity, const char *pattern,
                    const char *precision, const char *variant, const char *collision, const char *layout,
                    int mr_layer, double copy_gbs, double peak_gbs, bench_row *row)
@@ -296,6 +321,12 @@ static int run_one(const bench_opts *o, const char *case_path, int size, const c
         mlups[r] = (double)t->n_wet * steps / (now_seconds() - t0) / 1e6;
     }
     if (st != TESS_OK) {
+        fprintf(stderr, "tessera bench: %s\n", err.msg);
+        tess_sim_free(sim);
+        tess_case_free(&c);
+        return tess_status_exit_code(st);
+    }
+    if ((st = print_ranks(sim, &err)) != TESS_OK) {
         fprintf(stderr, "tessera bench: %s\n", err.msg);
         tess_sim_free(sim);
         tess_case_free(&c);

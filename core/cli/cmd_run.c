@@ -9,6 +9,7 @@
 #include "tess_forces.h"
 #include "tess_memory.h"
 #include "tess_monitor.h"
+#include "tess_mpi.h"
 #include "tess_outdir.h"
 #include "tess_progress.h"
 #include "tess_signal.h"
@@ -676,15 +677,29 @@ int tess_cmd_run(int argc, char **argv)
     const double wall = tess_wall_seconds() - r->t0;
     const double mlups = r->t_step > 0 ? (double)steps * (double)r->n_wet / r->t_step / 1e6 : 0.0;
     const size_t bytes = tess_sim_bytes_allocated(r->sim);
-    const tess_summary_t sum = {TESS_VERSION, r->c.name, r->c.path, tess_sim_backend(r->sim)->name,
+    tess_summary_t sum = {TESS_VERSION, r->c.name, r->c.path, tess_sim_backend(r->sim)->name,
                                 tess_precision_name(r->c.precision), r->c.pattern, dev,
                                 t->nx, t->ny, t->nz, r->c.threads,
                                 (long long)t->nx * t->ny * t->nz, (long long)t->n_wet, t->ntiles, t->eta_t,
                                 steps, r->first, r->stop_step, mlups, wall, bytes, &r->c.forces, r->force,
-                                r->c.units.active ? &r->c.units : NULL, r->sig ? tess_signal_name(r->sig) : NULL};
+                                r->c.units.active ? &r->c.units : NULL, r->sig ? tess_signal_name(r->sig) : NULL,
+                                0, 1.0, NULL};
+    /* A distributed run's balance and exchange per rank (docs/mpi.md). */
+    tess_halo_rank_t *ranks = calloc((size_t)tess_mpi_size(), sizeof *ranks);
+    if (!ranks)
+        st = tess_fail(&err, TESS_ERR_NOMEM, "out of memory for the per-rank figures");
+    else
+        st = tess_sim_ranks(r->sim, ranks, &sum.imbalance, &sum.nranks, &err);
+    if (st != TESS_OK) {
+        free(ranks);
+        return end_failed(r, st, &err);
+    }
+    sum.ranks = ranks;
     char spath[1200];
     snprintf(spath, sizeof spath, "%s/summary.json", r->out);
-    if ((st = tess_summary_write(spath, &sum, &err)) != TESS_OK)
+    st = tess_summary_write(spath, &sum, &err);
+    free(ranks);
+    if (st != TESS_OK)
         return end_failed(r, st, &err);
     if (r->sig) {
         if (r->c.checkpoint_every > 0)

@@ -1,6 +1,8 @@
 /* `tessera <command> ...`: dispatch only; each command lives in its own cmd_*.c. */
 #include "tess_cli.h"
+#include "cpu_dist.h"
 #include "tess_mpi.h"
+#include "tess_signal.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -24,15 +26,16 @@ static void usage(FILE *f)
                "  --version    the version\n");
 }
 
-/* Distributed runs are not built yet (docs/mpi.md): under a launcher with several processes the commands that
- * compute a case would each run the whole of it and write the same files. Rank 0 says so; every rank exits 2. */
+/* Under a launcher with several processes: `run` and `bench` are distributed (rank 0 runs the command, the other
+ * ranks serve its engine: backends/cpu/cpu_dist.h); `validate` is not, and a build without MPI cannot be:
+ * rank 0 says so, every rank exits 2 (otherwise each would compute the whole case and write the same files). */
 static int refuse_distributed(const char *cmd)
 {
     const int n = tess_mpi_started() ? tess_mpi_size() : tess_mpi_launch_size();
     if (tess_mpi_rank() == 0)
-        fprintf(stderr, "tessera %s: %d MPI processes, but distributed runs are not built yet%s: run one process "
-                "(mpirun -np 1, or no launcher); docs/mpi.md\n", cmd, n,
-                tess_mpi_built() ? "" : " (and this tessera was built without MPI)");
+        fprintf(stderr, "tessera %s: %d MPI processes, but %s: run one process (mpirun -np 1, or no launcher); "
+                "docs/mpi.md\n", cmd, n,
+                tess_mpi_built() ? "this command does not run distributed" : "this tessera was built without MPI");
     return 2;
 }
 
@@ -44,8 +47,14 @@ static int dispatch(int argc, char **argv)
     }
     const char *cmd = argv[1];
     const int several = (tess_mpi_started() ? tess_mpi_size() : tess_mpi_launch_size()) > 1;
-    if (several && (strcmp(cmd, "run") == 0 || strcmp(cmd, "bench") == 0 || strcmp(cmd, "validate") == 0))
+    const int computes = strcmp(cmd, "run") == 0 || strcmp(cmd, "bench") == 0;
+    if (several && (strcmp(cmd, "validate") == 0 || (computes && !tess_mpi_started())))
         return refuse_distributed(cmd);
+    if (several && computes && tess_mpi_rank() != 0) {
+        /* A signal reaches every rank: the serving ones leave the stop to rank 0's run (docs/reliability.md). */
+        tess_signal_install();
+        return tess_cpu_dist_serve();
+    }
     /* The reports (info, partition) come once, from rank 0. */
     if (tess_mpi_rank() != 0 && (strcmp(cmd, "info") == 0 || strcmp(cmd, "partition") == 0))
         return 0;
@@ -75,6 +84,7 @@ int main(int argc, char **argv)
 {
     tess_mpi_init(&argc, &argv);
     const int code = dispatch(argc, argv);
+    tess_cpu_dist_release(code);
     tess_mpi_finalize();
     return code;
 }

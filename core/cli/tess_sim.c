@@ -1,4 +1,6 @@
 #include "tess_sim.h"
+#include "cpu_dist.h"
+#include "tess_mpi.h"
 #include "tess_memory.h"
 #include "tess_restart.h"
 #include "tess_state.h"
@@ -132,6 +134,15 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
                             tess_sim_t **out, tess_error_t *err)
 {
     *out = NULL;
+    /* Under mpirun with several processes the CPU engine runs over the ranks (cpu_dist.h; docs/mpi.md). */
+    if (tess_mpi_size() > 1) {
+        if (strcmp(ops->name, "cpu") != 0)
+            return tess_fail(err, TESS_ERR_INPUT,
+                             "backend %s does not run distributed (GPU ranks are not built yet): use --backend cpu "
+                             "under mpirun with several processes, or one process (docs/mpi.md)",
+                             ops->name);
+        ops = &tess_cpu_dist_ops;
+    }
     tess_sim_t *s = calloc(1, sizeof *s);
     if (!s)
         return nomem(err, "the simulation");
@@ -257,6 +268,16 @@ void tess_sim_free(tess_sim_t *s)
     free(s->rho_t);
     free(s->u_t);
     free(s);
+}
+
+tess_status tess_sim_ranks(tess_sim_t *s, tess_halo_rank_t *out, double *imbalance, int *nranks, tess_error_t *err)
+{
+    *nranks = 0;
+    *imbalance = 1.0;
+    if (!tess_cpu_dist_is(s->ops))
+        return TESS_OK;
+    *nranks = tess_mpi_size();
+    return tess_cpu_dist_stats(s->be, out, imbalance, err);
 }
 
 long tess_sim_step_count(const tess_sim_t *s)

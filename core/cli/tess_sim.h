@@ -4,6 +4,7 @@
 #define TESS_SIM_H
 
 #include "tess_backend.h"
+#include "tess_halo_plan.h"
 #include "tess_case.h"
 #include "tess_tiling.h"
 
@@ -27,6 +28,10 @@ void tess_sim_free(tess_sim_t *s);
 /* The canonical populations of the stored state (post-collision), downloaded into the simulation's host copy:
  * valid until the next call on s. For the momentum-exchange forces (tess_forces.h). */
 tess_status tess_sim_populations(tess_sim_t *s, const void **pops, tess_error_t *err);
+
+/* A distributed run's figures per rank (docs/mpi.md): *nranks the MPI ranks and out (room for tess_mpi_size()
+ * entries) filled, or *nranks 0 when the run is not distributed. Every rank takes part (a command). */
+tess_status tess_sim_ranks(tess_sim_t *s, tess_halo_rank_t *out, double *imbalance, int *nranks, tess_error_t *err);
 
 long tess_sim_step_count(const tess_sim_t *s);
 const tess_tiling_t *tess_sim_tiling(const tess_sim_t *s);

@@ -79,6 +79,22 @@ tess_status tess_summary_write(const char *path, const tess_summary_t *s, tess_e
                 u->dx, u->dt, u->tau, u->rho, u->nu, u->u_ref, u->u_lattice, u->mach, u->length, u->re,
                 u->physical_output ? "physical" : "lattice");
     }
+    if (s->nranks > 1 && s->ranks) {
+        /* The distributed run (docs/mpi.md): the partition's balance and each rank's share and exchange. */
+        const size_t vs = s->precision && s->precision[0] == 's' ? 4 : 8;
+        fprintf(f, ",\n  \"mpi\": {\"ranks\": %d, \"imbalance\": %.6f, \"per_rank\": [", s->nranks, s->imbalance);
+        for (int r = 0; r < s->nranks; r++) {
+            const tess_halo_rank_t *k = &s->ranks[r];
+            fprintf(f,
+                    "%s\n    {\"rank\": %d, \"tiles\": %d, \"halo_tiles\": %d, \"neighbours\": %d, \"fluid_nodes\": %lld, "
+                    "\"halo_populations\": %lld, \"halo_bytes_per_step\": %lld, \"steps\": %ld, \"step_seconds\": %.6f, "
+                    "\"exchange_seconds\": %.6f, \"wait_seconds\": %.6f, \"mlups\": %.4f}",
+                    r ? "," : "", r, (int)k->tiles, (int)k->halo_tiles, k->neighbours, (long long)k->wet,
+                    (long long)k->halo_slots, (long long)(k->halo_slots * (int64_t)vs), k->steps, k->step_s,
+                    k->exchange_s, k->wait_s, k->step_s > 0 ? (double)k->wet * (double)k->steps / k->step_s / 1e6 : 0.0);
+        }
+        fprintf(f, "\n  ]}");
+    }
     fprintf(f, "\n}\n");
     return tess_file_commit(&w, err);
 }

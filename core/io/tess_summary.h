@@ -4,6 +4,7 @@
 
 #include "tess_case.h"
 #include "tess_error.h"
+#include "tess_halo_plan.h"
 #include <stddef.h>
 
 typedef struct {
@@ -18,6 +19,9 @@ typedef struct {
     const double *force;
     const tess_units_t *units;        /* the case's [units] conversion; NULL: a lattice-unit case */
     const char *interrupted; /* the signal that stopped the run ("SIGINT", "SIGTERM"), NULL for a complete run */
+    int nranks;              /* MPI ranks of a distributed run (0 or 1: none; no "mpi" block) */
+    double imbalance;        /* max over mean wet nodes per rank */
+    const tess_halo_rank_t *ranks; /* nranks entries */
 } tess_summary_t;
 
 tess_status tess_summary_write(const char *path, const tess_summary_t *s, tess_error_t *err);

@@ -124,6 +124,17 @@ tess_status tess_test_run_cpu(const tess_tiling_t *t, const tess_params_t *p, te
     return tess_test_run_ops(&tess_backend_cpu, &cfg, t, p, pops_in, nsteps, pops_out, NULL, err);
 }
 
+void tess_test_periodic_fluid_box(tess_tiling_t *t, const tess_params_t *p, int nx, int ny, int nz)
+{
+    tess_geometry_t g;
+    tess_error_t err;
+    tess_geometry_init(&g, nx, ny, nz, 1);
+    g.periodic[0] = g.periodic[1] = g.periodic[2] = 1;
+    if (tess_tiling_build(t, &g, p, &err) != TESS_OK)
+        tess_test_true(err.msg, 0);
+    tess_geometry_free(&g);
+}
+
 void tess_test_mixed_geometry(tess_geometry_t *g, int nx, int ny, int nz, uint64_t seed, int x_lo, int x_hi,
                               double solid)
 {

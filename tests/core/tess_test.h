@@ -44,6 +44,10 @@ tess_status tess_test_run_ops(const tess_backend_ops_t *ops, const tess_backend_
 tess_status tess_test_run_cpu(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, int threads,
                               const void *pops_in, int nsteps, void *pops_out, tess_error_t *err);
 
+/* The tiling of an nx x ny x nz box of fluid, periodic along every axis, on p's lattice (p: tess_params_default
+ * with the lattice set); a failure is reported as a failed check (t then holds nothing). */
+void tess_test_periodic_fluid_box(tess_tiling_t *t, const tess_params_t *p, int nx, int ny, int nz);
+
 /* A small random sparse box exercising every boundary kind: Zou-He velocity inlet at x = 0, Zou-He pressure
  * outlet at x = nx-1, a moving wall at y = ny-1, plain solid at y = 0, random solid obstacles, periodic z, and
  * a body force. nx, ny are not multiples of 4 so that padding is exercised. Fills g (caller frees) and p. */

@@ -119,14 +119,10 @@ static void check_balance(const char *name, const tess_partition_t *part, int64_
 static void test_uniform_box(void)
 {
     /* 5 x 6 x 7 tiles of fluid, periodic: every tile weighs 64, 210 tiles (not a multiple of most R). */
-    tess_geometry_t g;
     tess_params_t p;
     tess_params_default(&p);
-    tess_geometry_init(&g, 20, 24, 28, 1);
-    g.periodic[0] = g.periodic[1] = g.periodic[2] = 1;
     tess_tiling_t t;
-    build(&t, &g, &p);
-    tess_geometry_free(&g);
+    tess_test_periodic_fluid_box(&t, &p, 20, 24, 28);
     tess_test_true("uniform box: 210 tiles of 64 wet nodes", t.ntiles == 210 && t.n_wet == 210 * 64);
     int64_t npairs;
     int32_t *pairs = near_pairs(&t, &npairs);
@@ -161,15 +157,11 @@ static void test_slab_pops(void)
         int per_plane;
     } cases[] = {{TESS_LATTICE_D3Q19, 5}, {TESS_LATTICE_D3Q27, 9}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        tess_geometry_t g;
         tess_params_t p;
         tess_params_default(&p);
         p.lattice = cases[c].lat;
-        tess_geometry_init(&g, 32, 16, 16, 1);
-        g.periodic[0] = g.periodic[1] = g.periodic[2] = 1;
         tess_tiling_t t;
-        build(&t, &g, &p);
-        tess_geometry_free(&g);
+        tess_test_periodic_fluid_box(&t, &p, 32, 16, 16);
         tess_partition_t part;
         tess_error_t err;
         if (tess_partition_build(&part, &t, &p, NULL, 2, &err) != TESS_OK) {

@@ -1,0 +1,736 @@
+/* The CPU engine over MPI ranks (cpu_dist.h, docs/mpi.md): rank 0's backend table, the other ranks' service
+ * loop, and the per-step halo exchange that both run. */
+#include "cpu_dist.h"
+#include "cpu_q.h"
+#include "tess_halo_plan.h"
+#include "tess_mpi.h"
+#include "tess_partition.h"
+#include "tess_state.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const tess_backend_ops_t tess_backend_cpu;
+
+/* Commands from rank 0 (broadcast), and the tags of the point-to-point messages. */
+enum { CMD_CREATE = 1, CMD_UPLOAD, CMD_INIT, CMD_STEP, CMD_DOWNLOAD, CMD_BYTES, CMD_STATS, CMD_DESTROY, CMD_QUIT };
+enum { TAG_PLAN = 100, TAG_POPS, TAG_GATHER, TAG_HALO };
+
+typedef struct {
+    int32_t op, arg;
+} cmd_t;
+
+/* One rank's share: its engine over the local tiling and the exchange. */
+typedef struct {
+    tess_backend_config_t cfg;
+    tess_backend_t *eng;
+    tess_halo_plan_t plan;
+    size_t vs;                   /* bytes per value */
+    char *sbuf, *rbuf;           /* per neighbour j from off[j]: room for every phase's message */
+    int64_t *off;
+    tess_mpi_requests_t *req;
+    double step_s, exchange_s, wait_s;
+    long steps;
+} node_t;
+
+/* Rank 0's instance: its node plus what it needs to scatter and gather the global state. */
+typedef struct {
+    tess_backend_config_t cfg; /* first member, as every backend */
+    node_t node;
+    int nranks;
+    int32_t global_ntiles;
+    int q;
+    int32_t **owned;           /* per rank: global tiles in its local order (owned ones first) */
+    int32_t *nowned, *nlocal;  /* per rank */
+    double imbalance;
+    const tess_tiling_t *global; /* the caller's tiling (tess_sim keeps it while the backend lives) */
+    int planned;
+} dist_t;
+
+static int live;     /* rank 0: an instance exists */
+static int released; /* rank 0: the serving ranks have been let go */
+
+static void bcast_cmd(int op, int arg)
+{
+    cmd_t c = {op, arg};
+    tess_mpi_bcast(&c, sizeof c, 0);
+}
+
+/* The status of a command on every rank: the worst (highest) code; a serving rank printed its own line. */
+static tess_status agree(tess_status st, tess_error_t *err)
+{
+    const int worst = tess_mpi_max_int((int)st);
+    if (worst != (int)TESS_OK && st == TESS_OK)
+        return tess_fail(err, (tess_status)worst, "another MPI rank failed (its message is above)");
+    return st;
+}
+
+/* ---- the exchange ---------------------------------------------------------------------------------------- */
+
+static tess_cpu_q_t *engine(node_t *d)
+{
+    return (tess_cpu_q_t *)(void *)d->eng;
+}
+
+static tess_status node_buffers(node_t *d, tess_error_t *err)
+{
+    const tess_halo_plan_t *pl = &d->plan;
+    d->off = calloc((size_t)pl->nnb + 1, sizeof *d->off);
+    if (!d->off)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the halo buffers");
+    for (int j = 0; j < pl->nnb; j++) {
+        const int64_t ra = pl->recv_a_start[j + 1] - pl->recv_a_start[j], rb = pl->recv_b_start[j + 1] - pl->recv_b_start[j];
+        const int64_t sa = pl->send_a_start[j + 1] - pl->send_a_start[j], sb = pl->send_b_start[j + 1] - pl->send_b_start[j];
+        const int64_t a = ra > sa ? ra : sa, b = rb > sb ? rb : sb;
+        d->off[j + 1] = d->off[j] + a + b;
+    }
+    const size_t n = (size_t)(d->off[pl->nnb] > 0 ? d->off[pl->nnb] : 1) * d->vs;
+    d->sbuf = malloc(n);
+    d->rbuf = malloc(n);
+    d->req = tess_mpi_requests_new(2 * pl->nnb);
+    if (!d->sbuf || !d->rbuf || !d->req)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the halo buffers (%zu bytes)", 2 * n);
+    return TESS_OK;
+}
+
+static void node_free(node_t *d)
+{
+    if (d->eng)
+        tess_backend_cpu.destroy(d->eng);
+    tess_halo_plan_free(&d->plan);
+    free(d->sbuf);
+    free(d->rbuf);
+    free(d->off);
+    tess_mpi_requests_free(d->req);
+    memset(d, 0, sizeof *d);
+}
+
+static void gather_vals(char *buf, const char *f, const int64_t *idx, int64_t n, size_t vs)
+{
+    if (vs == sizeof(double))
+        for (int64_t k = 0; k < n; k++)
+            ((double *)(void *)buf)[k] = ((const double *)(const void *)f)[idx[k]];
+    else
+        for (int64_t k = 0; k < n; k++)
+            ((float *)(void *)buf)[k] = ((const float *)(const void *)f)[idx[k]];
+}
+
+static void scatter_vals(char *f, const char *buf, const int64_t *idx, int64_t n, size_t vs)
+{
+    if (vs == sizeof(double))
+        for (int64_t k = 0; k < n; k++)
+            ((double *)(void *)f)[idx[k]] = ((const double *)(const void *)buf)[k];
+    else
+        for (int64_t k = 0; k < n; k++)
+            ((float *)(void *)f)[idx[k]] = ((const float *)(const void *)buf)[k];
+}
+
+/* The phases of the exchange (tess_halo_plan.h): FWD sends the owner's A and B slots to the ranks holding them
+ * as halo (after an AB step, and after the AA pattern's even step); REV returns the A slots that the AA odd
+ * step wrote into the halo to their owners; FWD_B sends B alone (after REV, for the AA even step's reads). */
+enum { FWD, REV, FWD_B };
+
+typedef struct {
+    const int64_t *s1, *s2, *r1, *r2; /* lists (CSR) sent from and received into; s2/r2 may be NULL */
+    const int64_t *s1_start, *s2_start, *r1_start, *r2_start;
+} phase_t;
+
+static phase_t phase_lists(const tess_halo_plan_t *pl, int phase)
+{
+    phase_t p = {0};
+    if (phase == FWD) {
+        p = (phase_t){pl->send_a, pl->send_b, pl->recv_a, pl->recv_b,
+                      pl->send_a_start, pl->send_b_start, pl->recv_a_start, pl->recv_b_start};
+    } else if (phase == REV) {
+        p = (phase_t){pl->recv_a, NULL, pl->send_a, NULL, pl->recv_a_start, NULL, pl->send_a_start, NULL};
+    } else {
+        p = (phase_t){pl->send_b, NULL, pl->recv_b, NULL, pl->send_b_start, NULL, pl->recv_b_start, NULL};
+    }
+    return p;
+}
+
+static int64_t len(const int64_t *start, int j)
+{
+    return start ? start[j + 1] - start[j] : 0;
+}
+
+static void phase_recv(node_t *d, int phase)
+{
+    const tess_halo_plan_t *pl = &d->plan;
+    const phase_t p = phase_lists(pl, phase);
+    for (int j = 0; j < pl->nnb; j++) {
+        const int64_t n = len(p.r1_start, j) + len(p.r2_start, j);
+        if (n)
+            tess_mpi_irecv(d->req, d->rbuf + (size_t)d->off[j] * d->vs, (size_t)n * d->vs, pl->nb[j], TAG_HALO + phase);
+    }
+}
+
+static void phase_send(node_t *d, int phase, const char *f)
+{
+    const tess_halo_plan_t *pl = &d->plan;
+    const phase_t p = phase_lists(pl, phase);
+    for (int j = 0; j < pl->nnb; j++) {
+        const int64_t n1 = len(p.s1_start, j), n2 = len(p.s2_start, j);
+        char *b = d->sbuf + (size_t)d->off[j] * d->vs;
+        gather_vals(b, f, p.s1 + p.s1_start[j], n1, d->vs);
+        if (n2)
+            gather_vals(b + (size_t)n1 * d->vs, f, p.s2 + p.s2_start[j], n2, d->vs);
+        if (n1 + n2)
+            tess_mpi_isend(d->req, b, (size_t)(n1 + n2) * d->vs, pl->nb[j], TAG_HALO + phase);
+    }
+}
+
+static void phase_finish(node_t *d, int phase, char *f)
+{
+    const tess_halo_plan_t *pl = &d->plan;
+    const phase_t p = phase_lists(pl, phase);
+    const double t = tess_mpi_wtime();
+    tess_mpi_waitall(d->req);
+    d->wait_s += tess_mpi_wtime() - t;
+    for (int j = 0; j < pl->nnb; j++) {
+        const int64_t n1 = len(p.r1_start, j), n2 = len(p.r2_start, j);
+        const char *b = d->rbuf + (size_t)d->off[j] * d->vs;
+        scatter_vals(f, b, p.r1 + p.r1_start[j], n1, d->vs);
+        if (n2)
+            scatter_vals(f, b + (size_t)n1 * d->vs, p.r2 + p.r2_start[j], n2, d->vs);
+    }
+}
+
+/* One step with its exchange: boundary tiles, messages posted, interior tiles, messages awaited. */
+static void node_step(node_t *d)
+{
+    tess_cpu_q_t *q = engine(d);
+    const tess_halo_plan_t *pl = &d->plan;
+    const double t0 = tess_mpi_wtime();
+    double tx = 0.0, t;
+    const int aa = d->cfg.pattern == TESS_PATTERN_AA, odd = aa && (q->nsteps_done & 1) == 0;
+    const int phase = odd ? REV : FWD;
+    t = tess_mpi_wtime();
+    phase_recv(d, phase);
+    tx += tess_mpi_wtime() - t;
+    if (d->cfg.pattern == TESS_PATTERN_MR) {
+        /* MR's sliding window sweeps whole block columns, halo tiles included (their values are then replaced
+         * where they are read): the step first, then the moments of the listed nodes, without overlap. */
+        tess_cpu_q_step_tiles(q, 0, q->ntiles, TESS_CPU_Q_FIRST | TESS_CPU_Q_LAST);
+        t = tess_mpi_wtime();
+        phase_send(d, FWD, q->f[q->cur]);
+        phase_finish(d, FWD, q->f[q->cur]);
+        d->exchange_s += tess_mpi_wtime() - t + tx;
+        d->step_s += tess_mpi_wtime() - t0;
+        d->steps++;
+        return;
+    }
+    tess_cpu_q_step_tiles(q, 0, pl->nbound, TESS_CPU_Q_FIRST);
+    t = tess_mpi_wtime();
+    /* AB: the new state is the other copy until the step completes; AA works in place. */
+    const char *now = q->f[aa ? 0 : 1 - q->cur];
+    phase_send(d, phase, now);
+    tx += tess_mpi_wtime() - t;
+    tess_cpu_q_step_tiles(q, pl->nbound, pl->nowned, TESS_CPU_Q_LAST);
+    t = tess_mpi_wtime();
+    char *f = q->f[aa ? 0 : q->cur];
+    phase_finish(d, phase, f);
+    if (odd) { /* the owners now hold their complete swapped state: send B for the even step's special reads */
+        phase_recv(d, FWD_B);
+        phase_send(d, FWD_B, f);
+        phase_finish(d, FWD_B, f);
+    }
+    tx += tess_mpi_wtime() - t;
+    d->exchange_s += tx;
+    d->step_s += tess_mpi_wtime() - t0;
+    d->steps++;
+}
+
+/* ---- plans over the wire --------------------------------------------------------------------------------- */
+
+typedef struct {
+    tess_tiling_t t; /* scalars; pointers meaningless */
+    int32_t nbound, nowned;
+    int nnb;
+    int64_t nlinks;
+} plan_head_t;
+
+#define SEND(ptr, n, to) tess_mpi_send((ptr), (size_t)(n) * sizeof *(ptr), (to), TAG_PLAN)
+#define RECV(ptr, n, from) tess_mpi_recv((ptr), (size_t)(n) * sizeof *(ptr), (from), TAG_PLAN)
+
+static void send_plan(const tess_halo_plan_t *pl, int to)
+{
+    const plan_head_t h = {pl->local, pl->nbound, pl->nowned, pl->nnb, pl->local.links.n};
+    SEND(&h, 1, to);
+    const int32_t n = pl->local.ntiles;
+    SEND(pl->global, n, to);
+    SEND(pl->local.tile_corner, 3 * (size_t)n, to);
+    SEND(pl->local.neighbors, 27 * (size_t)n, to);
+    SEND(pl->local.node_type, 64 * (size_t)n, to);
+    if (h.nlinks > 0) {
+        SEND(pl->local.links.link, h.nlinks, to);
+        SEND(pl->local.links.start, (size_t)n + 1, to);
+    }
+    SEND(pl->nb, pl->nnb, to);
+    const int64_t *starts[4] = {pl->recv_a_start, pl->recv_b_start, pl->send_a_start, pl->send_b_start};
+    const int64_t *lists[4] = {pl->recv_a, pl->recv_b, pl->send_a, pl->send_b};
+    for (int k = 0; k < 4; k++) {
+        SEND(starts[k], pl->nnb + 1, to);
+        SEND(lists[k], starts[k][pl->nnb], to);
+    }
+}
+
+static tess_status recv_plan(tess_halo_plan_t *pl, tess_error_t *err)
+{
+    plan_head_t h;
+    RECV(&h, 1, 0);
+    memset(pl, 0, sizeof *pl);
+    pl->rank = tess_mpi_rank();
+    pl->local = h.t;
+    pl->local.tile_map = NULL;
+    memset(&pl->local.links, 0, sizeof pl->local.links);
+    pl->nbound = h.nbound;
+    pl->nowned = h.nowned;
+    pl->nnb = h.nnb;
+    const size_t n = (size_t)h.t.ntiles;
+    pl->global = malloc(n * sizeof *pl->global);
+    pl->local.tile_corner = malloc(3 * n * sizeof *pl->local.tile_corner);
+    pl->local.neighbors = malloc(27 * n * sizeof *pl->local.neighbors);
+    pl->local.node_type = malloc(64 * n);
+    pl->nb = malloc((size_t)(h.nnb ? h.nnb : 1) * sizeof *pl->nb);
+    int64_t **starts[4] = {&pl->recv_a_start, &pl->recv_b_start, &pl->send_a_start, &pl->send_b_start};
+    int64_t **lists[4] = {&pl->recv_a, &pl->recv_b, &pl->send_a, &pl->send_b};
+    int ok = pl->global && pl->local.tile_corner && pl->local.neighbors && pl->local.node_type && pl->nb;
+    if (h.nlinks > 0) {
+        pl->local.links.n = h.nlinks;
+        pl->local.links.link = malloc((size_t)h.nlinks * sizeof *pl->local.links.link);
+        pl->local.links.start = malloc((n + 1) * sizeof *pl->local.links.start);
+        ok = ok && pl->local.links.link && pl->local.links.start;
+    }
+    for (int k = 0; k < 4; k++)
+        ok = ok && (*starts[k] = malloc(((size_t)h.nnb + 1) * sizeof(int64_t)));
+    if (!ok) /* the messages cannot be left unread: an MPI program out of memory here has no way back */
+        return tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for its tiles (%zu)", pl->rank, n);
+    RECV(pl->global, n, 0);
+    RECV(pl->local.tile_corner, 3 * n, 0);
+    RECV(pl->local.neighbors, 27 * n, 0);
+    RECV(pl->local.node_type, 64 * n, 0);
+    if (h.nlinks > 0) {
+        RECV(pl->local.links.link, h.nlinks, 0);
+        RECV(pl->local.links.start, n + 1, 0);
+    }
+    RECV(pl->nb, h.nnb, 0);
+    for (int k = 0; k < 4; k++) {
+        RECV(*starts[k], h.nnb + 1, 0);
+        const int64_t m = (*starts[k])[h.nnb];
+        if (!(*lists[k] = malloc((size_t)(m ? m : 1) * sizeof(int64_t))))
+            return tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for its halo lists", pl->rank);
+        RECV(*lists[k], m, 0);
+    }
+    return TESS_OK;
+}
+
+/* ---- what every rank does for a command ------------------------------------------------------------------ */
+
+static tess_status node_create(node_t *d, const tess_backend_config_t *cfg, tess_error_t *err)
+{
+    memset(d, 0, sizeof *d);
+    d->cfg = *cfg;
+    d->vs = tess_precision_size(cfg->precision);
+    return tess_backend_cpu.create(cfg, &d->eng, err);
+}
+
+/* The MR pattern stores nv moments per node instead of q populations: a node any of whose slots is listed sends
+ * all its moments (upstream populations are rebuilt from them). Per neighbour, the nodes of the A then B list in
+ * first-seen order (both sides walk the same (global tile, i, node) sequence, so they agree), each as nv slots
+ * (local tile * nv + m) * 64 + node of the engine's moment storage; the result replaces A, B is left empty. */
+static int mr_lists(int64_t **list, int64_t **start, const int64_t *a, const int64_t *as, const int64_t *b,
+                    const int64_t *bs, int nnb, int q, int nv, int32_t ntiles)
+{
+    uint8_t *seen = calloc(64 * (size_t)(ntiles ? ntiles : 1), 1);
+    int64_t *st = calloc((size_t)nnb + 1, sizeof *st);
+    int64_t *out = malloc((size_t)(as[nnb] + bs[nnb] + 1) * (size_t)nv * sizeof *out);
+    if (!seen || !st || !out) {
+        free(seen);
+        free(st);
+        free(out);
+        return 0;
+    }
+    int64_t n = 0;
+    for (int j = 0; j < nnb; j++) {
+        for (int pass = 0; pass < 2; pass++) {
+            const int64_t *l = pass ? b : a, *ls = pass ? bs : as;
+            for (int64_t e = ls[j]; e < ls[j + 1]; e++) {
+                const int64_t node = l[e] / 64 / q * 64 + l[e] % 64;
+                if (seen[node])
+                    continue;
+                seen[node] = 1;
+                for (int m = 0; m < nv; m++)
+                    out[n++] = (node / 64 * nv + m) * 64 + node % 64;
+            }
+        }
+        /* a node may serve two neighbours: forget it between them */
+        for (int pass = 0; pass < 2; pass++) {
+            const int64_t *l = pass ? b : a, *ls = pass ? bs : as;
+            for (int64_t e = ls[j]; e < ls[j + 1]; e++)
+                seen[l[e] / 64 / q * 64 + l[e] % 64] = 0;
+        }
+        st[j + 1] = n;
+    }
+    free(seen);
+    free(*list);
+    free(*start);
+    *list = out;
+    *start = st;
+    return 1;
+}
+
+static tess_status mr_plan(tess_halo_plan_t *pl, tess_error_t *err)
+{
+    const int q = pl->local.q, nv = tess_state_node_values(TESS_PATTERN_MR, pl->local.lattice, q);
+    int64_t *ra = pl->recv_a, *ras = pl->recv_a_start, *sa = pl->send_a, *sas = pl->send_a_start;
+    pl->recv_a = pl->recv_a_start = pl->send_a = pl->send_a_start = NULL;
+    const int ok = mr_lists(&pl->recv_a, &pl->recv_a_start, ra, ras, pl->recv_b, pl->recv_b_start, pl->nnb, q, nv,
+                            pl->local.ntiles) &&
+                   mr_lists(&pl->send_a, &pl->send_a_start, sa, sas, pl->send_b, pl->send_b_start, pl->nnb, q, nv,
+                            pl->local.ntiles);
+    free(ra);
+    free(ras);
+    free(sa);
+    free(sas);
+    if (!ok)
+        return tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for its moment lists", pl->rank);
+    memset(pl->recv_b_start, 0, ((size_t)pl->nnb + 1) * sizeof *pl->recv_b_start);
+    memset(pl->send_b_start, 0, ((size_t)pl->nnb + 1) * sizeof *pl->send_b_start);
+    return TESS_OK;
+}
+
+static tess_status node_upload(node_t *d, tess_error_t *err)
+{
+    tess_status st = d->cfg.pattern == TESS_PATTERN_MR ? mr_plan(&d->plan, err) : TESS_OK;
+    if (st == TESS_OK)
+        st = node_buffers(d, err);
+    if (st == TESS_OK)
+        st = tess_backend_cpu.upload_geometry(d->eng, &d->plan.local, err);
+    return st;
+}
+
+static void node_stats(node_t *d, tess_halo_rank_t *s)
+{
+    const tess_halo_plan_t *pl = &d->plan;
+    *s = (tess_halo_rank_t){pl->nowned, pl->local.ntiles - pl->nowned, pl->nnb,
+                                pl->local.n_wet, tess_halo_plan_recv_count(pl), d->step_s, d->exchange_s, d->wait_s,
+                                d->steps};
+}
+
+/* The local populations (canonical, local tile order), owned tiles first: what a download sends to rank 0. */
+static tess_status node_download(node_t *d, char **local, tess_error_t *err)
+{
+    const size_t block = (size_t)d->plan.local.q * 64 * d->vs;
+    *local = malloc(block * (size_t)(d->plan.local.ntiles ? d->plan.local.ntiles : 1));
+    if (!*local)
+        return tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for its populations", tess_mpi_rank());
+    return tess_backend_cpu.download_populations(d->eng, *local, err);
+}
+
+int tess_cpu_dist_serve(void)
+{
+    node_t d = {0};
+    tess_error_t err = {0};
+    for (;;) {
+        cmd_t c;
+        tess_mpi_bcast(&c, sizeof c, 0);
+        tess_status st = TESS_OK;
+        switch (c.op) {
+        case CMD_CREATE: {
+            tess_backend_config_t cfg;
+            tess_mpi_bcast(&cfg, sizeof cfg, 0);
+            node_free(&d);
+            st = agree(node_create(&d, &cfg, &err), &err);
+            break;
+        }
+        case CMD_UPLOAD:
+            st = recv_plan(&d.plan, &err);
+            if (st == TESS_OK)
+                st = node_upload(&d, &err);
+            st = agree(st, &err);
+            break;
+        case CMD_INIT: {
+            tess_params_t p;
+            tess_mpi_bcast(&p, sizeof p, 0);
+            const size_t bytes = (size_t)d.plan.local.ntiles * d.plan.local.q * 64 * d.vs;
+            char *pops = malloc(bytes ? bytes : 1);
+            if (pops)
+                tess_mpi_recv(pops, bytes, 0, TAG_POPS);
+            else /* drain the message into nothing is impossible without the room: fail this rank */
+                st = tess_fail(&err, TESS_ERR_NOMEM, "rank %d: out of memory for its initial state", tess_mpi_rank());
+            if (st == TESS_OK)
+                st = tess_backend_cpu.initialise(d.eng, &p, pops, &err);
+            free(pops);
+            d.step_s = d.exchange_s = d.wait_s = 0.0;
+            d.steps = 0;
+            st = agree(st, &err);
+            break;
+        }
+        case CMD_STEP:
+            for (int s = 0; s < c.arg; s++)
+                node_step(&d);
+            break;
+        case CMD_DOWNLOAD: {
+            char *local = NULL;
+            st = agree(node_download(&d, &local, &err), &err);
+            if (st == TESS_OK)
+                tess_mpi_send(local, (size_t)d.plan.nowned * d.plan.local.q * 64 * d.vs, 0, TAG_GATHER);
+            free(local);
+            break;
+        }
+        case CMD_BYTES:
+            tess_mpi_sum_ll(d.eng ? (long long)tess_backend_cpu.bytes_allocated(d.eng) : 0);
+            break;
+        case CMD_STATS: {
+            tess_halo_rank_t s;
+            node_stats(&d, &s);
+            tess_mpi_gather(&s, sizeof s, NULL, 0);
+            break;
+        }
+        case CMD_DESTROY:
+            node_free(&d);
+            break;
+        case CMD_QUIT:
+        default:
+            node_free(&d);
+            return c.arg;
+        }
+        if (st != TESS_OK)
+            fprintf(stderr, "tessera: rank %d: %s\n", tess_mpi_rank(), err.msg);
+    }
+}
+
+void tess_cpu_dist_release(int code)
+{
+    if (released || tess_mpi_size() < 2 || tess_mpi_rank() != 0)
+        return;
+    released = 1;
+    bcast_cmd(CMD_QUIT, code);
+}
+
+/* ---- rank 0's table -------------------------------------------------------------------------------------- */
+
+static dist_t *dbe(tess_backend_t *b)
+{
+    return (dist_t *)(void *)b;
+}
+
+static void d_destroy(tess_backend_t *b)
+{
+    dist_t *d = dbe(b);
+    if (!d)
+        return;
+    if (!released)
+        bcast_cmd(CMD_DESTROY, 0);
+    node_free(&d->node);
+    for (int r = 0; d->owned && r < d->nranks; r++)
+        free(d->owned[r]);
+    free(d->owned);
+    free(d->nowned);
+    free(d->nlocal);
+    free(d);
+    live = 0;
+}
+
+static tess_status d_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
+{
+    *out = NULL;
+    if (live)
+        return tess_fail(err, TESS_ERR_INPUT, "one distributed run at a time: --check does not run under mpirun with several "
+                                               "processes (docs/mpi.md)");
+    dist_t *d = calloc(1, sizeof *d);
+    if (!d)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the distributed backend");
+    d->cfg = *cfg;
+    d->nranks = tess_mpi_size();
+    live = 1;
+    bcast_cmd(CMD_CREATE, 0);
+    tess_mpi_bcast(&d->cfg, sizeof d->cfg, 0);
+    const tess_status st = agree(node_create(&d->node, cfg, err), err);
+    *out = (tess_backend_t *)(void *)d;
+    return st; /* on error the caller destroys what it got */
+}
+
+/* The tiling waits for the materials (initialise): the partition weighs tiles by wet nodes, and the halo lists
+ * depend on which nodes are wet and which are inlets or outlets. */
+static tess_status d_upload(tess_backend_t *b, const tess_tiling_t *t, tess_error_t *err)
+{
+    dist_t *d = dbe(b);
+    if (d->planned)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED, "the distributed backend takes one tiling per instance");
+    d->global = t;
+    d->global_ntiles = t->ntiles;
+    d->q = t->q;
+    return TESS_OK;
+}
+
+/* Partition, plans, and each rank's local tiling sent to it (rank 0 plans for all: it holds the global tiling). */
+static tess_status plan_all(dist_t *d, const tess_params_t *p, tess_error_t *err)
+{
+    const int R = d->nranks;
+    tess_partition_t part;
+    tess_status st = tess_partition_build(&part, d->global, p, NULL, R, err);
+    if (st != TESS_OK)
+        return st;
+    d->imbalance = part.imbalance;
+    tess_halo_plan_t *plans = calloc((size_t)R, sizeof *plans);
+    d->owned = calloc((size_t)R, sizeof *d->owned);
+    d->nowned = calloc((size_t)R, sizeof *d->nowned);
+    d->nlocal = calloc((size_t)R, sizeof *d->nlocal);
+    if (!plans || !d->owned || !d->nowned || !d->nlocal) {
+        tess_partition_free(&part);
+        free(plans);
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory planning %d ranks", R);
+    }
+    st = tess_halo_plan_build(plans, d->global, p, &part, d->cfg.pattern == TESS_PATTERN_AA ? 4 : 3, err);
+    tess_partition_free(&part);
+    if (st != TESS_OK) {
+        free(plans);
+        return st;
+    }
+    for (int r = 0; r < R; r++) {
+        d->nowned[r] = plans[r].nowned;
+        d->nlocal[r] = plans[r].local.ntiles;
+        /* every rank's tile list (for the scatter and the gather); the plan itself goes to its rank */
+        d->owned[r] = plans[r].global;
+        plans[r].global = NULL;
+        if (!(plans[r].global = malloc((size_t)d->nlocal[r] * sizeof *plans[r].global)))
+            st = tess_fail(err, TESS_ERR_NOMEM, "out of memory planning %d ranks", R);
+        else
+            memcpy(plans[r].global, d->owned[r], (size_t)d->nlocal[r] * sizeof *plans[r].global);
+    }
+    if (st == TESS_OK) {
+        bcast_cmd(CMD_UPLOAD, 0);
+        for (int r = 1; r < R; r++)
+            send_plan(&plans[r], r);
+        d->node.plan = plans[0];
+        memset(&plans[0], 0, sizeof plans[0]);
+        st = agree(node_upload(&d->node, err), err);
+    }
+    for (int r = 0; r < R; r++)
+        tess_halo_plan_free(&plans[r]);
+    free(plans);
+    if (st == TESS_OK)
+        d->planned = 1;
+    return st;
+}
+
+static tess_status d_initialise(tess_backend_t *b, const tess_params_t *p, const void *pops, tess_error_t *err)
+{
+    dist_t *d = dbe(b);
+    if (!d->global)
+        return tess_fail(err, TESS_ERR_INPUT, "initialise called before upload_geometry");
+    tess_status st;
+    if (!d->planned && (st = plan_all(d, p, err)) != TESS_OK)
+        return st;
+    bcast_cmd(CMD_INIT, 0);
+    tess_params_t pc = *p;
+    tess_mpi_bcast(&pc, sizeof pc, 0);
+    const size_t block = (size_t)d->q * 64 * d->node.vs;
+    int32_t most = 1;
+    for (int r = 0; r < d->nranks; r++)
+        most = d->nlocal[r] > most ? d->nlocal[r] : most;
+    char *local = malloc(block * (size_t)most);
+    if (!local) /* the serving ranks wait for their share: an MPI program out of memory here cannot go on */
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory scattering the initial state");
+    for (int r = d->nranks - 1; r >= 0; r--) { /* rank 0 last: its buffer is then its own */
+        for (int32_t k = 0; k < d->nlocal[r]; k++)
+            memcpy(local + (size_t)k * block, (const char *)pops + (size_t)d->owned[r][k] * block, block);
+        if (r)
+            tess_mpi_send(local, (size_t)d->nlocal[r] * block, r, TAG_POPS);
+    }
+    st = tess_backend_cpu.initialise(d->node.eng, p, local, err);
+    free(local);
+    d->node.step_s = d->node.exchange_s = d->node.wait_s = 0.0;
+    d->node.steps = 0;
+    return agree(st, err);
+}
+
+static tess_status d_step(tess_backend_t *b, int nsteps, tess_error_t *err)
+{
+    dist_t *d = dbe(b);
+    if (!d->planned)
+        return tess_fail(err, TESS_ERR_INPUT, "step called before initialise");
+    bcast_cmd(CMD_STEP, nsteps);
+    for (int s = 0; s < nsteps; s++)
+        node_step(&d->node);
+    return TESS_OK;
+}
+
+static tess_status d_download(tess_backend_t *b, void *pops, tess_error_t *err)
+{
+    dist_t *d = dbe(b);
+    bcast_cmd(CMD_DOWNLOAD, 0);
+    char *local = NULL;
+    tess_status st = agree(node_download(&d->node, &local, err), err);
+    if (st != TESS_OK) {
+        free(local);
+        return st;
+    }
+    const size_t block = (size_t)d->q * 64 * d->node.vs;
+    for (int32_t k = 0; k < d->nowned[0]; k++)
+        memcpy((char *)pops + (size_t)d->owned[0][k] * block, local + (size_t)k * block, block);
+    free(local);
+    int32_t most = 1;
+    for (int r = 1; r < d->nranks; r++)
+        most = d->nowned[r] > most ? d->nowned[r] : most;
+    /* Without the room, the other ranks' messages stay unread: an MPI program cannot go on from there. */
+    if (!(local = malloc(block * (size_t)most)))
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory gathering the state");
+    for (int r = 1; r < d->nranks; r++) {
+        tess_mpi_recv(local, (size_t)d->nowned[r] * block, r, TAG_GATHER);
+        for (int32_t k = 0; k < d->nowned[r]; k++)
+            memcpy((char *)pops + (size_t)d->owned[r][k] * block, local + (size_t)k * block, block);
+    }
+    free(local);
+    return TESS_OK;
+}
+
+static size_t d_bytes(const tess_backend_t *b)
+{
+    const dist_t *d = (const dist_t *)(const void *)b;
+    bcast_cmd(CMD_BYTES, 0);
+    return (size_t)tess_mpi_sum_ll(d->node.eng ? (long long)tess_backend_cpu.bytes_allocated(d->node.eng) : 0);
+}
+
+static void d_describe(const tess_backend_t *b, char *buf, size_t len)
+{
+    const dist_t *d = (const dist_t *)(const void *)b;
+    char inner[384] = "";
+    if (d->node.eng && tess_backend_cpu.describe)
+        tess_backend_cpu.describe(d->node.eng, inner, sizeof inner);
+    snprintf(buf, len, "%s; %d MPI ranks (rank 0's threads)", inner, d->nranks);
+}
+
+int tess_cpu_dist_is(const tess_backend_ops_t *ops)
+{
+    return ops == &tess_cpu_dist_ops;
+}
+
+tess_status tess_cpu_dist_stats(tess_backend_t *b, tess_halo_rank_t *out, double *imbalance, tess_error_t *err)
+{
+    dist_t *d = dbe(b);
+    (void)err;
+    bcast_cmd(CMD_STATS, 0);
+    tess_halo_rank_t s;
+    node_stats(&d->node, &s);
+    tess_mpi_gather(&s, sizeof s, out, 0);
+    *imbalance = d->imbalance;
+    return TESS_OK;
+}
+
+const tess_backend_ops_t tess_cpu_dist_ops = {
+    .name = "cpu",
+    .create = d_create,
+    .upload_geometry = d_upload,
+    .initialise = d_initialise,
+    .step = d_step,
+    .download_populations = d_download,
+    .download_fields = NULL,
+    .bytes_allocated = d_bytes,
+    .copy_bandwidth = NULL,
+    .peak_bandwidth = NULL,
+    .describe = d_describe,
+    .destroy = d_destroy,
+};
