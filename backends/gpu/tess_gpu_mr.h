@@ -119,9 +119,10 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         const int32_t t2 = used ? s_map[(ax + 1) + G::MX * ((ay + 1) + G::MY * (az + 1))] : -1;
         const int l2 = (hx - ax * EX) + EX * ((hy - ay * EY) + EY * (hz - az * EZ));
         const unsigned type = t2 < 0 ? 0u : a.node_type[64 * (size_t)t2 + l2];
-        const bool wet = c->wet[type];
-        s_code[j] = wet ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
-        if (wet) {
+        s_code[j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
+        /* The moments are loaded whatever the node type (a dry node of a stored tile holds valid values that
+         * nobody uses), so the loads need not wait for the type's. */
+        if (t2 >= 0) {
             R m[TESS_MR_NM], h[10];
             M::load(src, t2, l2, m);
             M::coeffs(m, h);

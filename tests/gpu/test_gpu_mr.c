@@ -8,8 +8,10 @@
  * Tolerance: relative to the largest population, 1e-12 (FP64) and 1e-5 (FP32), the matrix suite's MR bound
  * (issue 3): MR and AB rebuild every population with the same expression, the CPU's MR and the GPU's call the
  * same core functions in the same order, so only round-off (FMA contraction on the GPU) differs. Whether the
- * states have the same bits is printed (expected in the reproducible build). A wrong neighbour, a missed wall
- * or list node changes populations by the random state's 1e-2, far outside. Without a device: exit 77. */
+ * states have the same bits is printed (expected, not asserted, in the reproducible build). A wrong neighbour, a missed wall
+ * or list node changes populations by the random state's 1e-2, far outside. The block shapes (mr_layer: one tile,
+ * 2x2x1 tiles, the default) must give the same bits: every node runs the same operations on the same values
+ * whichever block gathers them (a wrong tile map would not). Without a device: exit 77. */
 #include "gpu_test.h"
 #include "lattice_test.h"
 #include "tess_links.h"
@@ -24,6 +26,21 @@ extern const tess_backend_ops_t tess_backend_cpu;
 
 enum { NSTEPS = 100 };
 
+/* mr_layer: on the GPU the nodes a block updates (0: the default shape). */
+static tess_status run_layer(const tess_backend_ops_t *ops, tess_pattern pat, tess_precision prec, int layer,
+                             const tess_tiling_t *t, const tess_params_t *p, const void *in, void *out, size_t bytes,
+                             tess_error_t *err)
+{
+    tess_backend_config_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.precision = prec;
+    cfg.pattern = pat;
+    cfg.mr_layer = layer;
+    cfg.variant = TESS_KERNEL_FULL;
+    memset(out, 0, bytes);
+    return tess_test_run_ops(ops, &cfg, t, p, in, NSTEPS, out, NULL, err);
+}
+
 static double rel_diff(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *a,
                        const void *b, int *bits)
 {
@@ -35,13 +52,7 @@ static double rel_diff(const tess_tiling_t *t, const tess_params_t *p, tess_prec
 static tess_status run(const tess_backend_ops_t *ops, tess_pattern pat, tess_precision prec, const tess_tiling_t *t,
                        const tess_params_t *p, const void *in, void *out, size_t bytes, tess_error_t *err)
 {
-    tess_backend_config_t cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.precision = prec;
-    cfg.pattern = pat;
-    cfg.variant = TESS_KERNEL_FULL;
-    memset(out, 0, bytes);
-    return tess_test_run_ops(ops, &cfg, t, p, in, NSTEPS, out, NULL, err);
+    return run_layer(ops, pat, prec, 0, t, p, in, out, bytes, err);
 }
 
 int main(void)
@@ -105,6 +116,15 @@ int main(void)
                 snprintf(what, sizeof what, "%s %s %s: gpu mr vs gpu ab regularized, %d steps, relative", name,
                          tess_precision_name(prec), cname, NSTEPS);
                 tess_test_close(what, d, 0.0, tol);
+                for (int layer = 64; layer <= 256; layer *= 4) {
+                    if (run_layer(&TESS_TEST_GPU_OPS, TESS_PATTERN_MR, prec, layer, &t, &p, in, ab, bytes, &err) !=
+                        TESS_OK)
+                        return gt_skip_or_fail(&err, 0);
+                    d = rel_diff(&t, &p, prec, ab, mr, &bits);
+                    snprintf(what, sizeof what, "%s %s %s: gpu mr with %d nodes per block vs the default block, bitwise",
+                             name, tess_precision_name(prec), cname, layer);
+                    tess_test_true(what, bits);
+                }
                 /* the run moved the state: the comparisons are not of two copies of the start */
                 d = rel_diff(&t, &p, prec, mr, in, &bits);
                 snprintf(what, sizeof what, "%s %s %s: the state moved (relative change > 1e-4)", name,
