@@ -75,7 +75,25 @@ static tess_status tess_gpu_fail(tess_error_t *err, gpuError_t rc, const char *w
                      gpuGetErrorName(rc), gpuGetErrorString(rc));
 }
 
-#include "tess_gpu_mr_host.h" /* the MR pattern's host side: needs the structure and TESS_GPU_TRY above */
+/* The kernels' arguments for the step the next launch computes. */
+static tess_gpu_q_args_t tess_gpu_args(const tess_backend_t *be)
+{
+    tess_gpu_q_args_t a;
+    a.neighbors = be->neighbors;
+    a.node_type = be->node_type;
+    a.corner = be->corner;
+    a.links = be->links;
+    a.node_link = be->node_link;
+    a.node_nlink = be->node_nlink;
+    a.slots = be->slots;
+    a.tile_link = be->tile_link;
+    a.link_val = be->link_val;
+    a.ntiles = be->ntiles;
+    a.step = be->step + 1;
+    return a;
+}
+
+#include "tess_gpu_mr_host.h" /* the MR pattern's host side: needs the structure, TESS_GPU_TRY, tess_gpu_args */
 
 TESS_GPU_OP tess_status tess_gpu_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
 {
@@ -420,18 +438,7 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q(int lattice, tess_kernel_variant v
 template <typename R>
 static void tess_gpu_launch_q(tess_backend_t *be)
 {
-    tess_gpu_q_args_t a;
-    a.neighbors = be->neighbors;
-    a.node_type = be->node_type;
-    a.corner = be->corner;
-    a.links = be->links;
-    a.node_link = be->node_link;
-    a.node_nlink = be->node_nlink;
-    a.slots = be->slots;
-    a.tile_link = be->tile_link;
-    a.link_val = be->link_val;
-    a.ntiles = be->ntiles;
-    a.step = be->step + 1;
+    const tess_gpu_q_args_t a = tess_gpu_args(be);
     const R *src = (const R *)be->f[be->cur];
     R *dst = (R *)be->f[1 - be->cur];
     const unsigned tpb = (unsigned)be->tiles_per_block;

@@ -179,14 +179,7 @@ __global__ void __launch_bounds__(64) tess_gpu_mr_list_step(const R *__restrict_
     const int n = (int)(node & 63);
     const int x = n % L::ex, y = (n / L::ex) % L::ey, z = n / (L::ex * L::ey);
     const tess_params_t *p = &tess_gpu_c.p;
-    tess_q_grid_t g;
-    g.neighbors = a.neighbors;
-    g.node_type = a.node_type;
-    g.corner = a.corner;
-    g.ex = L::ex;
-    g.ey = L::ey;
-    g.ez = L::ez;
-    g.step = a.step;
+    const tess_q_grid_t g = tess_gpu_q_grid<L>(a);
     const int nl = a.node_nlink ? (int)a.node_nlink[node] : 0;
     const tess_link_t *links = nl ? a.links + a.node_link[node] : a.links;
     const tess_material_t *mat = &p->mat[a.node_type[node]];

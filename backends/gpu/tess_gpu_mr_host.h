@@ -276,16 +276,7 @@ static void tess_gpu_mr_launch_lat(tess_backend_t *be, const tess_gpu_q_args_t &
 template <typename R>
 static void tess_gpu_mr_launch(tess_backend_t *be)
 {
-    tess_gpu_q_args_t a;
-    memset(&a, 0, sizeof a);
-    a.neighbors = be->neighbors;
-    a.node_type = be->node_type;
-    a.corner = be->corner;
-    a.links = be->links;
-    a.node_link = be->node_link;
-    a.node_nlink = be->node_nlink;
-    a.ntiles = be->ntiles;
-    a.step = be->step + 1;
+    const tess_gpu_q_args_t a = tess_gpu_args(be);
     const R *src = (const R *)be->f[be->cur];
     R *dst = (R *)be->f[1 - be->cur];
     switch (be->shape.lattice) {
