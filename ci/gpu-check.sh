@@ -16,7 +16,8 @@
 # skips the reproducible build, the GPU tests and the cross-checks (a second call that only validates);
 # GPU_CHECK_WRONG_ARCH=1 checks the error of an sm_80-only build on a newer GPU; GPU_CHECK_NCU=1 adds Nsight
 # Compute DRAM/L2 sector counts of the propagation kernel; GPU_CHECK_SANITIZER_CAP: seconds per
-# compute-sanitizer run (default 600); GPU_CHECK_SANITIZER_TESTS: the test binaries run under it (default all four).
+# compute-sanitizer run (default 600); GPU_CHECK_SANITIZER_TESTS: the test binaries run under it (default all four); GPU_CHECK_FLUIDX3D: the source
+# folder of the peer FluidX3D, fetched outside the project, to build and measure in the same call (ci/peer-fluidx3d.sh).
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -253,11 +254,18 @@ if [ "${GPU_CHECK_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
     grep -E "dram__|lts__|gpu__time" /tmp/ncu.log | tee -a "$out/ncu.txt"
 fi
 
+if [ -n "${GPU_CHECK_FLUIDX3D:-}" ]; then
+    # The peer FluidX3D in the same call (issue 12's ratios): GPU_CHECK_FLUIDX3D names its fetched source folder.
+    step "peer: FluidX3D BENCHMARK 256^3, FP32 and FP16S storage"
+    bash "$root/ci/peer-fluidx3d.sh" "$GPU_CHECK_FLUIDX3D" "$out/fluidx3d" | tee /tmp/fluidx3d.log
+fi
+
 step "summary"
 grep -h "FAIL" /tmp/tests-fast.log /tmp/tests-repro.log /tmp/check.log 2>/dev/null | head -20
 for row in "${sanitizer_rows[@]+"${sanitizer_rows[@]}"}"; do echo "$row"; done
 for f in "$out"/bench-sizes.csv "$out"/bench-kernels.csv "$out"/bench-lattices.csv "$out"/bench-spheres.csv; do
     [ -f "$f" ] && awk -F, 'NR > 2 && $1 != "case" { printf "%-9s %-5s %-12s %4s %5.2f eta %5.3f %-6s %-11s %-11s %9.1f MLUPS %7.1f GB/s %5.1f%% of copy\n", $1, $21, $22, $2, $3, $4, $9, $10, $11, $14, $18, 100 * $19 }' "$f"
 done
+cat /tmp/fluidx3d.log 2>/dev/null
 echo "status: $status"
 exit $status

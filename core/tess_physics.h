@@ -21,8 +21,6 @@
 #define tess_collide_model_f32 tess_q_collide_model_d3q19_f32
 #define tess_node_collide_f64 tess_q_node_collide_d3q19_f64
 #define tess_node_collide_f32 tess_q_node_collide_d3q19_f32
-#define tess_node_update_f64 tess_q_node_update_d3q19_f64
-#define tess_node_update_f32 tess_q_node_update_d3q19_f32
 #define tess_macroscopic_f64 tess_q_macroscopic_d3q19_f64
 #define tess_macroscopic_f32 tess_q_macroscopic_d3q19_f32
 #define tess_bounce_back_f64 tess_q_bounce_back_d3q19_f64

@@ -15,7 +15,7 @@
  * and, except for D3Q13, tess_q_guo_source_L_P, tess_q_collide_lbgk_L_P, tess_q_collide_regularized_L_P and the
  * Hermite moments and rebuild (tess_q_hermite_*) and the finite-difference closure (tess_q_fd_known_sum,
  * tess_q_fd_boundary); for D2Q9, D3Q13 and D3Q19, tess_q_collide_mrt_L_P; for D3Q13, tess_q_mrt_equilibrium_d3q13_P
- * and tess_q_from_moments_d3q13_P; for D3Q19, tess_q_zou_he, tess_q_node_collide and tess_q_node_update. The
+ * and tess_q_from_moments_d3q13_P; for D3Q19, tess_q_zou_he and tess_q_node_collide. The
  * run-time lattice id is dispatched by the backend (a switch over p->lattice around its loops), never inside the
  * per-node code. docs/lattices.md describes the lattices, their
  * moments and rates. */

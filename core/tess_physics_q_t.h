@@ -694,20 +694,6 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_node_collide)(const tess_params_t *p, c
     TESS_QFN(tess_q_collide_model)(p, p->collision, p->fluid, p->use_force, f);
 }
 
-/* tess_q_node_collide with the finite-difference boundary available: S is the strain rate of the node
- * (tess_fd_strain, from a pre-pass over the velocities of the state at the start of the step); it is read only
- * when the node's material selects method TESS_BC_FINITE_DIFFERENCE. */
-TESS_HD TESS_INLINE void TESS_QFN(tess_q_node_update)(const tess_params_t *p, const tess_material_t *m, const R *S,
-                                                      R *f)
-{
-    if (m->kind == TESS_NODE_VELOCITY || m->kind == TESS_NODE_PRESSURE) {
-        if (m->method == TESS_BC_FINITE_DIFFERENCE)
-            TESS_QFN(tess_q_fd_boundary)(p, m, p->fluid, S, f);
-        else
-            TESS_QFN(tess_q_zou_he)(p, m, f);
-    }
-    TESS_QFN(tess_q_collide_model)(p, p->collision, p->fluid, p->use_force, f);
-}
 #endif /* D3Q19 */
 
 #undef TESS_QL_NP

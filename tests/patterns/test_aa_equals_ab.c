@@ -4,6 +4,7 @@
  * order, so any differing bit is a bug (tolerance 0). Also: AA after an odd step refuses to download. */
 #include "pattern_test.h"
 #include "tess_state.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -18,6 +19,10 @@ int main(void)
                 tess_tiling_t t;
                 tess_error_t err;
                 tess_test_mixed_case(&g, &p, coll, fluid, 7 + coll);
+                /* MRT with the Zou-He inlet of this case blows up near step 140 at tau 0.7 (LBGK and regularized
+                 * do not); at 0.9 it stays finite, so the bitwise comparison compares numbers, not NaN patterns. */
+                if (coll == 1)
+                    tess_params_set_tau(&p, 0.9);
                 if (tess_tiling_build(&t, &g, &p, &err) != TESS_OK) {
                     printf("FAIL tiling: %s\n", err.msg);
                     return 1;
@@ -42,6 +47,8 @@ int main(void)
                     printf("     %s: %lld populations differ, largest relative difference %.3g\n", what,
                            (long long)differ, rel);
                     tess_test_true(what, differ == 0);
+                    /* a NaN or infinity anywhere makes rel infinite (tess_pattern_compare) */
+                    tess_test_true("populations finite: a blown-up run would compare NaN patterns", isfinite(rel));
                 }
                 /* threads do not matter: 1 thread against 2 */
                 if (coll == 2 && fluid == 1 && prec == 0) {
