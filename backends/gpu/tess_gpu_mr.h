@@ -1,20 +1,21 @@
-/* The moment representation (pattern mr) on the GPU, written once for CUDA and HIP (docs/gpu.md, "MR"): the
- * stored moments of the regularized collision (10 per node, 6 for D2Q9; core/tess_q_step_t.h's tess_q_mr_load
- * layout (t * nm + s) * 64 + local) are the only state in device memory; populations live in registers only.
+/* The moment representation (pattern mr) on the GPU, written once for CUDA and HIP (docs/gpu.md, "MR"): the stored
+ * moments of the regularized collision (10 per node, 6 for D2Q9; core/tess_q_step_t.h's tess_q_mr_load layout (t *
+ * nm + s) * 64 + local) are the only state in device memory; populations live in registers only.
  *
  * One block per group of tiles (one tile, 2x2x1 or 2x2x2). The block gathers the moments of its tiles and of the
- * one-node halo around them (the tile map in shared memory, as the AB kernel does), turns every gathered node's moments into the ten
- * coefficients of its Hermite expansion once (tess_mr_coeffs) and keeps them in shared memory; each node then
- * rebuilds every incoming population from its upstream node's coefficients (tess_q_hermite_population), bounces
- * back from its own where the upstream node is dry (tess_q_bounce_back, moving walls included), sums the moments
- * (tess_q_hermite_moments), collides in moment space (tess_q_moment_collide, body force included) and writes its
- * moments. Two copies of the moments (ping-pong): the gather reads only the old one, so no block races another.
+ * one-node halo around them (the tile map in shared memory, as the AB kernel does), turns every gathered node's
+ * moments into the ten coefficients of its Hermite expansion once (tess_mr_coeffs) and keeps them in shared memory;
+ * each node then rebuilds every incoming population from its upstream node's coefficients
+ * (tess_q_hermite_population), bounces back from its own where the upstream node is dry (tess_q_bounce_back, moving
+ * walls included), sums the moments (tess_q_hermite_moments), collides in moment space (tess_q_moment_collide, body
+ * force included) and writes its moments. Two copies of the moments (ping-pong): the gather reads only the old one,
+ * so no block races another.
  *
  * Nodes the plain path cannot update (inlets and outlets of every method, nodes with curved-wall links under a
- * Bouzidi rule) are computed again afterwards by a list kernel, one thread each, through the core's whole MR
- * node function (tess_q_node_step_mr_fd, with the fd strain rate from the old moments); it overwrites what the
- * plain path wrote there. No physics is written here: every formula is a core TESS_HD function, applied in the
- * order of the CPU's MR, so the two agree to round-off (bitwise in the reproducible build). */
+ * Bouzidi rule) are computed again afterwards by a list kernel, one thread each, through the core's whole MR node
+ * function (tess_q_node_step_mr_fd, with the fd strain rate from the old moments); it overwrites what the plain
+ * path wrote there. No physics is written here: every formula is a core TESS_HD function, applied in the order of
+ * the CPU's MR, so the two agree to round-off (bitwise expected in the reproducible build; not yet run). */
 #ifndef TESS_GPU_MR_H
 #define TESS_GPU_MR_H
 

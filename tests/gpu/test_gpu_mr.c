@@ -8,10 +8,10 @@
  * Tolerance: relative to the largest population, 1e-12 (FP64) and 1e-5 (FP32), the matrix suite's MR bound
  * (issue 3): MR and AB rebuild every population with the same expression, the CPU's MR and the GPU's call the
  * same core functions in the same order, so only round-off (FMA contraction on the GPU) differs. Whether the
- * states have the same bits is printed (expected, not asserted, in the reproducible build). A wrong neighbour, a missed wall
- * or list node changes populations by the random state's 1e-2, far outside. The block shapes (mr_layer: one tile,
- * 2x2x1 tiles, the default) must give the same bits: every node runs the same operations on the same values
- * whichever block gathers them (a wrong tile map would not). Without a device: exit 77. */
+ * states have the same bits is printed (expected, not asserted, in the reproducible build). A wrong neighbour,
+ * a missed wall or list node changes populations by the random state's 1e-2, far outside. The block shapes
+ * (mr_layer: one tile, 2x2x1 tiles, the default) must give the same bits: every node runs the same operations on
+ * the same values whichever block gathers them (a wrong tile map would not). Without a device: exit 77. */
 #include "gpu_test.h"
 #include "lattice_test.h"
 #include "tess_links.h"
@@ -121,8 +121,8 @@ int main(void)
                         TESS_OK)
                         return gt_skip_or_fail(&err, 0);
                     d = rel_diff(&t, &p, prec, ab, mr, &bits);
-                    snprintf(what, sizeof what, "%s %s %s: gpu mr with %d nodes per block vs the default block, bitwise",
-                             name, tess_precision_name(prec), cname, layer);
+                    snprintf(what, sizeof what, "%s %s %s: gpu mr, %d nodes per block vs the default, bitwise", name,
+                             tess_precision_name(prec), cname, layer);
                     tess_test_true(what, bits);
                 }
                 /* the run moved the state: the comparisons are not of two copies of the start */
