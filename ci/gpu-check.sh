@@ -59,7 +59,7 @@ configure() { # dir, reproducible
         "${cmake_extra[@]}" >"$1.configure.log" 2>&1 || return 1
     # The GPU targets first and on their own: the check must not depend on unrelated work in progress.
     cmake --build "$1" -j 8 --target test_gpu_vs_cpu_cuda test_gpu_variants_cuda test_matrix_cuda \
-        test_gpu_check_cuda tess_gpu_bench_cuda \
+        test_gpu_check_cuda test_gpu_mr_cuda tess_gpu_bench_cuda \
         >"$1.build.log" 2>&1 || return 1
     cmake --build "$1" -j 8 --target tessera >>"$1.build.log" 2>&1 || echo "tessera did not build (see $1.build.log)"
 }

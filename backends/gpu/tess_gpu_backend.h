@@ -38,6 +38,9 @@ struct tess_backend {
     int64_t *open;       /* the inlet/outlet nodes (64 tile + local), device; NULL when none */
     int32_t nopen;
     int64_t step;        /* the step the next sweep computes, less one (tess_params_t.step0 at initialise) */
+    int32_t *mr_map;     /* MR: the groups' tile maps (tess_gpu_mr.h); NULL for one tile per group */
+    int32_t mr_ngroups;  /* MR: blocks of a step */
+    int mr_nodes;        /* MR: nodes a block updates (64, 256 or 512) */
     size_t bytes;
     char device_name[256];
 };
@@ -72,11 +75,34 @@ static tess_status tess_gpu_fail(tess_error_t *err, gpuError_t rc, const char *w
                      gpuGetErrorName(rc), gpuGetErrorString(rc));
 }
 
+/* The kernels' arguments for the step the next launch computes. */
+static tess_gpu_q_args_t tess_gpu_args(const tess_backend_t *be)
+{
+    tess_gpu_q_args_t a;
+    a.neighbors = be->neighbors;
+    a.node_type = be->node_type;
+    a.corner = be->corner;
+    a.links = be->links;
+    a.node_link = be->node_link;
+    a.node_nlink = be->node_nlink;
+    a.slots = be->slots;
+    a.tile_link = be->tile_link;
+    a.link_val = be->link_val;
+    a.ntiles = be->ntiles;
+    a.step = be->step + 1;
+    return a;
+}
+
+#include "tess_gpu_mr_host.h" /* the MR pattern's host side: needs the structure, TESS_GPU_TRY, tess_gpu_args */
+
 TESS_GPU_OP tess_status tess_gpu_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
 {
     *out = NULL;
-    if (cfg->pattern != TESS_PATTERN_AB)
-        return tess_fail(err, TESS_ERR_UNSUPPORTED, "the GPU backends run the AB pattern only in this build");
+    if (cfg->pattern != TESS_PATTERN_AB && cfg->pattern != TESS_PATTERN_MR)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED, "the GPU backends run the AB and MR patterns only in this build");
+    if (cfg->pattern == TESS_PATTERN_MR && cfg->variant != TESS_KERNEL_FULL)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED,
+                         "the GPU's MR pattern has no measurement variants: use variant full (or pattern ab)");
     if (cfg->tiles_per_block < 0 || cfg->tiles_per_block > TESS_GPU_MAX_TILES_PER_BLOCK)
         return tess_fail(err, TESS_ERR_INPUT, "tiles_per_block is %d; expected 0 (automatic), 1 or 2",
                          cfg->tiles_per_block);
@@ -130,6 +156,8 @@ static void tess_gpu_free_device(tess_backend_t *be)
     (void)gpuFree(be->link_val);
     (void)gpuFree(be->slots);
     (void)gpuFree(be->open);
+    (void)gpuFree(be->mr_map);
+    be->mr_map = NULL;
     free(be->host_type);
     be->host_type = NULL;
     be->open = NULL;
@@ -154,7 +182,9 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
 {
     tess_gpu_free_device(be);
     const size_t nt = t->ntiles > 0 ? (size_t)t->ntiles : 1;
-    const size_t fbytes = nt * (size_t)t->q * 64 * tess_precision_size(be->cfg.precision);
+    /* q populations per node, or the MR pattern's moments (tess_gpu_mr_host.h) */
+    const size_t fbytes = nt * (size_t)tess_state_node_values(be->cfg.pattern, t->lattice, t->q) * 64 *
+                          tess_precision_size(be->cfg.precision);
     /* Curved links: the links and, per tile node, its range (tess_links_node_ranges). */
     const size_t nl = t->links.n > 0 ? (size_t)t->links.n : 0;
     const size_t lbytes =
@@ -252,6 +282,8 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
                                gpuMemcpyHostToDevice),
                      err, "uploading the tile corners");
     }
+    if (be->cfg.pattern == TESS_PATTERN_MR)
+        return tess_gpu_mr_upload(be, t, err);
     return TESS_OK;
 }
 
@@ -330,6 +362,8 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
     const tess_status st = tess_q_check_physics(p, err);
     if (st != TESS_OK)
         return st;
+    if (be->cfg.pattern == TESS_PATTERN_MR)
+        return tess_gpu_mr_initialise(be, p, pops, err);
     /* The inlet and outlet nodes the sweep leaves out: their own small kernel after it (boundaries as data). */
     (void)gpuFree(be->open);
     be->open = NULL;
@@ -404,18 +438,7 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q(int lattice, tess_kernel_variant v
 template <typename R>
 static void tess_gpu_launch_q(tess_backend_t *be)
 {
-    tess_gpu_q_args_t a;
-    a.neighbors = be->neighbors;
-    a.node_type = be->node_type;
-    a.corner = be->corner;
-    a.links = be->links;
-    a.node_link = be->node_link;
-    a.node_nlink = be->node_nlink;
-    a.slots = be->slots;
-    a.tile_link = be->tile_link;
-    a.link_val = be->link_val;
-    a.ntiles = be->ntiles;
-    a.step = be->step + 1;
+    const tess_gpu_q_args_t a = tess_gpu_args(be);
     const R *src = (const R *)be->f[be->cur];
     R *dst = (R *)be->f[1 - be->cur];
     const unsigned tpb = (unsigned)be->tiles_per_block;
@@ -441,7 +464,10 @@ static void tess_gpu_launch_q(tess_backend_t *be)
 template <typename R>
 static tess_status tess_gpu_launch(tess_backend_t *be, tess_error_t *err)
 {
-    tess_gpu_launch_q<R>(be);
+    if (be->cfg.pattern == TESS_PATTERN_MR)
+        tess_gpu_mr_launch<R>(be);
+    else
+        tess_gpu_launch_q<R>(be);
     TESS_GPU_TRY(gpuGetLastError(), err, "launching the step kernel");
     be->cur = 1 - be->cur;
     be->step++;
@@ -515,6 +541,8 @@ TESS_GPU_OP tess_status tess_gpu_step(tess_backend_t *be, int nsteps, tess_error
 
 TESS_GPU_OP tess_status tess_gpu_download_populations(tess_backend_t *be, void *pops, tess_error_t *err)
 {
+    if (be->cfg.pattern == TESS_PATTERN_MR)
+        return tess_gpu_mr_transfer(be, pops, 0, err);
     return tess_gpu_transfer(be, pops, 0, err);
 }
 
@@ -526,6 +554,8 @@ TESS_GPU_OP tess_status tess_gpu_check_state_op(tess_backend_t *be, tess_check_t
     const tess_status sc = tess_gpu_bind_constants(be, err);
     if (sc != TESS_OK)
         return sc;
+    if (be->cfg.pattern == TESS_PATTERN_MR)
+        return tess_gpu_mr_check(be, r, err);
     TESS_GPU_TRY(tess_gpu_check_state(be->f[be->cur], be->node_type, be->ntiles, be->shape.lattice,
                                       be->cfg.precision == TESS_PRECISION_SINGLE, r),
                  err, "checking the state for divergence");
@@ -606,8 +636,12 @@ TESS_GPU_OP void tess_gpu_describe(const tess_backend_t *be, char *buf, size_t l
     (void)gpuDeviceGetAttribute(&mem_khz, gpuDevAttrMemoryClockRate, be->cfg.device);
     char kernel[64];
     const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)be->shape.lattice);
-    snprintf(kernel, sizeof kernel, "%s tile kernel, %d tile%s per block", lat ? lat->name : "?", be->tiles_per_block,
-             be->tiles_per_block == 1 ? "" : "s");
+    if (be->cfg.pattern == TESS_PATTERN_MR)
+        snprintf(kernel, sizeof kernel, "%s MR kernel, moments, two copies, %d nodes per block", lat ? lat->name : "?",
+                 be->mr_nodes);
+    else
+        snprintf(kernel, sizeof kernel, "%s tile kernel, %d tile%s per block", lat ? lat->name : "?",
+                 be->tiles_per_block, be->tiles_per_block == 1 ? "" : "s");
     snprintf(buf, len,
              "%s %s (compute capability %d.%d), %d multiprocessors, %.1f GiB, %d MHz, memory %d MHz x %d bit, "
              "L2 %d MiB, %s",

@@ -188,6 +188,20 @@ static __device__ __forceinline__ R tess_gpu_q_link(const R *__restrict__ src, c
     return L::bouzidi(order, (R)s.q, fb, fi, fb1, fb2, fi1, have1, have2, sizeof(R) == 8 ? (R)s.wall64 : (R)s.wall32);
 }
 
+/* The grid a list kernel's per-node core function reads (lattice L's tile extent). */
+template <typename L> static __device__ __forceinline__ tess_q_grid_t tess_gpu_q_grid(const tess_gpu_q_args_t &a)
+{
+    tess_q_grid_t g;
+    g.neighbors = a.neighbors;
+    g.node_type = a.node_type;
+    g.corner = a.corner;
+    g.ex = L::ex;
+    g.ey = L::ey;
+    g.ez = L::ez;
+    g.step = a.step;
+    return g;
+}
+
 /* One step of the inlet and outlet nodes (after tess_gpu_q_ab_step, which leaves them out): one thread per listed
  * node (64 k + local), the core's whole per-node function through global memory; only the pull for the
  * propagation variant (no reconstruction, no collision). The read/write variant copies them in the main kernel. */
@@ -207,14 +221,7 @@ tess_gpu_q_open_step(const R *__restrict__ src, R *__restrict__ dst, const tess_
     const tess_params_t *p = &tess_gpu_c.p;
     R f[L::q];
     {
-        tess_q_grid_t g;
-        g.neighbors = a.neighbors;
-        g.node_type = a.node_type;
-        g.corner = a.corner;
-        g.ex = L::ex;
-        g.ey = L::ey;
-        g.ez = L::ez;
-        g.step = a.step;
+        const tess_q_grid_t g = tess_gpu_q_grid<L>(a);
         const int nl = a.node_nlink ? (int)a.node_nlink[node] : 0;
         const tess_link_t *links = nl ? a.links + a.node_link[node] : a.links;
         const tess_material_t *own = &p->mat[a.node_type[node]];

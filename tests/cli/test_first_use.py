@@ -1,5 +1,6 @@
 """What a new user meets first: tessera --version, tessera info's lists (lattices with their collisions, patterns,
-backends), tessera bench writing its CSV into the output folder without a 'theoretical 0.0 GB/s' on the CPU,
+backends), tessera bench writing its CSV (with the memory per fluid node) into the output folder without a
+'theoretical 0.0 GB/s' on the CPU,
 --steps and --backend errors naming the option typed, finite-difference planes running with patterns ab and aa, and
 the start line naming the pattern once. Mode "bench" (argv[3]) runs the bench checks, the default the others: they measure the
 machine's copy bandwidth (1 GiB copies, seconds each), too slow for the sanitized fast set."""
@@ -23,6 +24,14 @@ if mode == "bench":
           and "theoretical" not in out, "the CPU's CSV header and console say no 'theoretical' bandwidth: %r" % head)
     rows = open(csv).read().splitlines()[2:] if os.path.isfile(csv) else []
     check(len(rows) == 1 and rows[0].startswith("cavity3d,16,"), "the CSV holds the one measured row")
+    # bytes_per_fluid_node (the backend's memory over the fluid nodes): at least AB's two copies of 19 populations
+    # per wet node (2 x 19 x value size / eta_t), plus at most 64 B of the tiling's per-tile data and lists.
+    if os.path.isfile(csv):
+        import csv as csvmod
+        r = list(csvmod.DictReader(open(csv).read().splitlines()[1:]))[0]
+        floor = 2 * 19 * (8 if r["precision"] == "double" else 4) / float(r["eta_t"])
+        v = float(r.get("bytes_per_fluid_node") or 0)
+        check(floor <= v <= floor + 64, "bench CSV bytes_per_fluid_node %.1f within [%.1f, %.1f]" % (v, floor, floor + 64))
     rc, out, err = run(bench + ["--out", "B"], d)
     check(rc == 0 and os.path.isfile(os.path.join(d, "B", "bench.csv")), "bench --out B writes B/bench.csv")
 

@@ -1,0 +1,194 @@
+/* The moment representation (pattern mr) on the GPU, written once for CUDA and HIP (docs/gpu.md, "MR"): the stored
+ * moments of the regularized collision (10 per node, 6 for D2Q9; core/tess_q_step_t.h's tess_q_mr_load layout (t *
+ * nm + s) * 64 + local) are the only state in device memory; populations live in registers only.
+ *
+ * One block per group of tiles (one tile, 2x2x1 or 2x2x2). The block gathers the moments of its tiles and of the
+ * one-node halo around them (the tile map in shared memory, as the AB kernel does), turns every gathered node's
+ * moments into the ten coefficients of its Hermite expansion once (tess_mr_coeffs) and keeps them in shared memory;
+ * each node then rebuilds every incoming population from its upstream node's coefficients
+ * (tess_q_hermite_population), bounces back from its own where the upstream node is dry (tess_q_bounce_back, moving
+ * walls included), sums the moments (tess_q_hermite_moments), collides in moment space (tess_q_moment_collide, body
+ * force included) and writes its moments. Two copies of the moments (ping-pong): the gather reads only the old one,
+ * so no block races another.
+ *
+ * Nodes the plain path cannot update (inlets and outlets of every method, nodes with curved-wall links under a
+ * Bouzidi rule) are computed again afterwards by a list kernel, one thread each, through the core's whole MR node
+ * function (tess_q_node_step_mr_fd, with the fd strain rate from the old moments); it overwrites what the plain
+ * path wrote there. No physics is written here: every formula is a core TESS_HD function, applied in the order of
+ * the CPU's MR, so the two agree to round-off (bitwise expected in the reproducible build; not yet run). */
+#ifndef TESS_GPU_MR_H
+#define TESS_GPU_MR_H
+
+#include "tess_gpu_tile_step.h"
+
+/* The core's MR functions of one lattice and precision (D2Q9, D3Q19, D3Q27: the lattices with a regularized
+ * collision). */
+template <typename R, int LATTICE> struct tess_gpu_mr;
+#define TESS_GPU_MR(R, LATTICE, NAME, P)                                                                          \
+    template <> struct tess_gpu_mr<R, LATTICE> {                                                                  \
+        enum { nm = LATTICE == TESS_LATTICE_D2Q9 ? 6 : TESS_MR_NM };                                              \
+        static __host__ __device__ __forceinline__ void load(const R *ms, int32_t k, int local, R *m)            \
+        {                                                                                                          \
+            tess_q_mr_load_##NAME(ms, k, local, m);                                                                \
+        }                                                                                                          \
+        static __host__ __device__ __forceinline__ void store(R *ms, int32_t k, int local, const R *m)           \
+        {                                                                                                          \
+            tess_q_mr_store_##NAME(ms, k, local, m);                                                               \
+        }                                                                                                          \
+        static __host__ __device__ __forceinline__ void coeffs(const R *m, R *h) { tess_mr_coeffs_##P(m, h); }     \
+        static __host__ __device__ __forceinline__ R population(int i, const R *h)                               \
+        {                                                                                                          \
+            return tess_q_hermite_population_##NAME(i, h);                                                         \
+        }                                                                                                          \
+        static __host__ __device__ __forceinline__ void moments(const R *f, R *m)                                \
+        {                                                                                                          \
+            tess_q_hermite_moments_##NAME(f, m);                                                                   \
+        }                                                                                                          \
+        static __device__ __forceinline__ void collide(const tess_params_t *p, R *m)                             \
+        {                                                                                                          \
+            tess_q_moment_collide_##NAME(p, p->fluid, p->use_force, m);                                            \
+        }                                                                                                          \
+        static __device__ __forceinline__ void node(const tess_params_t *p, const tess_q_grid_t *g, const R *ms,  \
+                                                    int32_t k, int x, int y, int z, const tess_link_t *links,     \
+                                                    int nlinks, bool fd, R *m)                                    \
+        {                                                                                                          \
+            double S[6];                                                                                           \
+            if (fd)                                                                                                \
+                tess_q_fd_strain_##NAME(p, g, (const R *)0, ms, TESS_Q_CANON, k, x, y, z, S);                      \
+            tess_q_node_step_mr_fd_##NAME(p, g, ms, k, x, y, z, links, nlinks, fd ? S : (const double *)0, m);     \
+        }                                                                                                          \
+    }
+TESS_GPU_MR(double, TESS_LATTICE_D2Q9, d2q9_f64, f64);
+TESS_GPU_MR(float, TESS_LATTICE_D2Q9, d2q9_f32, f32);
+TESS_GPU_MR(double, TESS_LATTICE_D3Q19, d3q19_f64, f64);
+TESS_GPU_MR(float, TESS_LATTICE_D3Q19, d3q19_f32, f32);
+TESS_GPU_MR(double, TESS_LATTICE_D3Q27, d3q27_f64, f64);
+TESS_GPU_MR(float, TESS_LATTICE_D3Q27, d3q27_f32, f32);
+#undef TESS_GPU_MR
+
+/* The tile map of a block: its GX x GY x GZ tiles (a group) and the tiles around them, (GX + 2) (GY + 2) (GZ + 2)
+ * entries (x fastest; -1: no tile), then the GX GY GZ member tiles (-1: none at that place). A group of one tile
+ * needs no map of its own: its map is the tiling's 27 neighbours (tess_gpu_q_args_t.neighbors). */
+template <int GX, int GY, int GZ> struct tess_gpu_mr_group {
+    enum { MX = GX + 2, MY = GY + 2, MZ = GZ + 2, NMAP = MX * MY * MZ, NT = GX * GY * GZ, STRIDE = NMAP + NT };
+};
+
+/* One MR step of the plain nodes: src holds the moments after the previous step, dst receives the next ones.
+ * Block b updates group b: GX x GY x GZ tiles, thread 64 t + n is node n = x + ex (y + ey z) of member tile t
+ * (x fastest). Larger groups gather fewer halo nodes per node (one tile: 216 for 64 nodes; 2x2x2 tiles: 1000 for
+ * 512). map: the groups' tile maps (tess_gpu_mr_group), unused for one tile per group. Dry nodes are neither
+ * read as fluid nor written (both copies start with the state's moments, as on the CPU). */
+template <typename R, int LATTICE, int GX, int GY, int GZ>
+__global__ void __launch_bounds__(64 * GX * GY * GZ)
+tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
+                 const int32_t *__restrict__ map, int32_t ngroups)
+{
+    typedef tess_gpu_q<R, LATTICE> L;
+    typedef tess_gpu_mr<R, LATTICE> M;
+    typedef tess_gpu_mr_group<GX, GY, GZ> G;
+    enum {
+        Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez, BX = EX * GX, BY = EY * GY, BZ = EZ * GZ,
+        HX = BX + 2, HY = BY + 2, ZO = EZ == 1 ? 0 : 1, HZ = BZ + 2 * ZO, NH = HX * HY * HZ, NTH = 64 * G::NT
+    };
+    __shared__ int32_t s_map[G::STRIDE];
+    __shared__ uint8_t s_code[NH];
+    /* The Hermite coefficients of the group's and halo's nodes, one row per coefficient: a warp reads
+     * consecutive nodes of a row (no bank conflicts in FP32). */
+    __shared__ R s_h[10][NH];
+    const int tid = (int)threadIdx.x;
+    const int32_t b = (int32_t)blockIdx.x;
+    const tess_gpu_constants_t *c = &tess_gpu_c;
+    (void)ngroups;
+
+    if (G::NT == 1) {
+        if (tid < 27)
+            s_map[tid] = a.neighbors[27 * (size_t)b + tid];
+        if (tid == 0)
+            s_map[27] = b;
+    } else {
+        for (int j = tid; j < G::STRIDE; j += NTH)
+            s_map[j] = map[(size_t)G::STRIDE * b + j];
+    }
+    __syncthreads();
+    for (int j = tid; j < NH; j += NTH) {
+        const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
+        /* the place of the node's tile in the map (-1 .. G) and its local coordinates */
+        const int ax = (hx + EX) / EX - 1, ay = (hy + EY) / EY - 1, az = (hz + EZ) / EZ - 1;
+        const int ox = hx < 0 || hx >= BX, oy = hy < 0 || hy >= BY, oz = hz < 0 || hz >= BZ;
+        /* A halo corner is no lattice's neighbour in 3D but D3Q27's: D3Q19 leaves its corners out. */
+        const bool used = Q == 27 || EZ == 1 || ox + oy + oz < 3;
+        const int32_t t2 = used ? s_map[(ax + 1) + G::MX * ((ay + 1) + G::MY * (az + 1))] : -1;
+        const int l2 = (hx - ax * EX) + EX * ((hy - ay * EY) + EY * (hz - az * EZ));
+        const unsigned type = t2 < 0 ? 0u : a.node_type[64 * (size_t)t2 + l2];
+        s_code[j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
+        /* The moments are loaded whatever the node type (a dry node of a stored tile holds valid values that
+         * nobody uses), so the loads need not wait for the type's. */
+        if (t2 >= 0) {
+            R m[TESS_MR_NM], h[10];
+            M::load(src, t2, l2, m);
+            M::coeffs(m, h);
+            TESS_UNROLL
+            for (int s = 0; s < 10; s++)
+                s_h[s][j] = h[s];
+        }
+    }
+    __syncthreads();
+    const int mt = tid >> 6, n = tid & 63;
+    const int32_t k = s_map[G::NMAP + mt];
+    const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
+    const int gx = (mt % GX) * EX + x, gy = ((mt / GX) % GY) * EY + y, gz = (mt / (GX * GY)) * EZ + z;
+    const int own = ((gz + ZO) * HY + (gy + 1)) * HX + (gx + 1);
+    if (k < 0 || s_code[own] != TESS_GPU_WET)
+        return;
+    const tess_params_t *p = &c->p;
+    R f[Q];
+    TESS_UNROLL
+    for (int i = 0; i < Q; i++) {
+        const int up = own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i));
+        const unsigned code = s_code[up];
+        /* Only the coefficients population i uses are read (the rest of h is dead after inlining). */
+        R h[10];
+        const int from = code == TESS_GPU_WET ? up : own;
+        TESS_UNROLL
+        for (int s = 0; s < 10; s++)
+            h[s] = s_h[s][from];
+        if (code == TESS_GPU_WET)
+            f[i] = M::population(i, h);
+        else
+            f[i] = L::bounce_back(i, M::population(L::opp(i), h), &p->mat[code]);
+    }
+    R m[TESS_MR_NM];
+    M::moments(f, m);
+    M::collide(p, m);
+    M::store(dst, k, n, m);
+}
+
+/* The listed nodes (64 tile + local), after tess_gpu_mr_step: the core's whole MR node (inlets and outlets of
+ * every method, curved-wall links) from the old moments, over what the plain step wrote. */
+template <typename R, int LATTICE>
+__global__ void __launch_bounds__(64) tess_gpu_mr_list_step(const R *__restrict__ src, R *__restrict__ dst,
+                                                            const tess_gpu_q_args_t a, const int64_t *__restrict__ list,
+                                                            int32_t nlist)
+{
+    typedef tess_gpu_q<R, LATTICE> L;
+    typedef tess_gpu_mr<R, LATTICE> M;
+    const int32_t j = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (j >= nlist)
+        return;
+    const int64_t node = list[j];
+    const int32_t k = (int32_t)(node >> 6);
+    const int n = (int)(node & 63);
+    const int x = n % L::ex, y = (n / L::ex) % L::ey, z = n / (L::ex * L::ey);
+    const tess_params_t *p = &tess_gpu_c.p;
+    const tess_q_grid_t g = tess_gpu_q_grid<L>(a);
+    const int nl = a.node_nlink ? (int)a.node_nlink[node] : 0;
+    const tess_link_t *links = nl ? a.links + a.node_link[node] : a.links;
+    const tess_material_t *mat = &p->mat[a.node_type[node]];
+    const bool fd = mat->method == TESS_BC_FINITE_DIFFERENCE &&
+                    (mat->kind == TESS_NODE_VELOCITY || mat->kind == TESS_NODE_PRESSURE);
+    R m[TESS_MR_NM];
+    M::node(p, &g, src, k, x, y, z, links, nl, fd, m);
+    M::store(dst, k, n, m);
+}
+
+#endif

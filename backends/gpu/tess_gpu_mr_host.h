@@ -1,0 +1,308 @@
+/* The host side of the GPU's moment representation (tess_gpu_mr.h): the state's conversion to and from moments,
+ * the list of nodes the plain kernel leaves to the core's whole MR node, the launch and the divergence check.
+ * Included by tess_gpu_backend.h after its backend structure; the MR state lives in its two copies f[0], f[1]
+ * (moments instead of populations) and its open-node list (open, nopen). */
+#ifndef TESS_GPU_MR_HOST_H
+#define TESS_GPU_MR_HOST_H
+
+#include "tess_gpu_mr.h"
+
+/* Values per node in one copy of the MR state. */
+static int tess_gpu_mr_values(const tess_backend_t *be)
+{
+    return tess_state_node_values(TESS_PATTERN_MR, be->shape.lattice, be->shape.q);
+}
+
+/* Canonical populations (tess_state_index order) to moments (to_moments) or back, every node as the CPU's MR does
+ * it (cpu_q_mr_convert): dry nodes too, so both backends give back the same state. */
+template <typename R, int LAT>
+static void tess_gpu_mr_convert_lat(const tess_backend_t *be, R *ms, R *pops, int to_moments)
+{
+    typedef tess_gpu_mr<R, LAT> M;
+    enum { Q = LAT == TESS_LATTICE_D2Q9 ? 9 : LAT == TESS_LATTICE_D3Q19 ? 19 : 27 };
+    for (int32_t k = 0; k < be->ntiles; k++)
+        for (int n = 0; n < 64; n++) {
+            R f[Q], m[TESS_MR_NM], h[10];
+            if (to_moments) {
+                for (int i = 0; i < Q; i++)
+                    f[i] = pops[tess_state_index(&be->shape, k, i, n)];
+                M::moments(f, m);
+                M::store(ms, k, n, m);
+                continue;
+            }
+            M::load(ms, k, n, m);
+            M::coeffs(m, h);
+            for (int i = 0; i < Q; i++)
+                pops[tess_state_index(&be->shape, k, i, n)] = M::population(i, h);
+        }
+}
+
+template <typename R>
+static void tess_gpu_mr_convert(const tess_backend_t *be, R *ms, R *pops, int to_moments)
+{
+    switch (be->shape.lattice) {
+    case TESS_LATTICE_D2Q9: tess_gpu_mr_convert_lat<R, TESS_LATTICE_D2Q9>(be, ms, pops, to_moments); break;
+    case TESS_LATTICE_D3Q27: tess_gpu_mr_convert_lat<R, TESS_LATTICE_D3Q27>(be, ms, pops, to_moments); break;
+    case TESS_LATTICE_D3Q19: tess_gpu_mr_convert_lat<R, TESS_LATTICE_D3Q19>(be, ms, pops, to_moments); break;
+    default: break; /* D3Q13 has no regularized collision: refused at initialise */
+    }
+}
+
+static size_t tess_gpu_mr_copy_bytes(const tess_backend_t *be)
+{
+    return (size_t)be->ntiles * 64 * (size_t)tess_gpu_mr_values(be) * tess_precision_size(be->cfg.precision);
+}
+
+/* Moments <-> canonical populations through a host staging copy of the moments. */
+static tess_status tess_gpu_mr_transfer(tess_backend_t *be, void *pops, int to_device, tess_error_t *err)
+{
+    const size_t bytes = tess_gpu_mr_copy_bytes(be);
+    if (bytes == 0)
+        return TESS_OK;
+    void *ms = malloc(bytes);
+    if (!ms)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of host memory: %zu bytes for the MR moments", bytes);
+    const int single = be->cfg.precision == TESS_PRECISION_SINGLE;
+    gpuError_t rc = gpuSuccess;
+    if (to_device) {
+        if (single)
+            tess_gpu_mr_convert(be, (float *)ms, (float *)pops, 1);
+        else
+            tess_gpu_mr_convert(be, (double *)ms, (double *)pops, 1);
+        rc = gpuMemcpy(be->f[0], ms, bytes, gpuMemcpyHostToDevice);
+        if (rc == gpuSuccess)
+            rc = gpuMemcpy(be->f[1], ms, bytes, gpuMemcpyHostToDevice);
+    } else {
+        rc = gpuMemcpy(ms, be->f[be->cur], bytes, gpuMemcpyDeviceToHost);
+        if (rc == gpuSuccess && single)
+            tess_gpu_mr_convert(be, (float *)ms, (float *)pops, 0);
+        else if (rc == gpuSuccess)
+            tess_gpu_mr_convert(be, (double *)ms, (double *)pops, 0);
+    }
+    free(ms);
+    TESS_GPU_TRY(rc, err, to_device ? "uploading the MR moments" : "downloading the MR moments");
+    return TESS_OK;
+}
+
+/* Whether the plain MR kernel leaves a wet node of material m to the list kernel: inlets and outlets of every
+ * method (nee, Zou-He and fd read more than the node's upstream neighbours), and nodes with curved-wall links
+ * under a Bouzidi rule. */
+static bool tess_gpu_mr_listed(const tess_params_t *p, const tess_material_t *m, int nlinks)
+{
+    return m->kind != TESS_NODE_FLUID || (nlinks > 0 && p->wall != TESS_WALL_BOUNCE_BACK);
+}
+
+/* The physics, the list of nodes for the list kernel and the moments of the state (both copies). */
+static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_t *p, const void *pops,
+                                          tess_error_t *err)
+{
+    if (p->collision != TESS_COLLISION_REGULARIZED)
+        return tess_fail(err, TESS_ERR_INPUT,
+                         "the MR pattern stores moments and runs the regularized collision only: set collision = "
+                         "regularized, or use pattern ab for lbgk and mrt");
+    (void)gpuFree(be->open);
+    be->open = NULL;
+    be->nopen = 0;
+    const size_t nn = (size_t)be->ntiles * 64;
+    uint8_t *nlink = (uint8_t *)calloc(nn ? nn : 1, 1);
+    if (!nlink)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of host memory for the link counts of %d tiles", be->ntiles);
+    gpuError_t rc = be->node_nlink ? gpuMemcpy(nlink, be->node_nlink, nn, gpuMemcpyDeviceToHost) : gpuSuccess;
+    int64_t nlist = 0;
+    for (size_t j = 0; rc == gpuSuccess && j < nn; j++)
+        nlist += be->host_type[j] < p->nmat && tess_q_kind_is_wet(p->mat[be->host_type[j]].kind) &&
+                 tess_gpu_mr_listed(p, &p->mat[be->host_type[j]], nlink[j]);
+    int64_t *list = nlist > 0 ? (int64_t *)malloc((size_t)nlist * sizeof *list) : NULL;
+    if (nlist > 0 && !list) {
+        free(nlink);
+        return tess_fail(err, TESS_ERR_NOMEM, "out of host memory for %lld MR list nodes", (long long)nlist);
+    }
+    int64_t m = 0;
+    for (size_t j = 0; rc == gpuSuccess && nlist > 0 && j < nn; j++)
+        if (be->host_type[j] < p->nmat && tess_q_kind_is_wet(p->mat[be->host_type[j]].kind) &&
+            tess_gpu_mr_listed(p, &p->mat[be->host_type[j]], nlink[j]))
+            list[m++] = (int64_t)j;
+    free(nlink);
+    if (rc == gpuSuccess && nlist > 0)
+        rc = gpuMalloc((void **)&be->open, (size_t)nlist * sizeof *list);
+    if (rc == gpuSuccess && nlist > 0)
+        rc = gpuMemcpy(be->open, list, (size_t)nlist * sizeof *list, gpuMemcpyHostToDevice);
+    free(list);
+    TESS_GPU_TRY(rc, err, "preparing the MR list of inlet, outlet and curved-wall nodes");
+    be->nopen = (int32_t)nlist;
+    be->consts.p = *p;
+    for (int k = 0; k < 256; k++)
+        be->consts.wet[k] = (uint8_t)(k < p->nmat && tess_kind_is_wet(p->mat[k].kind));
+    tess_gpu_constants_owner = NULL;
+    be->slots_ready = 0;
+    be->cur = 0;
+    be->step = p->step0;
+    return tess_gpu_mr_transfer(be, (void *)pops, 1, err);
+}
+
+/* The nodes a block updates for a requested cfg.mr_layer (0: the default), rounded down to a supported group:
+ * 64 (one tile), 256 (2x2x1 tiles) or 512 (2x2x2 tiles: FP32 on the 3D lattices; the FP64 block's coefficients
+ * would not fit the 48 KB of static shared memory). Default: the largest the precision and lattice allow. */
+static int tess_gpu_mr_block_nodes(int want, int lattice, int single)
+{
+    const int most = single && lattice != TESS_LATTICE_D2Q9 ? 512 : 256;
+    if (want <= 0 || want >= most)
+        return most;
+    return want >= 256 ? 256 : 64;
+}
+
+/* Tile maps of the groups of GX x GY x GZ tiles (tess_gpu_mr_group) from the tile corners and neighbours: the
+ * member tiles, and every place around them from the neighbours of a member next to it (so periodic wrapping is
+ * the tiling's). Groups in the order of their position (z, then y, then x), so neighbouring blocks run together. */
+typedef struct {
+    int64_t key;
+    int32_t tile;
+} tess_gpu_mr_key_t;
+
+static int tess_gpu_mr_key_cmp(const void *a, const void *b)
+{
+    const int64_t x = ((const tess_gpu_mr_key_t *)a)->key, y = ((const tess_gpu_mr_key_t *)b)->key;
+    return (x > y) - (x < y);
+}
+
+static tess_status tess_gpu_mr_upload(tess_backend_t *be, const tess_tiling_t *t, tess_error_t *err)
+{
+    be->mr_nodes = tess_gpu_mr_block_nodes(be->cfg.mr_layer, t->lattice,
+                                           be->cfg.precision == TESS_PRECISION_SINGLE);
+    be->mr_ngroups = t->ntiles;
+    if (be->mr_nodes == 64 || t->ntiles == 0)
+        return TESS_OK;
+    const int GX = 2, GY = 2, GZ = be->mr_nodes == 512 ? 2 : 1;
+    const int MX = GX + 2, MY = GY + 2, MZ = GZ + 2, NMAP = MX * MY * MZ, NT = GX * GY * GZ, STRIDE = NMAP + NT;
+    tess_gpu_mr_key_t *keys = (tess_gpu_mr_key_t *)malloc((size_t)t->ntiles * sizeof *keys);
+    if (!keys)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of host memory for the MR groups of %d tiles", t->ntiles);
+    int64_t ng[3] = {1, 1, 1};
+    const int ext[3] = {t->ex * GX, t->ey * GY, t->ez * GZ};
+    for (int32_t k = 0; k < t->ntiles; k++)
+        for (int d = 0; d < 3; d++)
+            ng[d] = ng[d] > t->tile_corner[3 * k + d] / ext[d] + 1 ? ng[d] : t->tile_corner[3 * k + d] / ext[d] + 1;
+    for (int32_t k = 0; k < t->ntiles; k++) {
+        const int32_t *c = t->tile_corner + 3 * (size_t)k;
+        keys[k].key = c[0] / ext[0] + ng[0] * (c[1] / ext[1] + ng[1] * (int64_t)(c[2] / ext[2]));
+        keys[k].tile = k;
+    }
+    qsort(keys, (size_t)t->ntiles, sizeof *keys, tess_gpu_mr_key_cmp);
+    int32_t groups = 0;
+    for (int32_t k = 0; k < t->ntiles; k++)
+        groups += k == 0 || keys[k].key != keys[k - 1].key;
+    int32_t *map = (int32_t *)malloc((size_t)groups * STRIDE * sizeof *map);
+    if (!map) {
+        free(keys);
+        return tess_fail(err, TESS_ERR_NOMEM, "out of host memory for the MR tile maps of %d groups", groups);
+    }
+    int32_t g = -1;
+    for (int32_t j = 0; j < t->ntiles; j++) {
+        if (j == 0 || keys[j].key != keys[j - 1].key) {
+            g++;
+            for (int e = 0; e < NT; e++)
+                map[(size_t)g * STRIDE + NMAP + e] = -1;
+        }
+        const int32_t k = keys[j].tile;
+        const int32_t *c = t->tile_corner + 3 * (size_t)k;
+        const int px = (c[0] % ext[0]) / t->ex, py = (c[1] % ext[1]) / t->ey, pz = (c[2] % ext[2]) / t->ez;
+        map[(size_t)g * STRIDE + NMAP + px + GX * (py + GY * pz)] = k;
+    }
+    for (g = 0; g < groups; g++) {
+        int32_t *m = map + (size_t)g * STRIDE;
+        for (int az = -1; az <= GZ; az++)
+            for (int ay = -1; ay <= GY; ay++)
+                for (int ax = -1; ax <= GX; ax++) {
+                    int32_t tile = -1;
+                    const bool inside = ax >= 0 && ax < GX && ay >= 0 && ay < GY && az >= 0 && az < GZ;
+                    if (inside)
+                        tile = m[NMAP + ax + GX * (ay + GY * az)];
+                    /* a place no member holds: the neighbour of a member next to it */
+                    for (int e = 0; tile < 0 && e < NT; e++) {
+                        const int ex = e % GX, ey = (e / GX) % GY, ez = e / (GX * GY);
+                        const int dx = ax - ex, dy = ay - ey, dz = az - ez;
+                        if (m[NMAP + e] < 0 || dx < -1 || dx > 1 || dy < -1 || dy > 1 || dz < -1 || dz > 1)
+                            continue;
+                        tile = t->neighbors[27 * (size_t)m[NMAP + e] + (dx + 1) + 3 * (dy + 1) + 9 * (dz + 1)];
+                        if (tile >= 0 || !inside)
+                            break; /* an empty place stays empty whichever member says so */
+                    }
+                    m[(ax + 1) + MX * ((ay + 1) + MY * (az + 1))] = tile;
+                }
+    }
+    free(keys);
+    const size_t bytes = (size_t)groups * STRIDE * sizeof *map;
+    gpuError_t rc = gpuMalloc((void **)&be->mr_map, bytes);
+    if (rc == gpuSuccess)
+        rc = gpuMemcpy(be->mr_map, map, bytes, gpuMemcpyHostToDevice);
+    free(map);
+    TESS_GPU_TRY(rc, err, "uploading the MR tile maps");
+    be->mr_ngroups = groups;
+    be->bytes += bytes;
+    return TESS_OK;
+}
+
+/* One MR step: the plain kernel over every group, then the list kernel over its nodes. The 2x2x2 group is
+ * instantiated for FP32 only (tess_gpu_mr_block_nodes). */
+template <typename R, int LAT> struct tess_gpu_mr_big {
+    static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst)
+    {
+        tess_gpu_mr_step<R, LAT, 2, 2, 2><<<(unsigned)be->mr_ngroups, 512>>>(src, dst, a, be->mr_map, be->mr_ngroups);
+    }
+};
+template <int LAT> struct tess_gpu_mr_big<double, LAT> {
+    static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *) {}
+};
+template <typename R> struct tess_gpu_mr_big<R, TESS_LATTICE_D2Q9> {
+    static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *) {}
+};
+template <> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9> {
+    static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *) {}
+};
+
+template <typename R, int LAT>
+static void tess_gpu_mr_launch_lat(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst)
+{
+    if (be->mr_nodes == 512)
+        tess_gpu_mr_big<R, LAT>::launch(be, a, src, dst);
+    else if (be->mr_nodes == 256)
+        tess_gpu_mr_step<R, LAT, 2, 2, 1><<<(unsigned)be->mr_ngroups, 256>>>(src, dst, a, be->mr_map, be->mr_ngroups);
+    else
+        tess_gpu_mr_step<R, LAT, 1, 1, 1><<<(unsigned)be->ntiles, 64>>>(src, dst, a, (const int32_t *)0, be->ntiles);
+    if (be->nopen > 0)
+        tess_gpu_mr_list_step<R, LAT><<<(unsigned)((be->nopen + 63) / 64), 64>>>(src, dst, a, be->open, be->nopen);
+}
+
+template <typename R>
+static void tess_gpu_mr_launch(tess_backend_t *be)
+{
+    const tess_gpu_q_args_t a = tess_gpu_args(be);
+    const R *src = (const R *)be->f[be->cur];
+    R *dst = (R *)be->f[1 - be->cur];
+    switch (be->shape.lattice) {
+    case TESS_LATTICE_D2Q9: tess_gpu_mr_launch_lat<R, TESS_LATTICE_D2Q9>(be, a, src, dst); break;
+    case TESS_LATTICE_D3Q27: tess_gpu_mr_launch_lat<R, TESS_LATTICE_D3Q27>(be, a, src, dst); break;
+    case TESS_LATTICE_D3Q19: tess_gpu_mr_launch_lat<R, TESS_LATTICE_D3Q19>(be, a, src, dst); break;
+    default: break; /* refused at initialise */
+    }
+}
+
+/* The divergence check of the MR state: the rebuilt populations on the host (tess_check_populations). */
+static tess_status tess_gpu_mr_check(tess_backend_t *be, tess_check_t *r, tess_error_t *err)
+{
+    const size_t bytes = (size_t)be->ntiles * 64 * (size_t)be->shape.q * tess_precision_size(be->cfg.precision);
+    void *pops = malloc(bytes ? bytes : 1);
+    if (!pops)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of host memory: %zu bytes for the MR check", bytes);
+    const tess_status st = tess_gpu_mr_transfer(be, pops, 0, err);
+    if (st == TESS_OK) {
+        tess_tiling_t t = be->shape;
+        t.ntiles = be->ntiles;
+        t.node_type = be->host_type;
+        tess_check_populations(&t, &be->consts.p, be->cfg.precision == TESS_PRECISION_SINGLE, 0, pops, r);
+    }
+    free(pops);
+    return st;
+}
+
+#endif
