@@ -1,0 +1,6 @@
+/* The CUDA backend's step launcher for one lattice and precision (tess_gpu_launch.h); CMakeLists.txt compiles this
+ * file once per pair, with TESS_GPU_STEP_R and TESS_GPU_STEP_LATTICE set. */
+#define TESS_GPU_CUDA 1
+#include "tess_gpu_launch.h"
+
+template tess_status tess_gpu_launch_step<TESS_GPU_STEP_R, TESS_GPU_STEP_LATTICE>(tess_backend_t *, tess_error_t *);
