@@ -85,6 +85,9 @@ TESS_GPU_OP tess_status tess_gpu_create(const tess_backend_config_t *cfg, tess_b
     *out = NULL;
     if (cfg->pattern != TESS_PATTERN_AB && cfg->pattern != TESS_PATTERN_AA)
         return tess_fail(err, TESS_ERR_UNSUPPORTED, "the GPU backends run the AB and AA patterns only in this build");
+    if (cfg->pattern == TESS_PATTERN_AA && cfg->variant != TESS_KERNEL_FULL)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED,
+                         "the GPU's kernel variants 'propagation' and 'readwrite' exist for the AB pattern only");
     if (cfg->tiles_per_block < 0 || cfg->tiles_per_block > TESS_GPU_MAX_TILES_PER_BLOCK)
         return tess_fail(err, TESS_ERR_INPUT, "tiles_per_block is %d; expected 0 (automatic), 1 or 2",
                          cfg->tiles_per_block);
@@ -420,20 +423,30 @@ TESS_GPU_OP int tess_gpu_pattern_step(const tess_backend_t *be)
     return be->nsteps_done % 2 == 0 ? TESS_GPU_AA_ODD : TESS_GPU_AA_EVEN;
 }
 
-/* One step of the engine's kernels for a lattice and precision (tess_gpu_launch.h): defined and explicitly
- * instantiated in one translation unit per pair (backends/cuda/cuda_step.cu, backends/hip/hip_step.hip), so that
- * the kernels compile in parallel. */
-template <typename R, int LAT> tess_status tess_gpu_launch_step(tess_backend_t *be, tess_error_t *err);
+/* One step of the engine's kernels for a lattice, precision and pattern step (tess_gpu_launch.h): defined and
+ * explicitly instantiated in one translation unit per triple (backends/cuda/cuda_step.cu,
+ * backends/hip/hip_step.hip), so that the kernels compile in parallel. */
+template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_backend_t *be, tess_error_t *err);
+
+template <typename R, int LAT>
+TESS_GPU_OP tess_status tess_gpu_launch_lattice(tess_backend_t *be, tess_error_t *err)
+{
+    switch (tess_gpu_pattern_step(be)) {
+    case TESS_GPU_AA_ODD: return tess_gpu_launch_step<R, LAT, TESS_GPU_AA_ODD>(be, err);
+    case TESS_GPU_AA_EVEN: return tess_gpu_launch_step<R, LAT, TESS_GPU_AA_EVEN>(be, err);
+    default: return tess_gpu_launch_step<R, LAT, TESS_GPU_AB>(be, err);
+    }
+}
 
 template <typename R>
 TESS_GPU_OP tess_status tess_gpu_launch(tess_backend_t *be, tess_error_t *err)
 {
     tess_status st;
     switch (be->shape.lattice) {
-    case TESS_LATTICE_D2Q9: st = tess_gpu_launch_step<R, TESS_LATTICE_D2Q9>(be, err); break;
-    case TESS_LATTICE_D3Q13: st = tess_gpu_launch_step<R, TESS_LATTICE_D3Q13>(be, err); break;
-    case TESS_LATTICE_D3Q27: st = tess_gpu_launch_step<R, TESS_LATTICE_D3Q27>(be, err); break;
-    default: st = tess_gpu_launch_step<R, TESS_LATTICE_D3Q19>(be, err); break;
+    case TESS_LATTICE_D2Q9: st = tess_gpu_launch_lattice<R, TESS_LATTICE_D2Q9>(be, err); break;
+    case TESS_LATTICE_D3Q13: st = tess_gpu_launch_lattice<R, TESS_LATTICE_D3Q13>(be, err); break;
+    case TESS_LATTICE_D3Q27: st = tess_gpu_launch_lattice<R, TESS_LATTICE_D3Q27>(be, err); break;
+    default: st = tess_gpu_launch_lattice<R, TESS_LATTICE_D3Q19>(be, err); break;
     }
     if (st != TESS_OK)
         return st;

@@ -1,10 +1,11 @@
-/* The step launcher of one lattice and precision: which instance of the tile kernel a step runs (collision,
- * variant, curved links, the pattern's step) and the passes around it (docs/gpu.md). Included only by the step
- * translation units (backends/cuda/cuda_step.cu, backends/hip/hip_step.hip), each compiled once per lattice and
- * precision with TESS_GPU_STEP_R and TESS_GPU_STEP_LATTICE set, which instantiate tess_gpu_launch_step for that
- * pair: the kernels of a backend then compile in eight parallel jobs instead of one (AB and AA's two steps
- * triple the instances). Each translation unit has its own constant bank (no relocatable device code), which
- * tess_gpu_bind_constants fills before its first launch of a backend's constants. */
+/* The step launcher of one lattice, precision and pattern step (AB, AA odd, AA even): which instance of the tile
+ * kernel a step runs (collision, variant, curved links) and the passes around it (docs/gpu.md). Included only by
+ * the step translation units (backends/cuda/cuda_step.cu, backends/hip/hip_step.hip), each compiled once per
+ * triple with TESS_GPU_STEP_R, TESS_GPU_STEP_LATTICE and TESS_GPU_STEP_PAT set, which instantiate
+ * tess_gpu_launch_step for it: the kernels of a backend then compile in 24 parallel jobs instead of one (AB and
+ * AA's two steps triple the instances, and one job of them all took over five minutes on the device machine).
+ * Each translation unit has its own constant bank (no relocatable device code), which tess_gpu_bind_constants
+ * fills before its first launch of a backend's constants. */
 #ifndef TESS_GPU_LAUNCH_H
 #define TESS_GPU_LAUNCH_H
 
@@ -24,32 +25,23 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision)
     return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, LINKS, PAT>;
 }
 
+/* The measurement variants exist for AB only (tess_gpu_create refuses them with AA): fewer instances to compile. */
 template <typename R, int LAT, int PAT>
-static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_pattern(tess_kernel_variant v, int collision, bool links)
+static tess_gpu_q_kernel_t<R> tess_gpu_pick_q(tess_kernel_variant v, int collision, bool links)
 {
-    if (v == TESS_KERNEL_READ_WRITE_ONLY)
-        return tess_gpu_q_step<R, LAT, TESS_GPU_MODEL_ANY, TESS_KERNEL_READ_WRITE_ONLY, false, PAT>;
-    if (v == TESS_KERNEL_PROPAGATION_ONLY)
-        return tess_gpu_q_step<R, LAT, TESS_GPU_MODEL_ANY, TESS_KERNEL_PROPAGATION_ONLY, false, PAT>;
+    if (PAT == TESS_GPU_AB && v == TESS_KERNEL_READ_WRITE_ONLY)
+        return tess_gpu_q_step<R, LAT, TESS_GPU_MODEL_ANY, TESS_KERNEL_READ_WRITE_ONLY, false, TESS_GPU_AB>;
+    if (PAT == TESS_GPU_AB && v == TESS_KERNEL_PROPAGATION_ONLY)
+        return tess_gpu_q_step<R, LAT, TESS_GPU_MODEL_ANY, TESS_KERNEL_PROPAGATION_ONLY, false, TESS_GPU_AB>;
     return links ? tess_gpu_pick_q_full<R, LAT, true, PAT>(collision)
                  : tess_gpu_pick_q_full<R, LAT, false, PAT>(collision);
-}
-
-template <typename R, int LAT>
-static tess_gpu_q_kernel_t<R> tess_gpu_pick_q(int pat, tess_kernel_variant v, int collision, bool links)
-{
-    if (pat == TESS_GPU_AA_ODD)
-        return tess_gpu_pick_q_pattern<R, LAT, TESS_GPU_AA_ODD>(v, collision, links);
-    if (pat == TESS_GPU_AA_EVEN)
-        return tess_gpu_pick_q_pattern<R, LAT, TESS_GPU_AA_EVEN>(v, collision, links);
-    return tess_gpu_pick_q_pattern<R, LAT, TESS_GPU_AB>(v, collision, links);
 }
 
 /* One step: one or two tiles (64 threads each) per block. AB: the sweep from one copy into the other, then the
  * inlet/outlet list kernel. AA, in place: the passes that read other nodes' slots (curved links, the inlet/outlet
  * nodes' whole gather) first, then the sweep, then the inlet/outlet values into their slots. The caller advances
  * the step count and the current copy. */
-template <typename R, int LAT> tess_status tess_gpu_launch_step(tess_backend_t *be, tess_error_t *err)
+template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_backend_t *be, tess_error_t *err)
 {
     const tess_status sc = tess_gpu_bind_constants(be, err);
     if (sc != TESS_OK)
@@ -66,7 +58,7 @@ template <typename R, int LAT> tess_status tess_gpu_launch_step(tess_backend_t *
     a.link_val = be->link_val;
     a.ntiles = be->ntiles;
     a.step = be->step + 1;
-    const int pat = tess_gpu_pattern_step(be);
+    const int pat = PAT;
     const int rconv = tess_gpu_read_conv(pat), wconv = tess_gpu_write_conv(pat);
     const bool aa = pat != TESS_GPU_AB;
     const R *src = (const R *)be->f[be->cur];
@@ -85,7 +77,7 @@ template <typename R, int LAT> tess_status tess_gpu_launch_step(tess_backend_t *
                                                                                    rconv);
     if (aa && open)
         open_step<<<ob, 64>>>(src, dst, a, be->open, be->nopen, rconv, (R *)be->open_val);
-    tess_gpu_pick_q<R, LAT>(pat, be->cfg.variant, be->consts.p.collision, links)<<<blocks, 64 * tpb>>>(src, dst, a);
+    tess_gpu_pick_q<R, LAT, PAT>(be->cfg.variant, be->consts.p.collision, links)<<<blocks, 64 * tpb>>>(src, dst, a);
     if (aa && open)
         tess_gpu_q_open_store<R, LAT><<<ob, 64>>>((const R *)be->open_val, dst, a, be->open, be->nopen, wconv);
     else if (open)
