@@ -427,6 +427,21 @@ TESS_GPU_OP int tess_gpu_pattern_step(const tess_backend_t *be)
  * explicitly instantiated in one translation unit per triple (backends/cuda/cuda_step.cu,
  * backends/hip/hip_step.hip), so that the kernels compile in parallel. */
 template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_backend_t *be, tess_error_t *err);
+/* Every instance is explicit: a step translation unit, which sees the definition, must not instantiate the 23
+ * others implicitly through tess_gpu_launch below (each would then compile every kernel). */
+#define TESS_GPU_EXTERN_STEP(R, LAT)                                                                            \
+    extern template tess_status tess_gpu_launch_step<R, LAT, TESS_GPU_AB>(tess_backend_t *, tess_error_t *);     \
+    extern template tess_status tess_gpu_launch_step<R, LAT, TESS_GPU_AA_ODD>(tess_backend_t *, tess_error_t *); \
+    extern template tess_status tess_gpu_launch_step<R, LAT, TESS_GPU_AA_EVEN>(tess_backend_t *, tess_error_t *)
+TESS_GPU_EXTERN_STEP(float, TESS_LATTICE_D2Q9);
+TESS_GPU_EXTERN_STEP(double, TESS_LATTICE_D2Q9);
+TESS_GPU_EXTERN_STEP(float, TESS_LATTICE_D3Q13);
+TESS_GPU_EXTERN_STEP(double, TESS_LATTICE_D3Q13);
+TESS_GPU_EXTERN_STEP(float, TESS_LATTICE_D3Q19);
+TESS_GPU_EXTERN_STEP(double, TESS_LATTICE_D3Q19);
+TESS_GPU_EXTERN_STEP(float, TESS_LATTICE_D3Q27);
+TESS_GPU_EXTERN_STEP(double, TESS_LATTICE_D3Q27);
+#undef TESS_GPU_EXTERN_STEP
 
 template <typename R, int LAT>
 TESS_GPU_OP tess_status tess_gpu_launch_lattice(tess_backend_t *be, tess_error_t *err)

@@ -29,10 +29,12 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision)
 template <typename R, int LAT, int PAT>
 static tess_gpu_q_kernel_t<R> tess_gpu_pick_q(tess_kernel_variant v, int collision, bool links)
 {
-    if (PAT == TESS_GPU_AB && v == TESS_KERNEL_READ_WRITE_ONLY)
-        return tess_gpu_q_step<R, LAT, TESS_GPU_MODEL_ANY, TESS_KERNEL_READ_WRITE_ONLY, false, TESS_GPU_AB>;
-    if (PAT == TESS_GPU_AB && v == TESS_KERNEL_PROPAGATION_ONLY)
-        return tess_gpu_q_step<R, LAT, TESS_GPU_MODEL_ANY, TESS_KERNEL_PROPAGATION_ONLY, false, TESS_GPU_AB>;
+    if constexpr (PAT == TESS_GPU_AB) {
+        if (v == TESS_KERNEL_READ_WRITE_ONLY)
+            return tess_gpu_q_step<R, LAT, TESS_GPU_MODEL_ANY, TESS_KERNEL_READ_WRITE_ONLY, false, TESS_GPU_AB>;
+        if (v == TESS_KERNEL_PROPAGATION_ONLY)
+            return tess_gpu_q_step<R, LAT, TESS_GPU_MODEL_ANY, TESS_KERNEL_PROPAGATION_ONLY, false, TESS_GPU_AB>;
+    }
     return links ? tess_gpu_pick_q_full<R, LAT, true, PAT>(collision)
                  : tess_gpu_pick_q_full<R, LAT, false, PAT>(collision);
 }
@@ -60,6 +62,7 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
     a.step = be->step + 1;
     const int pat = PAT;
     const int rconv = tess_gpu_read_conv(pat), wconv = tess_gpu_write_conv(pat);
+    (void)wconv; /* AA only */
     const bool aa = pat != TESS_GPU_AB;
     const R *src = (const R *)be->f[be->cur];
     R *dst = (R *)be->f[aa ? be->cur : 1 - be->cur];
@@ -72,16 +75,20 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
     void (*const open_step)(const R *, R *, const tess_gpu_q_args_t, const int64_t *, int32_t, int, R *) =
         full ? tess_gpu_q_open_step<R, LAT, TESS_KERNEL_FULL>
              : tess_gpu_q_open_step<R, LAT, TESS_KERNEL_PROPAGATION_ONLY>;
-    if (aa && links && full)
-        tess_gpu_q_link_pass<R, LAT><<<(unsigned)((be->nlinks + 127) / 128), 128>>>(src, a, be->link_tile, be->nlinks,
-                                                                                   rconv);
-    if (aa && open)
-        open_step<<<ob, 64>>>(src, dst, a, be->open, be->nopen, rconv, (R *)be->open_val);
+    if constexpr (PAT != TESS_GPU_AB) {
+        if (links && full)
+            tess_gpu_q_link_pass<R, LAT><<<(unsigned)((be->nlinks + 127) / 128), 128>>>(src, a, be->link_tile,
+                                                                                       be->nlinks, rconv);
+        if (open)
+            open_step<<<ob, 64>>>(src, dst, a, be->open, be->nopen, rconv, (R *)be->open_val);
+    }
     tess_gpu_pick_q<R, LAT, PAT>(be->cfg.variant, be->consts.p.collision, links)<<<blocks, 64 * tpb>>>(src, dst, a);
-    if (aa && open)
-        tess_gpu_q_open_store<R, LAT><<<ob, 64>>>((const R *)be->open_val, dst, a, be->open, be->nopen, wconv);
-    else if (open)
+    if constexpr (PAT != TESS_GPU_AB) {
+        if (open)
+            tess_gpu_q_open_store<R, LAT><<<ob, 64>>>((const R *)be->open_val, dst, a, be->open, be->nopen, wconv);
+    } else if (open) {
         open_step<<<ob, 64>>>(src, dst, a, be->open, be->nopen, rconv, (R *)0);
+    }
     TESS_GPU_TRY(gpuGetLastError(), err, "launching the step kernel");
     return TESS_OK;
 }
