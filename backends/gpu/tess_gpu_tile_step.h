@@ -226,6 +226,17 @@ static __device__ __forceinline__ tess_q_grid_t tess_gpu_q_grid(const tess_gpu_q
     return g;
 }
 
+/* A listed node (64 tile + local): its tile, local index and coordinates. */
+static __device__ __forceinline__ void tess_gpu_q_list_node(int64_t node, int ex, int ey, int32_t *k, int *n, int *x,
+                                                            int *y, int *z)
+{
+    *k = (int32_t)(node >> 6);
+    *n = (int)(node & 63);
+    *x = *n % ex;
+    *y = (*n / ex) % ey;
+    *z = *n / (ex * ey);
+}
+
 /* One step of the inlet and outlet nodes (the tile kernel leaves them out): one thread per listed node
  * (64 k + local), the core's whole per-node function through global memory, reading src through convention conv;
  * only the pull for the propagation variant (no reconstruction, no collision). The read/write variant copies them
@@ -242,9 +253,9 @@ tess_gpu_q_open_step(const R *__restrict__ src, R *__restrict__ dst, const tess_
     if (j >= nopen)
         return;
     const int64_t node = open[j];
-    const int32_t k = (int32_t)(node >> 6);
-    const int n = (int)(node & 63);
-    const int x = n % L::ex, y = (n / L::ex) % L::ey, z = n / (L::ex * L::ey);
+    int32_t k;
+    int n, x, y, z;
+    tess_gpu_q_list_node(node, L::ex, L::ey, &k, &n, &x, &y, &z);
     const tess_params_t *p = &tess_gpu_c.p;
     R f[L::q];
     {
@@ -280,10 +291,9 @@ tess_gpu_q_open_store(const R *__restrict__ val, R *__restrict__ f, const tess_g
     const int32_t j = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
     if (j >= nopen)
         return;
-    const int64_t node = open[j];
-    const int32_t k = (int32_t)(node >> 6);
-    const int n = (int)(node & 63);
-    const int x = n % L::ex, y = (n / L::ex) % L::ey, z = n / (L::ex * L::ey);
+    int32_t k;
+    int n, x, y, z;
+    tess_gpu_q_list_node(open[j], L::ex, L::ey, &k, &n, &x, &y, &z);
     const tess_q_grid_t g = tess_gpu_q_grid(&a, L::ex, L::ey, L::ez);
     for (int i = 0; i < L::q; i++)
         f[L::slot(&tess_gpu_c.p, &g, conv, k, x, y, z, i)] = val[(size_t)i * nopen + j];
