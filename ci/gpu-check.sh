@@ -248,7 +248,7 @@ fi
 
 if [ "${GPU_CHECK_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
     step "ncu: DRAM and L2 sectors of one propagation step, 100^3 double"
-    ncu --launch-skip 3 --launch-count 1 -k regex:tess_gpu_q_ab_step --metrics \
+    ncu --launch-skip 3 --launch-count 1 -k regex:tess_gpu_q_step --metrics \
         dram__sectors_read.sum,dram__sectors_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,gpu__time_duration.sum \
         "$drv" --size 100 --variant propagation --steps 1 >/tmp/ncu.log 2>&1 || true
     grep -E "dram__|lts__|gpu__time" /tmp/ncu.log | tee -a "$out/ncu.txt"

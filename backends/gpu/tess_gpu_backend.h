@@ -17,11 +17,13 @@ extern "C" {
 struct tess_backend {
     tess_backend_config_t cfg;
     tess_gpu_constants_t consts;
+    uint64_t consts_id;  /* this initialise's constants (tess_gpu_bind_constants) */
     int32_t ntiles;
     int tiles_per_block;
     tess_tiling_t shape; /* the tiling's lattice, q and tile extent (for tess_state_index) */
-    void *f[2];          /* the two population copies (AB), device layout */
-    int cur;             /* which copy holds the current state */
+    void *f[2];          /* the population copies, device layout: two (AB), or f[0] only (AA) */
+    int cur;             /* which copy holds the current state (AA: always 0) */
+    int64_t nsteps_done; /* steps since initialise: AA's copy is canonical after an even number */
     int32_t *neighbors;  /* 27 per tile */
     uint8_t *node_type;  /* 64 per tile */
     int32_t *corner;     /* 3 per tile: its first node's box coordinates (profiled inlets) */
@@ -37,11 +39,13 @@ struct tess_backend {
     uint8_t *host_type;  /* 64 per tile: the node types, for the list of inlet/outlet nodes */
     int64_t *open;       /* the inlet/outlet nodes (64 tile + local), device; NULL when none */
     int32_t nopen;
+    void *open_val;      /* AA: the inlet/outlet nodes' values of the pre-pass, q per node; NULL when none */
     int64_t step;        /* the step the next sweep computes, less one (tess_params_t.step0 at initialise) */
     int32_t *mr_map;     /* MR: the groups' tile maps (tess_gpu_mr.h); NULL for one tile per group */
     int32_t mr_ngroups;  /* MR: blocks of a step */
     int mr_nodes;        /* MR: nodes a block updates (64, 256 or 512) */
-    size_t bytes;
+    size_t bytes;        /* device bytes allocated (bytes_allocated) */
+    size_t open_bytes;   /* of which the inlet/outlet list and the AA pre-pass values */
     char device_name[256];
 };
 
@@ -49,11 +53,15 @@ struct tess_backend {
 #define TESS_GPU_ARCHITECTURES "an unrecorded set of architectures"
 #endif
 
-/* The operations are referenced only from the host table, which the compilers' device passes do not see. */
+/* The operations are referenced only from the host table, which the compilers' device passes do not see; the
+ * helpers are used by the step translation units too (tess_gpu_launch.h), which include this file. */
 #define TESS_GPU_OP static __attribute__((unused))
 
-/* The backend whose constants are in tess_gpu_c (one constant bank per process, several backends may exist). */
-static const tess_backend_t *tess_gpu_constants_owner = NULL;
+/* Which constants tess_gpu_c holds: the id of the initialise that made them (several backends may exist). Each
+ * translation unit has its own bank (tess_gpu_launch.h), hence its own record; ids come from the backend's
+ * translation unit, where initialise runs, and are never reused. */
+static uint64_t tess_gpu_constants_id = 0;
+static uint64_t tess_gpu_constants_next = 0;
 
 #define TESS_GPU_TRY(call, err, what)                                                                            \
     do {                                                                                                       \
@@ -62,7 +70,7 @@ static const tess_backend_t *tess_gpu_constants_owner = NULL;
             return tess_gpu_fail(err, tess_gpu_rc_, what);                                                     \
     } while (0)
 
-static tess_status tess_gpu_fail(tess_error_t *err, gpuError_t rc, const char *what)
+TESS_GPU_OP tess_status tess_gpu_fail(tess_error_t *err, gpuError_t rc, const char *what)
 {
     if (rc == gpuErrorNoBinaryForGpu || rc == gpuErrorInvalidDeviceFunction)
         return tess_fail(err, TESS_ERR_DEVICE,
@@ -98,11 +106,11 @@ static tess_gpu_q_args_t tess_gpu_args(const tess_backend_t *be)
 TESS_GPU_OP tess_status tess_gpu_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
 {
     *out = NULL;
-    if (cfg->pattern != TESS_PATTERN_AB && cfg->pattern != TESS_PATTERN_MR)
-        return tess_fail(err, TESS_ERR_UNSUPPORTED, "the GPU backends run the AB and MR patterns only in this build");
-    if (cfg->pattern == TESS_PATTERN_MR && cfg->variant != TESS_KERNEL_FULL)
+    if (cfg->pattern != TESS_PATTERN_AB && cfg->pattern != TESS_PATTERN_AA && cfg->pattern != TESS_PATTERN_MR)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED, "the GPU backends run the AB, AA and MR patterns only");
+    if (cfg->pattern != TESS_PATTERN_AB && cfg->variant != TESS_KERNEL_FULL)
         return tess_fail(err, TESS_ERR_UNSUPPORTED,
-                         "the GPU's MR pattern has no measurement variants: use variant full (or pattern ab)");
+                         "the GPU's kernel variants 'propagation' and 'readwrite' exist for the AB pattern only");
     if (cfg->tiles_per_block < 0 || cfg->tiles_per_block > TESS_GPU_MAX_TILES_PER_BLOCK)
         return tess_fail(err, TESS_ERR_INPUT, "tiles_per_block is %d; expected 0 (automatic), 1 or 2",
                          cfg->tiles_per_block);
@@ -119,8 +127,7 @@ TESS_GPU_OP tess_status tess_gpu_create(const tess_backend_config_t *cfg, tess_b
     TESS_GPU_TRY(gpuGetDeviceProperties(&prop, cfg->device), err, "reading the device properties");
     /* A missing kernel image shows here, before any allocation, rather than at the first step. */
     gpuFuncAttributes attr;
-    const gpuError_t rk = gpuFuncGetAttributes(
-        &attr, (const void *)tess_gpu_q_ab_step<double, TESS_LATTICE_D3Q19, TESS_COLLISION_LBGK, TESS_KERNEL_FULL, false>);
+    const gpuError_t rk = gpuFuncGetAttributes(&attr, (const void *)tess_gpu_copy);
     /* Unsupported rather than a device error: a GPU is present, so the tests must fail here, not skip. */
     if (rk == gpuErrorNoBinaryForGpu || rk == gpuErrorInvalidDeviceFunction)
         return tess_fail(err, TESS_ERR_UNSUPPORTED,
@@ -141,7 +148,7 @@ TESS_GPU_OP tess_status tess_gpu_create(const tess_backend_config_t *cfg, tess_b
     return TESS_OK;
 }
 
-static void tess_gpu_free_device(tess_backend_t *be)
+TESS_GPU_OP void tess_gpu_free_device(tess_backend_t *be)
 {
     (void)gpuFree(be->f[0]);
     (void)gpuFree(be->f[1]);
@@ -158,9 +165,11 @@ static void tess_gpu_free_device(tess_backend_t *be)
     (void)gpuFree(be->open);
     (void)gpuFree(be->mr_map);
     be->mr_map = NULL;
+    (void)gpuFree(be->open_val);
     free(be->host_type);
     be->host_type = NULL;
     be->open = NULL;
+    be->open_val = NULL;
     be->nopen = 0;
     be->f[0] = be->f[1] = NULL;
     be->neighbors = NULL;
@@ -176,6 +185,7 @@ static void tess_gpu_free_device(tess_backend_t *be)
     be->nlinks = 0;
     be->slots_ready = 0;
     be->bytes = 0;
+    be->open_bytes = 0;
 }
 
 TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_tiling_t *t, tess_error_t *err)
@@ -191,7 +201,8 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
         nl ? nl * (sizeof(tess_link_t) + sizeof(tess_gpu_link_slot_t) + sizeof(int32_t) + sizeof(double)) +
                  nt * 64 * (sizeof(int64_t) + 1) + (nt + 1) * sizeof(int64_t)
            : 0;
-    const size_t need = 2 * fbytes + nt * (30 * sizeof(int32_t) + 64) + lbytes;
+    const int copies = be->cfg.pattern == TESS_PATTERN_AA ? 1 : 2;
+    const size_t need = copies * fbytes + nt * (30 * sizeof(int32_t) + 64) + lbytes;
     size_t free_b = 0, total_b = 0;
     TESS_GPU_TRY(gpuMemGetInfo(&free_b, &total_b), err, "querying device memory");
     if (need > free_b)
@@ -201,7 +212,7 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
                          t->ntiles, need, need / 1073741824.0, be->device_name, free_b, free_b / 1073741824.0,
                          total_b);
     gpuError_t rc = gpuMalloc(&be->f[0], fbytes);
-    if (rc == gpuSuccess)
+    if (rc == gpuSuccess && copies == 2)
         rc = gpuMalloc(&be->f[1], fbytes);
     if (rc == gpuSuccess)
         rc = gpuMalloc((void **)&be->neighbors, nt * 27 * sizeof(int32_t));
@@ -289,13 +300,13 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
 
 /* Canonical storage <-> the device's. The device holds (t * q + i) * 64 + local (core/tess_q_step.h); only
  * D3Q19's canonical storage differs from that (tess_state_index: the per-direction layouts of tess_layout.h). */
-static int tess_gpu_converts(const tess_backend_t *be)
+TESS_GPU_OP int tess_gpu_converts(const tess_backend_t *be)
 {
     return be->shape.lattice == TESS_LATTICE_D3Q19;
 }
 
 template <typename R>
-static void tess_gpu_convert(const tess_tiling_t *shape, const R *in, R *out, int32_t ntiles, int to_device)
+TESS_GPU_OP void tess_gpu_convert(const tess_tiling_t *shape, const R *in, R *out, int32_t ntiles, int to_device)
 {
     for (int32_t k = 0; k < ntiles; k++)
         for (int i = 0; i < shape->q; i++) {
@@ -310,7 +321,7 @@ static void tess_gpu_convert(const tess_tiling_t *shape, const R *in, R *out, in
         }
 }
 
-static tess_status tess_gpu_transfer(tess_backend_t *be, void *host, int to_device, tess_error_t *err)
+TESS_GPU_OP tess_status tess_gpu_transfer(tess_backend_t *be, void *host, int to_device, tess_error_t *err)
 {
     const size_t bytes = (size_t)be->ntiles * be->shape.q * 64 * tess_precision_size(be->cfg.precision);
     if (bytes == 0)
@@ -330,7 +341,7 @@ static tess_status tess_gpu_transfer(tess_backend_t *be, void *host, int to_devi
     gpuError_t rc = gpuSuccess;
     if (to_device) {
         rc = gpuMemcpy(be->f[0], staging, bytes, gpuMemcpyHostToDevice);
-        if (rc == gpuSuccess)
+        if (rc == gpuSuccess && be->f[1])
             rc = gpuMemcpy(be->f[1], staging, bytes, gpuMemcpyHostToDevice);
     } else {
         rc = gpuMemcpy(staging, be->f[be->cur], bytes, gpuMemcpyDeviceToHost);
@@ -366,7 +377,11 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
         return tess_gpu_mr_initialise(be, p, pops, err);
     /* The inlet and outlet nodes the sweep leaves out: their own small kernel after it (boundaries as data). */
     (void)gpuFree(be->open);
+    (void)gpuFree(be->open_val);
+    be->bytes -= be->open_bytes;
+    be->open_bytes = 0;
     be->open = NULL;
+    be->open_val = NULL;
     be->nopen = 0;
     int64_t nopen = 0;
     for (int64_t j = 0; j < (int64_t)be->ntiles * 64; j++)
@@ -387,97 +402,30 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
         free(open);
         TESS_GPU_TRY(rc, err, "uploading the inlet/outlet node list");
         be->nopen = (int32_t)nopen;
+        be->open_bytes = (size_t)nopen * sizeof *open;
+        if (be->cfg.pattern == TESS_PATTERN_AA) { /* the pre-pass's values (tess_gpu_q_open_step) */
+            const size_t vb = (size_t)nopen * be->shape.q * tess_precision_size(be->cfg.precision);
+            TESS_GPU_TRY(gpuMalloc(&be->open_val, vb), err, "allocating the inlet/outlet values of the AA pre-pass");
+            be->open_bytes += vb;
+        }
+        be->bytes += be->open_bytes;
     }
     be->consts.p = *p;
     for (int m = 0; m < 256; m++)
         be->consts.wet[m] = (uint8_t)(m < p->nmat && tess_kind_is_wet(p->mat[m].kind));
-    tess_gpu_constants_owner = NULL;
+    be->consts_id = ++tess_gpu_constants_next;
     be->slots_ready = 0; /* the slots depend on which materials are wet and on the wall rule */
     be->cur = 0;
+    be->nsteps_done = 0;
     be->step = p->step0;
-    /* Both copies start from the state: dry nodes inside tiles are never written, so they keep it. */
+    /* Every copy starts from the state: dry nodes inside tiles are never written, so they keep it. */
     return tess_gpu_transfer(be, (void *)pops, 1, err);
 }
 
-/* The engine's kernel for a lattice, a collision and a variant (tess_gpu_q_kernels.h). */
-template <typename R> using tess_gpu_q_kernel_t = void (*)(const R *, R *, const tess_gpu_q_args_t);
-
-template <typename R, int LAT, bool LINKS>
-static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision)
-{
-    if (collision == TESS_COLLISION_MRT)
-        return tess_gpu_q_ab_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_MRT>::value, TESS_KERNEL_FULL, LINKS>;
-    if (collision == TESS_COLLISION_REGULARIZED)
-        return tess_gpu_q_ab_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_REGULARIZED>::value, TESS_KERNEL_FULL,
-                                  LINKS>;
-    return tess_gpu_q_ab_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, LINKS>;
-}
-
-template <typename R, int LAT>
-static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_lattice(tess_kernel_variant v, int collision, bool links)
-{
-    if (v == TESS_KERNEL_READ_WRITE_ONLY)
-        return tess_gpu_q_ab_step<R, LAT, TESS_GPU_MODEL_ANY, TESS_KERNEL_READ_WRITE_ONLY, false>;
-    if (v == TESS_KERNEL_PROPAGATION_ONLY)
-        return tess_gpu_q_ab_step<R, LAT, TESS_GPU_MODEL_ANY, TESS_KERNEL_PROPAGATION_ONLY, false>;
-    return links ? tess_gpu_pick_q_full<R, LAT, true>(collision) : tess_gpu_pick_q_full<R, LAT, false>(collision);
-}
-
-template <typename R>
-static tess_gpu_q_kernel_t<R> tess_gpu_pick_q(int lattice, tess_kernel_variant v, int collision, bool links)
-{
-    switch (lattice) {
-    case TESS_LATTICE_D2Q9: return tess_gpu_pick_q_lattice<R, TESS_LATTICE_D2Q9>(v, collision, links);
-    case TESS_LATTICE_D3Q13: return tess_gpu_pick_q_lattice<R, TESS_LATTICE_D3Q13>(v, collision, links);
-    case TESS_LATTICE_D3Q27: return tess_gpu_pick_q_lattice<R, TESS_LATTICE_D3Q27>(v, collision, links);
-    default: return tess_gpu_pick_q_lattice<R, TESS_LATTICE_D3Q19>(v, collision, links);
-    }
-}
-
-/* One step of the engine's kernel: one or two tiles (64 threads each) per block. */
-template <typename R>
-static void tess_gpu_launch_q(tess_backend_t *be)
-{
-    const tess_gpu_q_args_t a = tess_gpu_args(be);
-    const R *src = (const R *)be->f[be->cur];
-    R *dst = (R *)be->f[1 - be->cur];
-    const unsigned tpb = (unsigned)be->tiles_per_block;
-    const unsigned blocks = (unsigned)(((size_t)be->ntiles + tpb - 1) / tpb);
-    const bool links = be->node_nlink && be->consts.p.wall != TESS_WALL_BOUNCE_BACK;
-    tess_gpu_pick_q<R>(be->shape.lattice, be->cfg.variant, be->consts.p.collision, links)<<<blocks, 64 * tpb>>>(src, dst,
-                                                                                                              a);
-    if (be->nopen > 0 && be->cfg.variant != TESS_KERNEL_READ_WRITE_ONLY) {
-        const unsigned ob = (unsigned)((be->nopen + 63) / 64);
-        const bool full = be->cfg.variant == TESS_KERNEL_FULL;
-        switch (be->shape.lattice) {
-#define TESS_GPU_OPEN(LAT)                                                                                         \
-    (full ? tess_gpu_q_open_step<R, LAT, TESS_KERNEL_FULL> : tess_gpu_q_open_step<R, LAT, TESS_KERNEL_PROPAGATION_ONLY>)
-        case TESS_LATTICE_D2Q9: TESS_GPU_OPEN(TESS_LATTICE_D2Q9)<<<ob, 64>>>(src, dst, a, be->open, be->nopen); break;
-        case TESS_LATTICE_D3Q13: TESS_GPU_OPEN(TESS_LATTICE_D3Q13)<<<ob, 64>>>(src, dst, a, be->open, be->nopen); break;
-        case TESS_LATTICE_D3Q27: TESS_GPU_OPEN(TESS_LATTICE_D3Q27)<<<ob, 64>>>(src, dst, a, be->open, be->nopen); break;
-        default: TESS_GPU_OPEN(TESS_LATTICE_D3Q19)<<<ob, 64>>>(src, dst, a, be->open, be->nopen); break;
-#undef TESS_GPU_OPEN
-        }
-    }
-}
-
-template <typename R>
-static tess_status tess_gpu_launch(tess_backend_t *be, tess_error_t *err)
-{
-    if (be->cfg.pattern == TESS_PATTERN_MR)
-        tess_gpu_mr_launch<R>(be);
-    else
-        tess_gpu_launch_q<R>(be);
-    TESS_GPU_TRY(gpuGetLastError(), err, "launching the step kernel");
-    be->cur = 1 - be->cur;
-    be->step++;
-    return TESS_OK;
-}
-
 /* Puts this backend's physics into the constant bank, unless it is there already. */
-static tess_status tess_gpu_bind_constants(tess_backend_t *be, tess_error_t *err)
+TESS_GPU_OP tess_status tess_gpu_bind_constants(tess_backend_t *be, tess_error_t *err)
 {
-    if (tess_gpu_constants_owner != be) {
+    if (tess_gpu_constants_id != be->consts_id) {
         TESS_GPU_TRY(gpuMemcpyToSymbol((const void *)&tess_gpu_c, &be->consts, sizeof be->consts, 0,
                                        gpuMemcpyHostToDevice),
                      err, "uploading the physics parameters");
@@ -493,8 +441,71 @@ static tess_status tess_gpu_bind_constants(tess_backend_t *be, tess_error_t *err
         }
         TESS_GPU_TRY(gpuMemcpyToSymbol((const void *)&tess_gpu_dir, dirs, sizeof dirs, 0, gpuMemcpyHostToDevice), err,
                      "uploading the direction tables");
-        tess_gpu_constants_owner = be;
+        tess_gpu_constants_id = be->consts_id;
     }
+    return TESS_OK;
+}
+
+/* The pattern's step that comes next: AB, or AA's odd step (the 1st, 3rd, ...) or even step. */
+TESS_GPU_OP int tess_gpu_pattern_step(const tess_backend_t *be)
+{
+    if (be->cfg.pattern != TESS_PATTERN_AA)
+        return TESS_GPU_AB;
+    return be->nsteps_done % 2 == 0 ? TESS_GPU_AA_ODD : TESS_GPU_AA_EVEN;
+}
+
+/* One step of the engine's kernels for a lattice, precision and pattern step (tess_gpu_launch.h): defined and
+ * explicitly instantiated in one translation unit per triple (backends/cuda/cuda_step.cu,
+ * backends/hip/hip_step.hip), so that the kernels compile in parallel. */
+template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_backend_t *be, tess_error_t *err);
+/* Every instance is explicit: a step translation unit, which sees the definition, must not instantiate the 23
+ * others implicitly through tess_gpu_launch below (each would then compile every kernel). */
+#define TESS_GPU_EXTERN_STEP(R, LAT)                                                                            \
+    extern template tess_status tess_gpu_launch_step<R, LAT, TESS_GPU_AB>(tess_backend_t *, tess_error_t *);     \
+    extern template tess_status tess_gpu_launch_step<R, LAT, TESS_GPU_AA_ODD>(tess_backend_t *, tess_error_t *); \
+    extern template tess_status tess_gpu_launch_step<R, LAT, TESS_GPU_AA_EVEN>(tess_backend_t *, tess_error_t *)
+TESS_GPU_EXTERN_STEP(float, TESS_LATTICE_D2Q9);
+TESS_GPU_EXTERN_STEP(double, TESS_LATTICE_D2Q9);
+TESS_GPU_EXTERN_STEP(float, TESS_LATTICE_D3Q13);
+TESS_GPU_EXTERN_STEP(double, TESS_LATTICE_D3Q13);
+TESS_GPU_EXTERN_STEP(float, TESS_LATTICE_D3Q19);
+TESS_GPU_EXTERN_STEP(double, TESS_LATTICE_D3Q19);
+TESS_GPU_EXTERN_STEP(float, TESS_LATTICE_D3Q27);
+TESS_GPU_EXTERN_STEP(double, TESS_LATTICE_D3Q27);
+#undef TESS_GPU_EXTERN_STEP
+
+template <typename R, int LAT>
+TESS_GPU_OP tess_status tess_gpu_launch_lattice(tess_backend_t *be, tess_error_t *err)
+{
+    switch (tess_gpu_pattern_step(be)) {
+    case TESS_GPU_AA_ODD: return tess_gpu_launch_step<R, LAT, TESS_GPU_AA_ODD>(be, err);
+    case TESS_GPU_AA_EVEN: return tess_gpu_launch_step<R, LAT, TESS_GPU_AA_EVEN>(be, err);
+    default: return tess_gpu_launch_step<R, LAT, TESS_GPU_AB>(be, err);
+    }
+}
+
+template <typename R>
+TESS_GPU_OP tess_status tess_gpu_launch(tess_backend_t *be, tess_error_t *err)
+{
+    tess_status st = TESS_OK;
+    if (be->cfg.pattern == TESS_PATTERN_MR) {
+#ifndef TESS_GPU_STEP_PAT /* the MR kernels compile in the backend's translation unit only, not in the step units */
+        tess_gpu_mr_launch<R>(be);
+        TESS_GPU_TRY(gpuGetLastError(), err, "launching the MR step kernel");
+#endif
+    } else
+        switch (be->shape.lattice) {
+    case TESS_LATTICE_D2Q9: st = tess_gpu_launch_lattice<R, TESS_LATTICE_D2Q9>(be, err); break;
+    case TESS_LATTICE_D3Q13: st = tess_gpu_launch_lattice<R, TESS_LATTICE_D3Q13>(be, err); break;
+    case TESS_LATTICE_D3Q27: st = tess_gpu_launch_lattice<R, TESS_LATTICE_D3Q27>(be, err); break;
+    default: st = tess_gpu_launch_lattice<R, TESS_LATTICE_D3Q19>(be, err); break;
+    }
+    if (st != TESS_OK)
+        return st;
+    if (be->cfg.pattern != TESS_PATTERN_AA)
+        be->cur = 1 - be->cur;
+    be->nsteps_done++;
+    be->step++;
     return TESS_OK;
 }
 
@@ -539,11 +550,22 @@ TESS_GPU_OP tess_status tess_gpu_step(tess_backend_t *be, int nsteps, tess_error
     return TESS_OK;
 }
 
+/* AA's copy holds the canonical state after an even number of steps only (docs/patterns.md, "AA"), as the CPU's. */
+TESS_GPU_OP tess_status tess_gpu_canonical(const tess_backend_t *be, tess_error_t *err)
+{
+    if (be->cfg.pattern == TESS_PATTERN_AA && be->nsteps_done % 2 != 0)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED,
+                         "the AA pattern holds canonical populations after even steps only (%lld steps done)",
+                         (long long)be->nsteps_done);
+    return TESS_OK;
+}
+
 TESS_GPU_OP tess_status tess_gpu_download_populations(tess_backend_t *be, void *pops, tess_error_t *err)
 {
     if (be->cfg.pattern == TESS_PATTERN_MR)
         return tess_gpu_mr_transfer(be, pops, 0, err);
-    return tess_gpu_transfer(be, pops, 0, err);
+    const tess_status st = tess_gpu_canonical(be, err);
+    return st != TESS_OK ? st : tess_gpu_transfer(be, pops, 0, err);
 }
 
 /* The divergence test's reduction on the device (tess_gpu_check.h). */
@@ -551,7 +573,10 @@ TESS_GPU_OP tess_status tess_gpu_check_state_op(tess_backend_t *be, tess_check_t
 {
     if (!be->f[0])
         return tess_fail(err, TESS_ERR_INPUT, "check_state called before upload_geometry and initialise");
-    const tess_status sc = tess_gpu_bind_constants(be, err);
+    tess_status sc = tess_gpu_canonical(be, err);
+    if (sc != TESS_OK)
+        return sc;
+    sc = tess_gpu_bind_constants(be, err);
     if (sc != TESS_OK)
         return sc;
     if (be->cfg.pattern == TESS_PATTERN_MR)
@@ -567,7 +592,7 @@ TESS_GPU_OP size_t tess_gpu_bytes_allocated(const tess_backend_t *be)
     return be->bytes;
 }
 
-static int tess_gpu_compare_float(const void *a, const void *b)
+TESS_GPU_OP int tess_gpu_compare_float(const void *a, const void *b)
 {
     const float x = *(const float *)a, y = *(const float *)b;
     return (x > y) - (x < y);
@@ -634,14 +659,15 @@ TESS_GPU_OP void tess_gpu_describe(const tess_backend_t *be, char *buf, size_t l
     }
     (void)gpuDeviceGetAttribute(&clock_khz, gpuDevAttrClockRate, be->cfg.device);
     (void)gpuDeviceGetAttribute(&mem_khz, gpuDevAttrMemoryClockRate, be->cfg.device);
-    char kernel[64];
+    char kernel[96];
     const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)be->shape.lattice);
     if (be->cfg.pattern == TESS_PATTERN_MR)
         snprintf(kernel, sizeof kernel, "%s MR kernel, moments, two copies, %d nodes per block", lat ? lat->name : "?",
                  be->mr_nodes);
     else
-        snprintf(kernel, sizeof kernel, "%s tile kernel, %d tile%s per block", lat ? lat->name : "?",
-                 be->tiles_per_block, be->tiles_per_block == 1 ? "" : "s");
+        snprintf(kernel, sizeof kernel, "%s tile kernel, pattern %s, %d tile%s per block", lat ? lat->name : "?",
+                 be->cfg.pattern == TESS_PATTERN_AA ? "aa" : "ab", be->tiles_per_block,
+                 be->tiles_per_block == 1 ? "" : "s");
     snprintf(buf, len,
              "%s %s (compute capability %d.%d), %d multiprocessors, %.1f GiB, %d MHz, memory %d MHz x %d bit, "
              "L2 %d MiB, %s",
@@ -655,8 +681,6 @@ TESS_GPU_OP void tess_gpu_destroy(tess_backend_t *be)
     if (!be)
         return;
     tess_gpu_free_device(be);
-    if (tess_gpu_constants_owner == be)
-        tess_gpu_constants_owner = NULL;
     free(be);
 }
 

@@ -16,16 +16,17 @@ extern "C" {
 /* A kernel's collision read from p->collision at run time (the measurement variants), not fixed at compile time. */
 #define TESS_GPU_MODEL_ANY (-1)
 
-/* Kept in constant memory: uniform loads are broadcast and fold into instructions. */
+/* Kept in constant memory: uniform loads are broadcast and fold into instructions. Static: every translation
+ * unit of a backend (tess_gpu_launch.h) has its own bank, filled by tess_gpu_bind_constants. */
 typedef struct {
     tess_params_t p;
     uint8_t wet[256];
 } tess_gpu_constants_t;
 
-__constant__ tess_gpu_constants_t tess_gpu_c;
+static __constant__ tess_gpu_constants_t tess_gpu_c;
 
 /* Direction tables by lattice, for run-time directions (the tile kernel's plain path folds its own at compile
  * time): cx, cy, cz, opp. */
-__constant__ int8_t tess_gpu_dir[4][27][4];
+static __constant__ int8_t tess_gpu_dir[4][27][4];
 
 #endif

@@ -1,6 +1,7 @@
 /* The engine's tile kernel for every lattice and precision, written once for CUDA and HIP (docs/architecture.md,
- * "GPU kernel"). The AB pattern: one thread per node, 64 threads per tile, one or two tiles per block, the storage
- * (t * Q + i) * 64 + local of core/tess_q_step.h.
+ * "GPU kernel"). The AB and AA patterns (docs/patterns.md): one thread per node, 64 threads per tile, one or two
+ * tiles per block, the storage (t * Q + i) * 64 + local of core/tess_q_step.h. AA is the same kernel with the pull
+ * and the store through the conventions of its odd and even steps (TESS_GPU_AA_ODD, TESS_GPU_AA_EVEN).
  *
  * What makes it fast is the tile paper's Algorithm 2: the 3x3x3 tile neighbourhood and the node codes of the
  * tile and its one-node halo are copied to shared memory behind the only barrier, so the pull of a bulk or
@@ -47,16 +48,26 @@ template <typename R, int LATTICE> struct tess_gpu_q;
         static __device__ __forceinline__ int cz(int i) { const int t[Q] = CZ; return t[i]; }                      \
         static __device__ __forceinline__ int opp(int i) { const int t[Q] = OPP; return t[i]; }                    \
         static __device__ __forceinline__ void node_step(const tess_params_t *p, const tess_q_grid_t *g,           \
-                                                         const R *f, int32_t k, int x, int y, int z,               \
+                                                         const R *f, int conv, int32_t k, int x, int y, int z,     \
                                                          const tess_link_t *links, int nlinks, R *out)             \
         {                                                                                                          \
-            tess_q_node_step_##NAME(p, g, f, TESS_Q_CANON, k, x, y, z, links, nlinks, out);                        \
+            tess_q_node_step_##NAME(p, g, f, conv, k, x, y, z, links, nlinks, out);                                \
         }                                                                                                          \
         static __device__ __forceinline__ void pull(const tess_params_t *p, const tess_q_grid_t *g, const R *f,    \
-                                                    int32_t k, int x, int y, int z, const tess_link_t *links,      \
-                                                    int nlinks, R *out)                                            \
+                                                    int conv, int32_t k, int x, int y, int z,                      \
+                                                    const tess_link_t *links, int nlinks, R *out)                  \
         {                                                                                                          \
-            tess_q_pull_##NAME(p, g, f, TESS_Q_CANON, k, x, y, z, links, nlinks, out);                             \
+            tess_q_pull_##NAME(p, g, f, conv, k, x, y, z, links, nlinks, out);                                     \
+        }                                                                                                          \
+        static __device__ __forceinline__ R pull_link(const tess_params_t *p, const tess_q_grid_t *g, const R *f,  \
+                                                      int conv, int32_t k, int x, int y, int z, int i, double q)   \
+        {                                                                                                          \
+            return tess_q_pull_link_##NAME(p, g, f, conv, k, x, y, z, i, q);                                       \
+        }                                                                                                          \
+        static __device__ __forceinline__ int64_t slot(const tess_params_t *p, const tess_q_grid_t *g, int conv,   \
+                                                       int32_t k, int x, int y, int z, int j)                      \
+        {                                                                                                          \
+            return tess_q_slot_##NAME(g, p, conv, k, x, y, z, j);                                                  \
         }                                                                                                          \
         static __device__ __forceinline__ void collide(const tess_params_t *p, int collision, R *f)               \
         {                                                                                                          \
@@ -116,23 +127,24 @@ template <> struct tess_gpu_q_zou_he<float, TESS_LATTICE_D3Q19> {
 };
 
 /* The finite-difference inlet/outlet (method fd) of a node of the list kernel: its strain rate from the state the
- * step starts from (tess_q_fd_strain over src: AB reads only the previous copy, so no pre-pass is needed), then the
- * node with the closure (tess_q_node_step_fd), as the CPU engine does. D3Q13 has no fd (tess_q_check_physics). */
+ * step starts from (tess_q_fd_strain over src through the step's read convention: AB reads only the previous copy,
+ * AA runs the list kernel as a pre-pass before its sweep writes), then the node with the closure
+ * (tess_q_node_step_fd), as the CPU engine does. D3Q13 has no fd (tess_q_check_physics). */
 template <typename R, int LATTICE> struct tess_gpu_q_fd {
-    static __device__ __forceinline__ void step(const tess_params_t *, const tess_q_grid_t *, const R *, int32_t, int,
-                                                int, int, const tess_link_t *, int, R *)
+    static __device__ __forceinline__ void step(const tess_params_t *, const tess_q_grid_t *, const R *, int, int32_t,
+                                                int, int, int, const tess_link_t *, int, R *)
     {
     }
 };
 #define TESS_GPU_Q_FD(R, LATTICE, NAME)                                                                           \
     template <> struct tess_gpu_q_fd<R, LATTICE> {                                                                \
         static __device__ __forceinline__ void step(const tess_params_t *p, const tess_q_grid_t *g, const R *f,   \
-                                                    int32_t k, int x, int y, int z, const tess_link_t *links,    \
-                                                    int nlinks, R *out)                                          \
+                                                    int conv, int32_t k, int x, int y, int z,                    \
+                                                    const tess_link_t *links, int nlinks, R *out)                \
         {                                                                                                        \
             double S[6];                                                                                         \
-            tess_q_fd_strain_##NAME(p, g, f, (const R *)0, TESS_Q_CANON, k, x, y, z, S);                         \
-            tess_q_node_step_fd_##NAME(p, g, f, TESS_Q_CANON, k, x, y, z, links, nlinks, S, out);                \
+            tess_q_fd_strain_##NAME(p, g, f, (const R *)0, conv, k, x, y, z, S);                                 \
+            tess_q_node_step_fd_##NAME(p, g, f, conv, k, x, y, z, links, nlinks, S, out);                        \
         }                                                                                                        \
     }
 TESS_GPU_Q_FD(double, TESS_LATTICE_D2Q9, d2q9_f64);
@@ -188,78 +200,159 @@ static __device__ __forceinline__ R tess_gpu_q_link(const R *__restrict__ src, c
     return L::bouzidi(order, (R)s.q, fb, fi, fb1, fb2, fi1, have1, have2, sizeof(R) == 8 ? (R)s.wall64 : (R)s.wall32);
 }
 
-/* The grid a list kernel's per-node core function reads (lattice L's tile extent). */
-template <typename L> static __device__ __forceinline__ tess_q_grid_t tess_gpu_q_grid(const tess_gpu_q_args_t &a)
+/* The patterns of the tile kernel: AB (two copies), and AA's odd and even steps on one copy (docs/patterns.md,
+ * "AA"): the odd step reads through TESS_Q_CANON and writes through TESS_Q_SWAPPED, the even step the reverse. */
+enum { TESS_GPU_AB = 0, TESS_GPU_AA_ODD = 1, TESS_GPU_AA_EVEN = 2 };
+
+/* The conventions (core/tess_q_step.h) a pattern's step reads and writes through. */
+static __host__ __device__ __forceinline__ int tess_gpu_read_conv(int pat)
+{
+    return pat == TESS_GPU_AA_EVEN ? TESS_Q_SWAPPED : TESS_Q_CANON;
+}
+static __host__ __device__ __forceinline__ int tess_gpu_write_conv(int pat)
+{
+    return pat == TESS_GPU_AA_ODD ? TESS_Q_SWAPPED : TESS_Q_CANON;
+}
+
+static __device__ __forceinline__ tess_q_grid_t tess_gpu_q_grid(const tess_gpu_q_args_t *a, int ex, int ey, int ez)
 {
     tess_q_grid_t g;
-    g.neighbors = a.neighbors;
-    g.node_type = a.node_type;
-    g.corner = a.corner;
-    g.ex = L::ex;
-    g.ey = L::ey;
-    g.ez = L::ez;
-    g.step = a.step;
+    g.neighbors = a->neighbors;
+    g.node_type = a->node_type;
+    g.corner = a->corner;
+    g.ex = ex;
+    g.ey = ey;
+    g.ez = ez;
+    g.step = a->step;
     return g;
 }
 
-/* One step of the inlet and outlet nodes (after tess_gpu_q_ab_step, which leaves them out): one thread per listed
- * node (64 k + local), the core's whole per-node function through global memory; only the pull for the
- * propagation variant (no reconstruction, no collision). The read/write variant copies them in the main kernel. */
+/* The same for lattice L's tile extent. */
+template <typename L> static __device__ __forceinline__ tess_q_grid_t tess_gpu_q_grid(const tess_gpu_q_args_t &a)
+{
+    return tess_gpu_q_grid(&a, L::ex, L::ey, L::ez);
+}
+
+/* A listed node (64 tile + local): its tile, local index and coordinates. */
+static __device__ __forceinline__ void tess_gpu_q_list_node(int64_t node, int ex, int ey, int32_t *k, int *n, int *x,
+                                                            int *y, int *z)
+{
+    *k = (int32_t)(node >> 6);
+    *n = (int)(node & 63);
+    *x = *n % ex;
+    *y = (*n / ex) % ey;
+    *z = *n / (ex * ey);
+}
+
+/* One step of the inlet and outlet nodes (the tile kernel leaves them out): one thread per listed node
+ * (64 k + local), the core's whole per-node function through global memory, reading src through convention conv;
+ * only the pull for the propagation variant (no reconstruction, no collision). The read/write variant copies them
+ * in the main kernel. AB (val NULL): after the tile kernel, into dst. AA: a pre-pass before the sweep, since the
+ * gather reads other nodes' slots, into val (population i of listed node j at i nopen + j), which
+ * tess_gpu_q_open_store writes back after the sweep. */
 template <typename R, int LATTICE, int VARIANT>
 __global__ void __launch_bounds__(64)
 tess_gpu_q_open_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
-                     const int64_t *__restrict__ open, int32_t nopen)
+                     const int64_t *__restrict__ open, int32_t nopen, int conv, R *__restrict__ val)
 {
     typedef tess_gpu_q<R, LATTICE> L;
     const int32_t j = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
     if (j >= nopen)
         return;
     const int64_t node = open[j];
-    const int32_t k = (int32_t)(node >> 6);
-    const int n = (int)(node & 63);
-    const int x = n % L::ex, y = (n / L::ex) % L::ey, z = n / (L::ex * L::ey);
+    int32_t k;
+    int n, x, y, z;
+    tess_gpu_q_list_node(node, L::ex, L::ey, &k, &n, &x, &y, &z);
     const tess_params_t *p = &tess_gpu_c.p;
     R f[L::q];
     {
-        const tess_q_grid_t g = tess_gpu_q_grid<L>(a);
+        const tess_q_grid_t g = tess_gpu_q_grid(&a, L::ex, L::ey, L::ez);
         const int nl = a.node_nlink ? (int)a.node_nlink[node] : 0;
         const tess_link_t *links = nl ? a.links + a.node_link[node] : a.links;
         const tess_material_t *own = &p->mat[a.node_type[node]];
         if (VARIANT == TESS_KERNEL_FULL && own->method == TESS_BC_FINITE_DIFFERENCE &&
             (own->kind == TESS_NODE_VELOCITY || own->kind == TESS_NODE_PRESSURE))
-            tess_gpu_q_fd<R, LATTICE>::step(p, &g, src, k, x, y, z, links, nl, f);
+            tess_gpu_q_fd<R, LATTICE>::step(p, &g, src, conv, k, x, y, z, links, nl, f);
         else if (VARIANT == TESS_KERNEL_FULL)
-            L::node_step(p, &g, src, k, x, y, z, links, nl, f);
+            L::node_step(p, &g, src, conv, k, x, y, z, links, nl, f);
         else
-            L::pull(p, &g, src, k, x, y, z, links, nl, f);
+            L::pull(p, &g, src, conv, k, x, y, z, links, nl, f);
     }
     TESS_UNROLL
-    for (int i = 0; i < L::q; i++)
-        dst[((size_t)k * L::q + i) * 64 + n] = f[i];
+    for (int i = 0; i < L::q; i++) {
+        if (val)
+            val[(size_t)i * nopen + j] = f[i];
+        else
+            dst[((size_t)k * L::q + i) * 64 + n] = f[i];
+    }
 }
 
-/* One AB step: src holds the canonical post-collision state (slot i of node y is f*_i(y)), dst receives the
- * next one. Thread n of a tile is its node of local index n = x + ex (y + ey z). Dry nodes are neither read as
- * fluid nor written: both copies start with the state (as on the CPU). VARIANT: TESS_KERNEL_FULL, or the
- * measurement variants (propagation without collision; read and write only). LINKS: whether the run has
- * curved-wall links (Bouzidi); a kernel without carries none of their code or registers, and the measurement
- * variants pull with halfway walls only. */
+/* AA, after the sweep: the inlet and outlet nodes' values of the pre-pass into their slots through the step's
+ * write convention conv (a node's slots are its own: nothing else reads or writes them in the step). */
+template <typename R, int LATTICE>
+__global__ void __launch_bounds__(64)
+tess_gpu_q_open_store(const R *__restrict__ val, R *__restrict__ f, const tess_gpu_q_args_t a,
+                      const int64_t *__restrict__ open, int32_t nopen, int conv)
+{
+    typedef tess_gpu_q<R, LATTICE> L;
+    const int32_t j = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (j >= nopen)
+        return;
+    int32_t k;
+    int n, x, y, z;
+    tess_gpu_q_list_node(open[j], L::ex, L::ey, &k, &n, &x, &y, &z);
+    const tess_q_grid_t g = tess_gpu_q_grid(&a, L::ex, L::ey, L::ez);
+    for (int i = 0; i < L::q; i++)
+        f[L::slot(&tess_gpu_c.p, &g, conv, k, x, y, z, i)] = val[(size_t)i * nopen + j];
+}
+
+/* AA's curved-wall links: one thread per link, its value through the step's read convention (the core's
+ * tess_q_pull_link, the rule tess_gpu_q_link applies to the canonical state) into a.link_val, before the sweep
+ * overwrites the slots it reads (a link reads its neighbours' populations, which other blocks update in place). */
+template <typename R, int LATTICE>
+__global__ void __launch_bounds__(128)
+tess_gpu_q_link_pass(const R *__restrict__ f, const tess_gpu_q_args_t a, const int32_t *__restrict__ link_tile,
+                     int64_t nlinks, int conv)
+{
+    typedef tess_gpu_q<R, LATTICE> L;
+    const int64_t l = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (l >= nlinks)
+        return;
+    const tess_gpu_link_slot_t s = a.slots[l];
+    if (s.i == TESS_GPU_LINK_NONE)
+        return;
+    const int n = s.node, x = n % L::ex, y = (n / L::ex) % L::ey, z = n / (L::ex * L::ey);
+    const tess_q_grid_t g = tess_gpu_q_grid(&a, L::ex, L::ey, L::ez);
+    ((R *)a.link_val)[l] = L::pull_link(&tess_gpu_c.p, &g, f, conv, link_tile[l], x, y, z, s.i, s.q);
+}
+
+/* One step. AB (PAT TESS_GPU_AB): src holds the canonical post-collision state (slot i of node y is f*_i(y)), dst
+ * receives the next one. AA (TESS_GPU_AA_ODD, TESS_GPU_AA_EVEN): src and dst are the one copy, read and written
+ * through the step's conventions; a node reads and writes the same slots, which no other node touches in the step,
+ * and every thread issues its loads before its stores, so the in-place update has no race (the restrict
+ * qualifiers stay: no thread reads a slot another thread writes). Thread n of a tile is its node of local index
+ * n = x + ex (y + ey z). Dry nodes are neither read as fluid nor written: every copy starts with the state (as on
+ * the CPU). VARIANT: TESS_KERNEL_FULL, or the measurement variants (propagation without collision; read and write
+ * only). LINKS: whether the run has curved-wall links (Bouzidi); a kernel without carries none of their code or
+ * registers, and the measurement variants pull with halfway walls only. AB computes the link values in the
+ * kernel, behind a barrier; AA reads them from tess_gpu_q_link_pass, which ran before the sweep. */
 /* Curved-wall link values a tile keeps in shared memory (2 KiB in FP64); a tile with more puts the rest in
  * global memory. */
 #define TESS_GPU_TILE_LINKS 256
 
-template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS>
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT>
 __global__ void __launch_bounds__(64 * TESS_GPU_MAX_TILES_PER_BLOCK)
-tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
+tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
 {
     typedef tess_gpu_q<R, LATTICE> L;
     enum {
         Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez,
-        HX = EX + 2, HY = EY + 2, ZO = EZ == 1 ? 0 : 1, HZ = EZ + 2 * ZO, NH = HX * HY * HZ
+        HX = EX + 2, HY = EY + 2, ZO = EZ == 1 ? 0 : 1, HZ = EZ + 2 * ZO, NH = HX * HY * HZ,
+        BARRIER = LINKS && PAT == TESS_GPU_AB /* the in-kernel link phase and its barrier */
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
-    __shared__ R s_val[LINKS ? TESS_GPU_MAX_TILES_PER_BLOCK : 1][LINKS ? TESS_GPU_TILE_LINKS : 1];
+    __shared__ R s_val[BARRIER ? TESS_GPU_MAX_TILES_PER_BLOCK : 1][BARRIER ? TESS_GPU_TILE_LINKS : 1];
     const int local = (int)(threadIdx.x >> 6);
     const int n = (int)(threadIdx.x & 63u);
     const int32_t k = (int32_t)(blockIdx.x * (blockDim.x >> 6)) + local;
@@ -286,13 +379,13 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         }
         __syncthreads();
     }
-    if (!LINKS && !active)
+    if (!BARRIER && !active)
         return;
     const unsigned own_type = active ? a.node_type[64 * (size_t)k + n] : 0u;
-    /* Without links, dry nodes leave at once (nothing reads them as fluid); with links every thread of the block
-     * stays up to the links' barrier. */
+    /* Without the links' barrier, dry nodes leave at once (nothing reads them as fluid); with it every thread of
+     * the block stays up to the barrier. */
     const bool wet = active && c->wet[own_type];
-    if (!LINKS && !wet)
+    if (!BARRIER && !wet)
         return;
     const tess_params_t *p = &c->p;
     R f[Q];
@@ -303,14 +396,15 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
     } else {
         /* Inlet and outlet nodes are not swept here: tess_gpu_q_open_step, over the list of such nodes. */
         const bool sweep = wet && tess_gpu_q_in_sweep(LATTICE, &p->mat[own_type]);
-        if (!LINKS && !sweep)
+        if (!BARRIER && !sweep)
             return;
         /* The plain pull. Every load is issued unconditionally, so all Q are in flight together. Where the
          * upstream node is dry, FP64 loads the node's own f*_opp(i), which bounce-back then turns into f_i (one
          * load per link); FP32 loads a dummy value of the own tile at the same offset and f*_opp(i) afterwards:
          * the own-load's index arithmetic cost FP32 more than the saved load (tuned D3Q19 kernel, measured on
-         * the H100; docs/performance-notes.md). */
-        const bool own_load = sizeof(R) == 8;
+         * the H100; docs/performance-notes.md). The AA even step finds every incoming population in the node's
+         * own slot opp(i), f*_opp(i) where the upstream node is dry (TESS_Q_SWAPPED): one load per direction. */
+        const bool own_load = sizeof(R) == 8 || PAT == TESS_GPU_AA_EVEN;
         if (sweep) {
             TESS_UNROLL
             for (int i = 0; i < Q; i++) {
@@ -320,7 +414,9 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
                 const int slot = ((ux + EX) / EX) + 3 * ((uy + EY) / EY) + 9 * ((uz + EZ) / EZ);
                 const int ul = (ux & (EX - 1)) + EX * ((uy & (EY - 1)) + EY * (uz & (EZ - 1)));
                 size_t at;
-                if (own_load && code != TESS_GPU_WET)
+                if (PAT == TESS_GPU_AA_EVEN)
+                    at = ((size_t)k * Q + L::opp(i)) * 64 + n;
+                else if (own_load && code != TESS_GPU_WET)
                     at = ((size_t)k * Q + L::opp(i)) * 64 + n;
                 else
                     at = ((size_t)(code == TESS_GPU_WET ? s_nb[local][slot] : k) * Q + i) * 64 + ul;
@@ -334,7 +430,7 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
          * and its barrier (the condition is the same for every thread of the block). */
         const int32_t kb = (int32_t)(blockIdx.x * (blockDim.x >> 6));
         const int32_t ke = min(kb + (int32_t)(blockDim.x >> 6), a.ntiles);
-        if (LINKS && a.tile_link[kb] != a.tile_link[ke]) {
+        if (BARRIER && a.tile_link[kb] != a.tile_link[ke]) {
             if (active) {
                 const int64_t l0 = a.tile_link[k], l1 = a.tile_link[k + 1];
                 for (int64_t l = l0 + n; l < l1; l += 64) {
@@ -369,7 +465,7 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
             for (int l = 0; l < nl; l++) {
                 const unsigned dir = a.slots[first + l].i;
                 const int64_t at = first + l - l0;
-                const R v = at < TESS_GPU_TILE_LINKS ? s_val[local][at] : ((const R *)a.link_val)[first + l];
+                const R v = BARRIER && at < TESS_GPU_TILE_LINKS ? s_val[local][at] : ((const R *)a.link_val)[first + l];
                 /* f stays in registers only if indexed by constants: select instead of f[dir] = v (TESS_GPU_LINK_NONE:
                  * no change, the upstream node is wet). */
                 TESS_UNROLL
@@ -384,6 +480,20 @@ tess_gpu_q_ab_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
                 tess_gpu_q_zou_he<R, LATTICE>::apply(p, own, a.step, f);
             tess_gpu_q_collide<L, COLL>(p, f);
         }
+    }
+    if (PAT == TESS_GPU_AA_ODD && VARIANT != TESS_KERNEL_READ_WRITE_ONLY) {
+        /* TESS_Q_SWAPPED: f*_i into slot opp(i) of the downstream node x + c_i when it is wet, else into slot i. */
+        TESS_UNROLL
+        for (int i = 0; i < Q; i++) {
+            const int dx = x + L::cx(i), dy = y + L::cy(i), dz = z + L::cz(i);
+            const unsigned code = s_code[local][(dz + ZO) * HX * HY + (dy + 1) * HX + (dx + 1)];
+            const int slot = ((dx + EX) / EX) + 3 * ((dy + EY) / EY) + 9 * ((dz + EZ) / EZ);
+            const int dl = (dx & (EX - 1)) + EX * ((dy & (EY - 1)) + EY * (dz & (EZ - 1)));
+            const size_t at = code == TESS_GPU_WET ? ((size_t)s_nb[local][slot] * Q + L::opp(i)) * 64 + dl
+                                                   : ((size_t)k * Q + i) * 64 + n;
+            dst[at] = f[i];
+        }
+        return;
     }
     R *out = dst + (size_t)k * Q * 64;
     TESS_UNROLL

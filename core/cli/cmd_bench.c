@@ -40,7 +40,7 @@ typedef struct {
     char pattern[8], precision[8], variant[16], collision[16], layout[16], lattice[8], wall[20];
     int mr_layer; /* MR nodes per layer; 0 = chosen from the cache size */
     double mlups, mlups_min, mlups_max, bytes_per_update, gbs, frac_copy, frac_peak;
-    double bytes_per_node; /* the backend's bytes_allocated over the fluid nodes (memory, not traffic) */
+    double bytes_per_node; /* the backend's bytes_allocated over the fluid nodes (device bytes on a GPU) */
 } bench_row;
 
 static double now_seconds(void)
@@ -385,7 +385,7 @@ static void print_row(const bench_row *r)
         printf(" %7s", "n/a");
     if (r->frac_peak > 0)
         printf(" %6.1f%%", 100.0 * r->frac_peak);
-    printf("\n");
+    printf(" %7.1f\n", r->bytes_per_node);
     fflush(stdout);
 }
 
@@ -414,7 +414,8 @@ static tess_status write_csv(const char *path, const bench_row *rows, int n, con
                  "lattice,wall,bytes_per_fluid_node\n");
     for (int i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
-        fprintf(w.f, "%s,%d,%.4f,%.4f,%ld,%ld,%ld,%s,%s,%s,%s,%s,%d,%.2f,%.2f,%.2f,%.0f,%.2f,%.4f,%.4f,%s,%s,%.1f\n", r->case_name,
+        fprintf(w.f, "%s,%d,%.4f,%.4f,%ld,%ld,%ld,%s,%s,%s,%s,%s,%d,%.2f,%.2f,%.2f,%.0f,%.2f,%.4f,%.4f,%s,%s,%.1f\n",
+                r->case_name,
                 r->size, r->porosity_real, r->eta_t, r->nodes, r->wet, r->tiles, r->pattern, r->precision, r->variant,
                 r->collision, r->layout, r->mr_layer, r->mlups, r->mlups_min, r->mlups_max, r->bytes_per_update, r->gbs,
                 r->frac_copy, r->frac_peak, r->lattice, r->wall, r->bytes_per_node);
@@ -533,11 +534,12 @@ int tess_cmd_bench(int argc, char **argv)
     if (peak_gbs > 0)
         printf("; theoretical %.1f GB/s", peak_gbs);
     printf("\nbytes per update model: 2 x q x value size (AB, AA), 2 x stored moments x value size (MR); eta_t = tile "
-           "utilisation\n");
-    printf("%-9s %-5s %-12s %5s %6s %5s %-3s %-6s %-11s %-11s %-9s %6s %9s %6s %8s %7s%s\n", "case", "lattice", "wall",
+           "utilisation; B/node = bytes allocated by the backend per fluid node\n");
+    printf("%-9s %-5s %-12s %5s %6s %5s %-3s %-6s %-11s %-11s %-9s %6s %9s %6s %8s %7s%s %7s\n", "case", "lattice",
+           "wall",
            "size", "poros", "eta_t", "pat",
            "prec", "variant", "collision", "layout", "layer", "MLUPS", "B/upd", "GB/s", "%copy",
-           peak_gbs > 0 ? " %theor" : "");
+           peak_gbs > 0 ? " %theor" : "", "B/node");
 
     /* Every combination of the lists, odometer style (the last list turns fastest). */
     const int npor = o.porosities.n ? o.porosities.n : 1;

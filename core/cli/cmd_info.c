@@ -59,10 +59,10 @@ int tess_cmd_info(int argc, char **argv)
     printf("backends:");
     for (int i = 0; i < n; i++)
         printf(" %s", list[i]->name);
-    /* The GPU backends run AB and MR (docs/gpu.md); the CPU has AA too (docs/patterns.md). */
+    /* The GPU backends run AB, AA and MR (docs/gpu.md), as the CPU (docs/patterns.md). */
     printf(" (precisions: double, single)\npatterns:");
     for (int i = 0; i < n; i++)
-        printf("%s %s: %s", i ? ";" : "", list[i]->name, strcmp(list[i]->name, "cpu") == 0 ? "ab, aa, mr" : "ab, mr");
+        printf("%s %s: %s", i ? ";" : "", list[i]->name, "ab, aa, mr");
     /* The collisions each lattice runs, as the case file names them ([physics] collision). */
     static const char *const collisions[] = {"lbgk", "mrt", "regularized"}; /* tess_collision_model order */
     printf("\nlattices:");

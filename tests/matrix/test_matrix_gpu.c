@@ -1,8 +1,9 @@
 /* The matrix suite (tess_test_matrix.h) on a GPU backend (TESS_TEST_GPU_OPS: tess_backend_cuda or
- * tess_backend_hip): the AB pattern against the per-node reference, bitwise in the reproducible build
+ * tess_backend_hip): the AB and AA patterns against the per-node reference (which the CPU's AB and AA equal bit
+ * for bit) and AA against the GPU's own AB after an even number of steps, bitwise in the reproducible build
  * (TESS_GPU_REPRODUCIBLE: no FMA contraction on either side), within the fast-build tolerance otherwise; MR
  * (backends/gpu/tess_gpu_mr.h) against the reference's AB with the regularized collision within the suite's MR
- * bound; AA must be refused until the GPU runs it. Without a usable device every entry prints SKIPPED (exit 77). */
+ * bound. Without a usable device every entry prints SKIPPED (exit 77). */
 #include "tess_test_matrix.h"
 #include <stdio.h>
 
@@ -31,7 +32,7 @@ static int gpu_available(const tess_matrix_hooks_t *h, char *why, size_t len)
 
 static int gpu_supports(tess_pattern pattern)
 {
-    return pattern == TESS_PATTERN_AB || pattern == TESS_PATTERN_MR;
+    return pattern == TESS_PATTERN_AB || pattern == TESS_PATTERN_AA || pattern == TESS_PATTERN_MR;
 }
 
 int main(int argc, char **argv)

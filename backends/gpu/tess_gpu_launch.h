@@ -1,0 +1,85 @@
+/* The step launcher of one lattice, precision and pattern step (AB, AA odd, AA even): which instance of the tile
+ * kernel a step runs (collision, variant, curved links) and the passes around it (docs/gpu.md). Included only by
+ * the step translation units (backends/cuda/cuda_step.cu, backends/hip/hip_step.hip), each compiled once per
+ * triple with TESS_GPU_STEP_R, TESS_GPU_STEP_LATTICE and TESS_GPU_STEP_PAT set, which instantiate
+ * tess_gpu_launch_step for it: the kernels of a backend then compile in 24 parallel jobs instead of one (AB and
+ * AA's two steps triple the instances, and one job of them all took over five minutes on the device machine).
+ * Each translation unit has its own constant bank (no relocatable device code), which tess_gpu_bind_constants
+ * fills before its first launch of a backend's constants. */
+#ifndef TESS_GPU_LAUNCH_H
+#define TESS_GPU_LAUNCH_H
+
+#include "tess_gpu_backend.h"
+
+/* The engine's kernel for a lattice, a collision, a variant and a pattern's step (tess_gpu_tile_step.h). */
+template <typename R> using tess_gpu_q_kernel_t = void (*)(const R *, R *, const tess_gpu_q_args_t);
+
+template <typename R, int LAT, bool LINKS, int PAT>
+static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision)
+{
+    if (collision == TESS_COLLISION_MRT)
+        return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_MRT>::value, TESS_KERNEL_FULL, LINKS, PAT>;
+    if (collision == TESS_COLLISION_REGULARIZED)
+        return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_REGULARIZED>::value, TESS_KERNEL_FULL,
+                               LINKS, PAT>;
+    return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, LINKS, PAT>;
+}
+
+/* The measurement variants exist for AB only (tess_gpu_create refuses them with AA): fewer instances to compile. */
+template <typename R, int LAT, int PAT>
+static tess_gpu_q_kernel_t<R> tess_gpu_pick_q(tess_kernel_variant v, int collision, bool links)
+{
+    if constexpr (PAT == TESS_GPU_AB) {
+        if (v == TESS_KERNEL_READ_WRITE_ONLY)
+            return tess_gpu_q_step<R, LAT, TESS_GPU_MODEL_ANY, TESS_KERNEL_READ_WRITE_ONLY, false, TESS_GPU_AB>;
+        if (v == TESS_KERNEL_PROPAGATION_ONLY)
+            return tess_gpu_q_step<R, LAT, TESS_GPU_MODEL_ANY, TESS_KERNEL_PROPAGATION_ONLY, false, TESS_GPU_AB>;
+    }
+    return links ? tess_gpu_pick_q_full<R, LAT, true, PAT>(collision)
+                 : tess_gpu_pick_q_full<R, LAT, false, PAT>(collision);
+}
+
+/* One step: one or two tiles (64 threads each) per block. AB: the sweep from one copy into the other, then the
+ * inlet/outlet list kernel. AA, in place: the passes that read other nodes' slots (curved links, the inlet/outlet
+ * nodes' whole gather) first, then the sweep, then the inlet/outlet values into their slots. The caller advances
+ * the step count and the current copy. */
+template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_backend_t *be, tess_error_t *err)
+{
+    const tess_status sc = tess_gpu_bind_constants(be, err);
+    if (sc != TESS_OK)
+        return sc;
+    const tess_gpu_q_args_t a = tess_gpu_args(be);
+    const int pat = PAT;
+    const int rconv = tess_gpu_read_conv(pat), wconv = tess_gpu_write_conv(pat);
+    (void)wconv; /* AA only */
+    const bool aa = pat != TESS_GPU_AB;
+    const R *src = (const R *)be->f[be->cur];
+    R *dst = (R *)be->f[aa ? be->cur : 1 - be->cur];
+    const unsigned tpb = (unsigned)be->tiles_per_block;
+    const unsigned blocks = (unsigned)(((size_t)be->ntiles + tpb - 1) / tpb);
+    const bool links = be->node_nlink && be->consts.p.wall != TESS_WALL_BOUNCE_BACK;
+    const bool full = be->cfg.variant == TESS_KERNEL_FULL;
+    const bool open = be->nopen > 0 && be->cfg.variant != TESS_KERNEL_READ_WRITE_ONLY;
+    const unsigned ob = (unsigned)((be->nopen + 63) / 64);
+    void (*const open_step)(const R *, R *, const tess_gpu_q_args_t, const int64_t *, int32_t, int, R *) =
+        full ? tess_gpu_q_open_step<R, LAT, TESS_KERNEL_FULL>
+             : tess_gpu_q_open_step<R, LAT, TESS_KERNEL_PROPAGATION_ONLY>;
+    if constexpr (PAT != TESS_GPU_AB) {
+        if (links && full)
+            tess_gpu_q_link_pass<R, LAT><<<(unsigned)((be->nlinks + 127) / 128), 128>>>(src, a, be->link_tile,
+                                                                                       be->nlinks, rconv);
+        if (open)
+            open_step<<<ob, 64>>>(src, dst, a, be->open, be->nopen, rconv, (R *)be->open_val);
+    }
+    tess_gpu_pick_q<R, LAT, PAT>(be->cfg.variant, be->consts.p.collision, links)<<<blocks, 64 * tpb>>>(src, dst, a);
+    if constexpr (PAT != TESS_GPU_AB) {
+        if (open)
+            tess_gpu_q_open_store<R, LAT><<<ob, 64>>>((const R *)be->open_val, dst, a, be->open, be->nopen, wconv);
+    } else if (open) {
+        open_step<<<ob, 64>>>(src, dst, a, be->open, be->nopen, rconv, (R *)0);
+    }
+    TESS_GPU_TRY(gpuGetLastError(), err, "launching the step kernel");
+    return TESS_OK;
+}
+
+#endif
