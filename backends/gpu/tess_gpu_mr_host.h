@@ -133,9 +133,10 @@ static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_
     be->consts.p = *p;
     for (int k = 0; k < 256; k++)
         be->consts.wet[k] = (uint8_t)(k < p->nmat && tess_kind_is_wet(p->mat[k].kind));
-    tess_gpu_constants_owner = NULL;
+    be->consts_id = ++tess_gpu_constants_next;
     be->slots_ready = 0;
     be->cur = 0;
+    be->nsteps_done = 0;
     be->step = p->step0;
     return tess_gpu_mr_transfer(be, (void *)pops, 1, err);
 }
