@@ -228,6 +228,24 @@ step "benchmark: the other lattices (D3Q27 ${size}^3, D3Q13 ${size}^3 MRT, D2Q9 
 } 2>&1 | tee /tmp/bench-lattices.log || status=1
 cat /tmp/bench-l1.csv >"$out/bench-lattices.csv" && grep -hv '^#\|^case' /tmp/bench-l2.csv /tmp/bench-l3.csv >>"$out/bench-lattices.csv"
 fi
+step "benchmark: the patterns (AB, AA, MR) on cavity3d ${size}^3 D3Q19 and D3Q27, spheres 192^3 porosity 0.5"
+{
+    "$bench" bench --backend cuda --case cavity3d --size "$size" --pattern ab,aa --precision double,single \
+        --steps "$bsteps" --reps 3 --csv /tmp/bench-p1.csv &&
+    "$bench" bench --backend cuda --case cavity3d --size "$size" --pattern ab,mr --collision regularized \
+        --precision double,single --steps "$bsteps" --reps 3 --csv /tmp/bench-p2.csv &&
+    "$bench" bench --backend cuda --case cavity3d --size "$size" --set lattice.model=D3Q27 --pattern ab,aa \
+        --precision double,single --steps "$bsteps" --reps 3 --csv /tmp/bench-p3.csv &&
+    "$bench" bench --backend cuda --case cavity3d --size "$size" --set lattice.model=D3Q27 --pattern mr \
+        --collision regularized --precision double,single --steps "$bsteps" --reps 3 --csv /tmp/bench-p4.csv &&
+    "$bench" bench --backend cuda --case spheres --size 192 --porosity 0.5 --pattern ab,aa --precision double,single \
+        --steps "$bsteps" --reps 3 --csv /tmp/bench-p5.csv &&
+    "$bench" bench --backend cuda --case spheres --size 192 --porosity 0.5 --pattern ab,mr --collision regularized \
+        --precision double,single --steps "$bsteps" --reps 3 --csv /tmp/bench-p6.csv
+} 2>&1 | tee /tmp/bench-patterns.log || status=1
+cat /tmp/bench-p1.csv >"$out/bench-patterns.csv" 2>/dev/null &&
+    grep -hv '^#\|^case' /tmp/bench-p2.csv /tmp/bench-p3.csv /tmp/bench-p4.csv /tmp/bench-p5.csv /tmp/bench-p6.csv \
+        >>"$out/bench-patterns.csv" 2>/dev/null
 step "benchmark: random spheres 192^3, porosity 0.1..0.9, double and single; curved walls (bouzidi-quadratic)"
 {
     "$bench" bench --backend cuda --case spheres --size 192 --porosity "${BENCH_POROSITIES:-0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9}" \
@@ -263,7 +281,7 @@ fi
 step "summary"
 grep -h "FAIL" /tmp/tests-fast.log /tmp/tests-repro.log /tmp/check.log 2>/dev/null | head -20
 for row in "${sanitizer_rows[@]+"${sanitizer_rows[@]}"}"; do echo "$row"; done
-for f in "$out"/bench-sizes.csv "$out"/bench-kernels.csv "$out"/bench-lattices.csv "$out"/bench-spheres.csv; do
+for f in "$out"/bench-sizes.csv "$out"/bench-kernels.csv "$out"/bench-lattices.csv "$out"/bench-patterns.csv "$out"/bench-spheres.csv; do
     [ -f "$f" ] && awk -F, 'NR > 2 && $1 != "case" { printf "%-9s %-5s %-12s %4s %5.2f eta %5.3f %-6s %-11s %-11s %9.1f MLUPS %7.1f GB/s %5.1f%% of copy\n", $1, $21, $22, $2, $3, $4, $9, $10, $11, $14, $18, 100 * $19 }' "$f"
 done
 cat /tmp/fluidx3d.log 2>/dev/null
