@@ -482,14 +482,20 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         }
     }
     if (PAT == TESS_GPU_AA_ODD && VARIANT != TESS_KERNEL_READ_WRITE_ONLY) {
-        /* TESS_Q_SWAPPED: f*_i into slot opp(i) of the downstream node x + c_i when it is wet, else into slot i. */
+        /* TESS_Q_SWAPPED: f*_i into slot opp(i) of the downstream node x + c_i when it is wet, else into slot i.
+         * The store address of i is the pull's address of opp(i): read the neighbourhood again through volatile
+         * so that the compiler recomputes it here instead of keeping the pull's Q addresses alive across the
+         * collision (the odd step had 128 registers in FP64 against the even step's 96). */
+        asm volatile("" ::: "memory"); /* and not before the collision */
+        const volatile int32_t *nb = s_nb[local];
+        const volatile uint8_t *codes = s_code[local];
         TESS_UNROLL
         for (int i = 0; i < Q; i++) {
             const int dx = x + L::cx(i), dy = y + L::cy(i), dz = z + L::cz(i);
-            const unsigned code = s_code[local][(dz + ZO) * HX * HY + (dy + 1) * HX + (dx + 1)];
+            const unsigned code = codes[(dz + ZO) * HX * HY + (dy + 1) * HX + (dx + 1)];
             const int slot = ((dx + EX) / EX) + 3 * ((dy + EY) / EY) + 9 * ((dz + EZ) / EZ);
             const int dl = (dx & (EX - 1)) + EX * ((dy & (EY - 1)) + EY * (dz & (EZ - 1)));
-            const size_t at = code == TESS_GPU_WET ? ((size_t)s_nb[local][slot] * Q + L::opp(i)) * 64 + dl
+            const size_t at = code == TESS_GPU_WET ? ((size_t)nb[slot] * Q + L::opp(i)) * 64 + dl
                                                    : ((size_t)k * Q + i) * 64 + n;
             dst[at] = f[i];
         }
