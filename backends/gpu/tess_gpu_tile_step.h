@@ -336,6 +336,14 @@ tess_gpu_q_link_pass(const R *__restrict__ f, const tess_gpu_q_args_t a, const i
  * only). LINKS: whether the run has curved-wall links (Bouzidi); a kernel without carries none of their code or
  * registers, and the measurement variants pull with halfway walls only. AB computes the link values in the
  * kernel, behind a barrier; AA reads them from tess_gpu_q_link_pass, which ran before the sweep. */
+/* Shared-memory reads that the compiler must repeat (volatile) or may reuse (AA's odd-step stores, below). */
+template <bool V, typename T> struct tess_gpu_reread {
+    typedef const T type;
+};
+template <typename T> struct tess_gpu_reread<true, T> {
+    typedef const volatile T type;
+};
+
 /* Curved-wall link values a tile keeps in shared memory (2 KiB in FP64); a tile with more puts the rest in
  * global memory. */
 #define TESS_GPU_TILE_LINKS 256
@@ -483,12 +491,15 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     }
     if (PAT == TESS_GPU_AA_ODD && VARIANT != TESS_KERNEL_READ_WRITE_ONLY) {
         /* TESS_Q_SWAPPED: f*_i into slot opp(i) of the downstream node x + c_i when it is wet, else into slot i.
-         * The store address of i is the pull's address of opp(i): read the neighbourhood again through volatile
-         * so that the compiler recomputes it here instead of keeping the pull's Q addresses alive across the
-         * collision (the odd step had 128 registers in FP64 against the even step's 96). */
-        asm volatile("" ::: "memory"); /* and not before the collision */
-        const volatile int32_t *nb = s_nb[local];
-        const volatile uint8_t *codes = s_code[local];
+         * The store address of i is the pull's address of opp(i): reading the neighbourhood again through
+         * volatile, after a compiler barrier, makes the compiler recompute it here instead of keeping the pull's
+         * Q addresses alive across the collision. Measured on the H100 (docs/performance-notes.md, "GPU AA"):
+         * D3Q19 FP32 +17%, FP64 +11%; D3Q27 FP64 lost 9% and keeps the plain reads. */
+        enum { REREAD = !(LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 8) };
+        if (REREAD)
+            asm volatile("" ::: "memory");
+        typename tess_gpu_reread<REREAD, int32_t>::type *nb = s_nb[local];
+        typename tess_gpu_reread<REREAD, uint8_t>::type *codes = s_code[local];
         TESS_UNROLL
         for (int i = 0; i < Q; i++) {
             const int dx = x + L::cx(i), dy = y + L::cy(i), dz = z + L::cz(i);
