@@ -46,6 +46,7 @@ typedef struct {
     double exchange_s;      /* of which packing, posting, waiting for and unpacking messages */
     double wait_s;          /* of which waiting (what the interior update did not hide) */
     long steps;
+    int transport;          /* how its messages travel: TESS_XFER_* (backends/cpu/cpu_dist_xfer.h) */
 } tess_halo_rank_t;
 
 /* Plans for every rank of part (an array of part->nranks), with B's radius in nodes (3 covers the AB pattern's

@@ -2,6 +2,8 @@
  * loop, and the per-step halo exchange that both run. */
 #include "cpu_dist.h"
 #include "cpu_q.h"
+#include "cpu_dist_xfer.h"
+#include "tess_dist_engine.h"
 #include "tess_halo_plan.h"
 #include "tess_mpi.h"
 #include "tess_partition.h"
@@ -9,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-extern const tess_backend_ops_t tess_backend_cpu;
 
 /* Commands from rank 0 (broadcast), and the tags of the point-to-point messages. */
 enum { CMD_CREATE = 1, CMD_UPLOAD, CMD_INIT, CMD_STEP, CMD_DOWNLOAD, CMD_BYTES, CMD_STATS, CMD_DESTROY, CMD_QUIT };
@@ -23,14 +23,17 @@ typedef struct {
 /* One rank's share: its engine over the local tiling and the exchange. */
 typedef struct {
     tess_backend_config_t cfg;
+    const tess_dist_engine_t *ex; /* the engine (tess_dist_engine.h): the CPU, or a GPU backend */
     tess_backend_t *eng;
     tess_halo_plan_t plan;
     size_t vs;                   /* bytes per value */
-    char *sbuf, *rbuf;           /* per neighbour j from off[j]: room for every phase's message */
-    int64_t *off;
+    int64_t *off;                /* per neighbour j: its messages' first value in the buffers (room for every phase) */
     tess_mpi_requests_t *req;
     double step_s, exchange_s, wait_s;
     long steps;
+    tess_dist_xfer_t x;          /* where packing writes and MPI reads: host, device, or staged (cpu_dist_xfer.h) */
+    tess_status fail;            /* the first failure of a step (node_failed) */
+    tess_error_t ferr;
 } node_t;
 
 /* Rank 0's instance: its node plus what it needs to scatter and gather the global state. */
@@ -67,9 +70,16 @@ static tess_status agree(tess_status st, tess_error_t *err)
 
 /* ---- the exchange ---------------------------------------------------------------------------------------- */
 
-static tess_cpu_q_t *engine(node_t *d)
+/* A rank's first failure in a step (a GPU engine's launch or copy): printed once; the rank goes on posting its
+ * messages, so that no other rank waits forever, and the next download reports it to rank 0. */
+static void node_failed(node_t *d, tess_status st, const tess_error_t *e)
 {
-    return (tess_cpu_q_t *)(void *)d->eng;
+    if (st == TESS_OK || d->fail != TESS_OK)
+        return;
+    d->fail = st;
+    d->ferr = *e;
+    if (tess_mpi_rank() != 0)
+        fprintf(stderr, "tessera: rank %d: %s\n", tess_mpi_rank(), e->msg);
 }
 
 static tess_status node_buffers(node_t *d, tess_error_t *err)
@@ -84,45 +94,21 @@ static tess_status node_buffers(node_t *d, tess_error_t *err)
         const int64_t a = ra > sa ? ra : sa, b = rb > sb ? rb : sb;
         d->off[j + 1] = d->off[j] + a + b;
     }
-    const size_t n = (size_t)(d->off[pl->nnb] > 0 ? d->off[pl->nnb] : 1) * d->vs;
-    d->sbuf = malloc(n);
-    d->rbuf = malloc(n);
     d->req = tess_mpi_requests_new(2 * pl->nnb);
-    if (!d->sbuf || !d->rbuf || !d->req)
-        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the halo buffers (%zu bytes)", 2 * n);
-    return TESS_OK;
+    if (!d->req)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the halo requests");
+    return tess_dist_xfer_init(&d->x, d->ex, pl, (size_t)d->off[pl->nnb] * d->vs, err);
 }
 
 static void node_free(node_t *d)
 {
+    tess_dist_xfer_free(&d->x); /* device memory first, while the engine holds its device */
     if (d->eng)
-        tess_backend_cpu.destroy(d->eng);
+        d->ex->ops->destroy(d->eng);
     tess_halo_plan_free(&d->plan);
-    free(d->sbuf);
-    free(d->rbuf);
     free(d->off);
     tess_mpi_requests_free(d->req);
     memset(d, 0, sizeof *d);
-}
-
-static void gather_vals(char *buf, const char *f, const int64_t *idx, int64_t n, size_t vs)
-{
-    if (vs == sizeof(double))
-        for (int64_t k = 0; k < n; k++)
-            ((double *)(void *)buf)[k] = ((const double *)(const void *)f)[idx[k]];
-    else
-        for (int64_t k = 0; k < n; k++)
-            ((float *)(void *)buf)[k] = ((const float *)(const void *)f)[idx[k]];
-}
-
-static void scatter_vals(char *f, const char *buf, const int64_t *idx, int64_t n, size_t vs)
-{
-    if (vs == sizeof(double))
-        for (int64_t k = 0; k < n; k++)
-            ((double *)(void *)f)[idx[k]] = ((const double *)(const void *)buf)[k];
-    else
-        for (int64_t k = 0; k < n; k++)
-            ((float *)(void *)f)[idx[k]] = ((const float *)(const void *)buf)[k];
 }
 
 /* The phases of the exchange (tess_halo_plan.h): FWD sends the owner's A and B slots to the ranks holding them
@@ -158,52 +144,84 @@ static void phase_recv(node_t *d, int phase)
 {
     const tess_halo_plan_t *pl = &d->plan;
     const phase_t p = phase_lists(pl, phase);
+    char *rbuf = tess_dist_xfer_mpi_buf(&d->x, 0);
     for (int j = 0; j < pl->nnb; j++) {
         const int64_t n = len(p.r1_start, j) + len(p.r2_start, j);
         if (n)
-            tess_mpi_irecv(d->req, d->rbuf + (size_t)d->off[j] * d->vs, (size_t)n * d->vs, pl->nb[j], TAG_HALO + phase);
+            tess_mpi_irecv(d->req, rbuf + (size_t)d->off[j] * d->vs, (size_t)n * d->vs, pl->nb[j], TAG_HALO + phase);
     }
 }
 
-static void phase_send(node_t *d, int phase, const char *f)
+/* Packs every neighbour's message (the engine: on the device for a GPU), makes it ready for MPI, posts it. */
+static void phase_send(node_t *d, int phase, const void *f)
 {
     const tess_halo_plan_t *pl = &d->plan;
     const phase_t p = phase_lists(pl, phase);
+    const tess_dist_engine_t *ex = d->ex;
+    char *pb = tess_dist_xfer_engine_buf(&d->x, 1), *mb = tess_dist_xfer_mpi_buf(&d->x, 1);
+    tess_error_t e = {0};
     for (int j = 0; j < pl->nnb; j++) {
         const int64_t n1 = len(p.s1_start, j), n2 = len(p.s2_start, j);
-        char *b = d->sbuf + (size_t)d->off[j] * d->vs;
-        gather_vals(b, f, p.s1 + p.s1_start[j], n1, d->vs);
-        if (n2)
-            gather_vals(b + (size_t)n1 * d->vs, f, p.s2 + p.s2_start[j], n2, d->vs);
+        const size_t o = (size_t)d->off[j] * d->vs;
+        tess_status st = TESS_OK;
+        if (n1)
+            st = ex->pack(d->eng, pb + o, f, tess_dist_xfer_list(&d->x, pl, p.s1) + p.s1_start[j], n1, d->vs, &e);
+        if (n2 && st == TESS_OK)
+            st = ex->pack(d->eng, pb + o + (size_t)n1 * d->vs, f, tess_dist_xfer_list(&d->x, pl, p.s2) + p.s2_start[j],
+                          n2, d->vs, &e);
+        if (n1 + n2 && st == TESS_OK)
+            st = tess_dist_xfer_sent(&d->x, o, (size_t)(n1 + n2) * d->vs, &e);
+        node_failed(d, st, &e);
         if (n1 + n2)
-            tess_mpi_isend(d->req, b, (size_t)(n1 + n2) * d->vs, pl->nb[j], TAG_HALO + phase);
+            tess_mpi_isend(d->req, mb + o, (size_t)(n1 + n2) * d->vs, pl->nb[j], TAG_HALO + phase);
     }
 }
 
-static void phase_finish(node_t *d, int phase, char *f)
+static void phase_finish(node_t *d, int phase, void *f)
 {
     const tess_halo_plan_t *pl = &d->plan;
     const phase_t p = phase_lists(pl, phase);
+    const tess_dist_engine_t *ex = d->ex;
     const double t = tess_mpi_wtime();
     tess_mpi_waitall(d->req);
     d->wait_s += tess_mpi_wtime() - t;
+    const char *ub = tess_dist_xfer_engine_buf(&d->x, 0);
+    tess_error_t e = {0};
     for (int j = 0; j < pl->nnb; j++) {
         const int64_t n1 = len(p.r1_start, j), n2 = len(p.r2_start, j);
-        const char *b = d->rbuf + (size_t)d->off[j] * d->vs;
-        scatter_vals(f, b, p.r1 + p.r1_start[j], n1, d->vs);
-        if (n2)
-            scatter_vals(f, b + (size_t)n1 * d->vs, p.r2 + p.r2_start[j], n2, d->vs);
+        const size_t o = (size_t)d->off[j] * d->vs;
+        tess_status st = n1 + n2 ? tess_dist_xfer_received(&d->x, o, (size_t)(n1 + n2) * d->vs, &e) : TESS_OK;
+        if (n1 && st == TESS_OK)
+            st = ex->unpack(d->eng, f, ub + o, tess_dist_xfer_list(&d->x, pl, p.r1) + p.r1_start[j], n1, d->vs, &e);
+        if (n2 && st == TESS_OK)
+            st = ex->unpack(d->eng, f, ub + o + (size_t)n1 * d->vs, tess_dist_xfer_list(&d->x, pl, p.r2) + p.r2_start[j],
+                            n2, d->vs, &e);
+        node_failed(d, st, &e);
     }
+}
+
+static void node_tiles(node_t *d, int32_t k0, int32_t k1, int part)
+{
+    tess_error_t e = {0};
+    node_failed(d, d->ex->step_tiles(d->eng, k0, k1, part, &e), &e);
+}
+
+/* Waits for a GPU engine's kernels (the step's timing includes them); nothing for the CPU. */
+static void node_sync(node_t *d)
+{
+    tess_error_t e = {0};
+    if (d->ex->sync)
+        node_failed(d, d->ex->sync(&e), &e);
 }
 
 /* One step with its exchange: boundary tiles, messages posted, interior tiles, messages awaited. */
 static void node_step(node_t *d)
 {
-    tess_cpu_q_t *q = engine(d);
+    const tess_dist_engine_t *ex = d->ex;
     const tess_halo_plan_t *pl = &d->plan;
     const double t0 = tess_mpi_wtime();
     double tx = 0.0, t;
-    const int aa = d->cfg.pattern == TESS_PATTERN_AA, odd = aa && (q->nsteps_done & 1) == 0;
+    const int aa = d->cfg.pattern == TESS_PATTERN_AA, odd = aa && (ex->steps_done(d->eng) & 1) == 0;
     const int phase = odd ? REV : FWD;
     t = tess_mpi_wtime();
     phase_recv(d, phase);
@@ -211,30 +229,34 @@ static void node_step(node_t *d)
     if (d->cfg.pattern == TESS_PATTERN_MR) {
         /* MR's sliding window sweeps whole block columns, halo tiles included (their values are then replaced
          * where they are read): the step first, then the moments of the listed nodes, without overlap. */
-        tess_cpu_q_step_tiles(q, 0, q->ntiles, TESS_CPU_Q_FIRST | TESS_CPU_Q_LAST);
+        node_tiles(d, 0, pl->local.ntiles, TESS_DIST_FIRST | TESS_DIST_LAST);
+        node_sync(d);
         t = tess_mpi_wtime();
-        phase_send(d, FWD, q->f[q->cur]);
-        phase_finish(d, FWD, q->f[q->cur]);
+        void *f = ex->state(d->eng, 0);
+        phase_send(d, FWD, f);
+        phase_finish(d, FWD, f);
+        node_sync(d);
         d->exchange_s += tess_mpi_wtime() - t + tx;
         d->step_s += tess_mpi_wtime() - t0;
         d->steps++;
         return;
     }
-    tess_cpu_q_step_tiles(q, 0, pl->nbound, TESS_CPU_Q_FIRST);
+    node_tiles(d, 0, pl->nbound, TESS_DIST_FIRST);
+    node_sync(d); /* a GPU's boundary tiles are done before the exchange's clock starts */
     t = tess_mpi_wtime();
     /* AB: the new state is the other copy until the step completes; AA works in place. */
-    const char *now = q->f[aa ? 0 : 1 - q->cur];
-    phase_send(d, phase, now);
+    phase_send(d, phase, ex->state(d->eng, 1));
     tx += tess_mpi_wtime() - t;
-    tess_cpu_q_step_tiles(q, pl->nbound, pl->nowned, TESS_CPU_Q_LAST);
+    node_tiles(d, pl->nbound, pl->nowned, TESS_DIST_LAST); /* a GPU runs it while the messages travel */
     t = tess_mpi_wtime();
-    char *f = q->f[aa ? 0 : q->cur];
+    void *f = ex->state(d->eng, 0);
     phase_finish(d, phase, f);
     if (odd) { /* the owners now hold their complete swapped state: send B for the even step's special reads */
         phase_recv(d, FWD_B);
         phase_send(d, FWD_B, f);
         phase_finish(d, FWD_B, f);
     }
+    node_sync(d);
     tx += tess_mpi_wtime() - t;
     d->exchange_s += tx;
     d->step_s += tess_mpi_wtime() - t0;
@@ -327,12 +349,21 @@ static tess_status recv_plan(tess_halo_plan_t *pl, tess_error_t *err)
 
 /* ---- what every rank does for a command ------------------------------------------------------------------ */
 
-static tess_status node_create(node_t *d, const tess_backend_config_t *cfg, tess_error_t *err)
+/* The engines this build runs distributed (tess_cpu_dist_engines; the CPU's always first), and which one a
+ * command names: the index travels with CMD_CREATE. */
+enum { MAX_ENGINES = 4 };
+static const tess_dist_engine_t *engines[MAX_ENGINES] = {&tess_dist_engine_cpu};
+static int nengines = 1;
+
+static tess_status node_create(node_t *d, const tess_backend_config_t *cfg, int engine, tess_error_t *err)
 {
     memset(d, 0, sizeof *d);
     d->cfg = *cfg;
     d->vs = tess_precision_size(cfg->precision);
-    return tess_backend_cpu.create(cfg, &d->eng, err);
+    if (engine < 0 || engine >= nengines)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED, "rank %d: engine %d is not built here", tess_mpi_rank(), engine);
+    d->ex = engines[engine];
+    return d->ex->create ? d->ex->create(cfg, &d->eng, err) : d->ex->ops->create(cfg, &d->eng, err);
 }
 
 /* The MR pattern stores nv moments per node instead of q populations: a node any of whose slots is listed sends
@@ -406,7 +437,12 @@ static tess_status node_upload(node_t *d, tess_error_t *err)
     if (st == TESS_OK)
         st = node_buffers(d, err);
     if (st == TESS_OK)
-        st = tess_backend_cpu.upload_geometry(d->eng, &d->plan.local, err);
+        st = d->ex->ops->upload_geometry(d->eng, &d->plan.local, err);
+    if (st == TESS_OK && d->ex->set_owned) {
+        const tess_tiling_t *l = &d->plan.local;
+        st = d->ex->set_owned(d->eng, d->plan.nbound, d->plan.nowned, l->links.n > 0 ? l->links.start[d->plan.nowned] : 0,
+                              err);
+    }
     return st;
 }
 
@@ -415,7 +451,7 @@ static void node_stats(node_t *d, tess_halo_rank_t *s)
     const tess_halo_plan_t *pl = &d->plan;
     *s = (tess_halo_rank_t){pl->nowned, pl->local.ntiles - pl->nowned, pl->nnb,
                                 pl->local.n_wet, tess_halo_plan_recv_count(pl), d->step_s, d->exchange_s, d->wait_s,
-                                d->steps};
+                                d->steps, d->x.mode};
 }
 
 /* The local populations (canonical, local tile order), owned tiles first: what a download sends to rank 0. */
@@ -425,7 +461,11 @@ static tess_status node_download(node_t *d, char **local, tess_error_t *err)
     *local = malloc(block * (size_t)(d->plan.local.ntiles ? d->plan.local.ntiles : 1));
     if (!*local)
         return tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for its populations", tess_mpi_rank());
-    return tess_backend_cpu.download_populations(d->eng, *local, err);
+    if (d->fail != TESS_OK) { /* a step failed on this rank (node_failed) */
+        *err = d->ferr;
+        return d->fail;
+    }
+    return d->ex->ops->download_populations(d->eng, *local, err);
 }
 
 int tess_cpu_dist_serve(void)
@@ -441,7 +481,7 @@ int tess_cpu_dist_serve(void)
             tess_backend_config_t cfg;
             tess_mpi_bcast(&cfg, sizeof cfg, 0);
             node_free(&d);
-            st = agree(node_create(&d, &cfg, &err), &err);
+            st = agree(node_create(&d, &cfg, c.arg, &err), &err);
             break;
         }
         case CMD_UPLOAD:
@@ -460,7 +500,7 @@ int tess_cpu_dist_serve(void)
             else /* drain the message into nothing is impossible without the room: fail this rank */
                 st = tess_fail(&err, TESS_ERR_NOMEM, "rank %d: out of memory for its initial state", tess_mpi_rank());
             if (st == TESS_OK)
-                st = tess_backend_cpu.initialise(d.eng, &p, pops, &err);
+                st = d.ex->ops->initialise(d.eng, &p, pops, &err);
             free(pops);
             d.step_s = d.exchange_s = d.wait_s = 0.0;
             d.steps = 0;
@@ -480,7 +520,7 @@ int tess_cpu_dist_serve(void)
             break;
         }
         case CMD_BYTES:
-            tess_mpi_sum_ll(d.eng ? (long long)tess_backend_cpu.bytes_allocated(d.eng) : 0);
+            tess_mpi_sum_ll(d.eng ? (long long)d.ex->ops->bytes_allocated(d.eng) : 0);
             break;
         case CMD_STATS: {
             tess_halo_rank_t s;
@@ -533,7 +573,8 @@ static void d_destroy(tess_backend_t *b)
     live = 0;
 }
 
-static tess_status d_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
+static tess_status d_create_engine(const tess_backend_config_t *cfg, int engine, tess_backend_t **out,
+                                   tess_error_t *err)
 {
     *out = NULL;
     if (live)
@@ -545,9 +586,9 @@ static tess_status d_create(const tess_backend_config_t *cfg, tess_backend_t **o
     d->cfg = *cfg;
     d->nranks = tess_mpi_size();
     live = 1;
-    bcast_cmd(CMD_CREATE, 0);
+    bcast_cmd(CMD_CREATE, engine);
     tess_mpi_bcast(&d->cfg, sizeof d->cfg, 0);
-    const tess_status st = agree(node_create(&d->node, cfg, err), err);
+    const tess_status st = agree(node_create(&d->node, cfg, engine, err), err);
     *out = (tess_backend_t *)(void *)d;
     return st; /* on error the caller destroys what it got */
 }
@@ -640,7 +681,7 @@ static tess_status d_initialise(tess_backend_t *b, const tess_params_t *p, const
         if (r)
             tess_mpi_send(local, (size_t)d->nlocal[r] * block, r, TAG_POPS);
     }
-    st = tess_backend_cpu.initialise(d->node.eng, p, local, err);
+    st = d->node.ex->ops->initialise(d->node.eng, p, local, err);
     free(local);
     d->node.step_s = d->node.exchange_s = d->node.wait_s = 0.0;
     d->node.steps = 0;
@@ -655,7 +696,9 @@ static tess_status d_step(tess_backend_t *b, int nsteps, tess_error_t *err)
     bcast_cmd(CMD_STEP, nsteps);
     for (int s = 0; s < nsteps; s++)
         node_step(&d->node);
-    return TESS_OK;
+    if (d->node.fail != TESS_OK) /* rank 0's own; the others' come with the next download */
+        *err = d->node.ferr;
+    return d->node.fail;
 }
 
 static tess_status d_download(tess_backend_t *b, void *pops, tess_error_t *err)
@@ -691,21 +734,67 @@ static size_t d_bytes(const tess_backend_t *b)
 {
     const dist_t *d = (const dist_t *)(const void *)b;
     bcast_cmd(CMD_BYTES, 0);
-    return (size_t)tess_mpi_sum_ll(d->node.eng ? (long long)tess_backend_cpu.bytes_allocated(d->node.eng) : 0);
+    return (size_t)tess_mpi_sum_ll(d->node.eng ? (long long)d->node.ex->ops->bytes_allocated(d->node.eng) : 0);
 }
 
 static void d_describe(const tess_backend_t *b, char *buf, size_t len)
 {
     const dist_t *d = (const dist_t *)(const void *)b;
     char inner[384] = "";
-    if (d->node.eng && tess_backend_cpu.describe)
-        tess_backend_cpu.describe(d->node.eng, inner, sizeof inner);
-    snprintf(buf, len, "%s; %d MPI ranks (rank 0's threads)", inner, d->nranks);
+    if (d->node.eng && d->node.ex->ops->describe)
+        d->node.ex->ops->describe(d->node.eng, inner, sizeof inner);
+    snprintf(buf, len, "%s; %d MPI ranks (rank 0's %s), halo exchange through %s", inner, d->nranks,
+             d->node.ex->device ? "device" : "threads", tess_dist_xfer_name(d->node.x.mode));
+}
+
+/* Rank 0's table per engine: the CPU's below, the GPU engines' copies of it under their names. */
+static tess_status d_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
+{
+    return d_create_engine(cfg, 0, out, err);
+}
+#define ENGINE_CREATE(k)                                                                                            \
+    static tess_status d_create##k(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)      \
+    {                                                                                                              \
+        return d_create_engine(cfg, k, out, err);                                                                  \
+    }
+ENGINE_CREATE(1)
+ENGINE_CREATE(2)
+ENGINE_CREATE(3)
+#undef ENGINE_CREATE
+static tess_backend_ops_t tables[MAX_ENGINES];
+
+void tess_cpu_dist_engines(const tess_dist_engine_t *const *list, int n)
+{
+    tess_status (*const create[MAX_ENGINES])(const tess_backend_config_t *, tess_backend_t **, tess_error_t *) = {
+        d_create, d_create1, d_create2, d_create3};
+    nengines = 1;
+    for (int i = 0; i < n && nengines < MAX_ENGINES; i++)
+        if (list[i] != &tess_dist_engine_cpu) {
+            tables[nengines] = tess_cpu_dist_ops;
+            tables[nengines].name = list[i]->name;
+            tables[nengines].create = create[nengines];
+            engines[nengines++] = list[i];
+        }
+}
+
+const tess_backend_ops_t *tess_cpu_dist_find(const char *name)
+{
+    if (strcmp(name, tess_cpu_dist_ops.name) == 0)
+        return &tess_cpu_dist_ops;
+    for (int i = 1; i < nengines; i++)
+        if (strcmp(name, tables[i].name) == 0)
+            return &tables[i];
+    return NULL;
 }
 
 int tess_cpu_dist_is(const tess_backend_ops_t *ops)
 {
-    return ops == &tess_cpu_dist_ops;
+    if (ops == &tess_cpu_dist_ops)
+        return 1;
+    for (int i = 1; i < nengines; i++)
+        if (ops == &tables[i])
+            return 1;
+    return 0;
 }
 
 tess_status tess_cpu_dist_stats(tess_backend_t *b, tess_halo_rank_t *out, double *imbalance, tess_error_t *err)

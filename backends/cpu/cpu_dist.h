@@ -10,6 +10,7 @@
 #define TESS_CPU_DIST_H
 
 #include "tess_backend.h"
+#include "tess_dist_engine.h"
 #include "tess_halo_plan.h"
 
 /* Rank 0's table; create refuses when another instance exists (one distributed run at a time). */
@@ -21,7 +22,13 @@ int tess_cpu_dist_serve(void);
  * rank, or when already released). */
 void tess_cpu_dist_release(int code);
 
-/* Whether be is an instance of tess_cpu_dist_ops. */
+/* The GPU engines this build runs distributed (core/cli/tess_dist_engines.c; the CPU is always there): every
+ * rank registers them before it drives or serves. Then tess_cpu_dist_find gives rank 0's table for a backend
+ * name ("cpu", "cuda", "hip"; NULL when that backend does not run distributed). */
+void tess_cpu_dist_engines(const tess_dist_engine_t *const *list, int n);
+const tess_backend_ops_t *tess_cpu_dist_find(const char *name);
+
+/* Whether be is an instance of one of the tables above. */
 int tess_cpu_dist_is(const tess_backend_ops_t *ops);
 /* The figures of every rank (out: tess_mpi_size() entries) and the partition's imbalance (max over mean wet
  * nodes). Every rank takes part (a command). */

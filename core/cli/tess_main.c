@@ -1,6 +1,7 @@
 /* `tessera <command> ...`: dispatch only; each command lives in its own cmd_*.c. */
 #include "tess_cli.h"
 #include "cpu_dist.h"
+#include "tess_dist_engines.h"
 #include "tess_mpi.h"
 #include "tess_signal.h"
 #include <stdio.h>
@@ -83,6 +84,7 @@ static int dispatch(int argc, char **argv)
 int main(int argc, char **argv)
 {
     tess_mpi_init(&argc, &argv);
+    tess_dist_engines_register();
     const int code = dispatch(argc, argv);
     tess_cpu_dist_release(code);
     tess_mpi_finalize();

@@ -134,14 +134,15 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
                             tess_sim_t **out, tess_error_t *err)
 {
     *out = NULL;
-    /* Under mpirun with several processes the CPU engine runs over the ranks (cpu_dist.h; docs/mpi.md). */
+    /* Under mpirun with several processes the backend's engine runs over the ranks (cpu_dist.h; docs/mpi.md). */
     if (tess_mpi_size() > 1) {
-        if (strcmp(ops->name, "cpu") != 0)
+        const tess_backend_ops_t *dist = tess_cpu_dist_find(ops->name);
+        if (!dist)
             return tess_fail(err, TESS_ERR_INPUT,
-                             "backend %s does not run distributed (GPU ranks are not built yet): use --backend cpu "
-                             "under mpirun with several processes, or one process (docs/mpi.md)",
+                             "backend %s does not run distributed in this build: use --backend cpu under mpirun with "
+                             "several processes, or one process (docs/mpi.md)",
                              ops->name);
-        ops = &tess_cpu_dist_ops;
+        ops = dist;
     }
     tess_sim_t *s = calloc(1, sizeof *s);
     if (!s)
