@@ -17,7 +17,8 @@
 # GPU_CHECK_WRONG_ARCH=1 checks the error of an sm_80-only build on a newer GPU; GPU_CHECK_NCU=1 adds Nsight
 # Compute DRAM/L2 sector counts of the propagation kernel; GPU_CHECK_SANITIZER_CAP: seconds per
 # compute-sanitizer run (default 600); GPU_CHECK_SANITIZER_TESTS: the test binaries run under it (default all four); GPU_CHECK_FLUIDX3D: the source
-# folder of the peer FluidX3D, fetched outside the project, to build and measure in the same call (ci/peer-fluidx3d.sh).
+# folder of the peer FluidX3D, fetched outside the project, to build and measure in the same call (ci/peer-fluidx3d.sh);
+# TESSERA_MPI_DEPS: a folder of Open MPI's .debs for the GPU-ranks test on a machine without mpirun (below).
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -49,6 +50,22 @@ if [ -n "${TESSERA_DEPS:-}" ] && [ -d "$TESSERA_DEPS" ]; then
     done
     cmake_extra+=(-DCMAKE_PREFIX_PATH=/tmp/tess-deps/usr)
     export LD_LIBRARY_PATH=/tmp/tess-deps/usr/lib/x86_64-linux-gnu:/tmp/tess-deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+fi
+# TESSERA_MPI_DEPS: a folder of Open MPI's Debian .debs (openmpi-bin, libopenmpi3, libopenmpi-dev, openmpi-common
+# and the libraries they need) for a machine without MPI: unpacked into /tmp/tess-mpi and run from there
+# (OPAL_PREFIX relocates Open MPI; the isolated launcher needs no ssh; no single-copy shared memory in a container).
+mpi_run=$(command -v mpirun || true)
+if [ -n "${TESSERA_MPI_DEPS:-}" ] && [ -d "$TESSERA_MPI_DEPS" ]; then
+    step "unpacking Open MPI from $TESSERA_MPI_DEPS"
+    for f in "$TESSERA_MPI_DEPS"/*.deb; do dpkg -x "$f" /tmp/tess-mpi; done
+    m=/tmp/tess-mpi/usr
+    ln -sf orterun "$m/bin/mpirun"
+    ln -sf opal_wrapper "$m/bin/mpicc"
+    export OPAL_PREFIX=$m PATH=$m/bin:$PATH OMPI_MCA_plm=isolated OMPI_MCA_btl_vader_single_copy_mechanism=none
+    export PMIX_MCA_mca_base_component_path=$m/lib/x86_64-linux-gnu/pmix2/lib/pmix
+    export LD_LIBRARY_PATH=$m/lib/x86_64-linux-gnu:$m/lib/x86_64-linux-gnu/openmpi/lib:${LD_LIBRARY_PATH:-}
+    cmake_extra+=(-DMPI_C_COMPILER=$m/bin/mpicc -DMPIEXEC_EXECUTABLE=$m/bin/mpirun)
+    mpi_run=$m/bin/mpirun
 fi
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv 2>&1 | tee "$out/device.txt"
 
@@ -96,6 +113,26 @@ step "GPU tests, reproducible build (bitwise)"
 grep -E "^[0-9]+: (ok|FAIL|SKIP|mode|matrix suite|cuda )|tests passed|tests failed" /tmp/tests-repro.log | sed 's/^[0-9]*: //' >>"$out/tests.log"
 grep -E "FAIL|tests passed|tests failed|SKIP" /tmp/tests-repro.log | tail -5
 
+# GPU ranks (docs/mpi.md, "GPU ranks"): mpirun -np 2 and 3 with every rank on the one GPU, each pattern, bitwise
+# against the single-rank GPU run in the reproducible build (tests/mpi/test_mpi_gpu.sh). Needs mpirun: the
+# machine's, or Open MPI unpacked from TESSERA_MPI_DEPS.
+step "GPU ranks under mpirun (reproducible build)"
+mpi_rows=()
+if [ -z "$mpi_run" ]; then
+    echo "SKIPPED: no mpirun on this machine (set TESSERA_MPI_DEPS to a folder of Open MPI's .debs)"
+    mpi_rows+=("GPU ranks under mpirun: skipped (no mpirun)")
+else
+    cmake --build /tmp/tess-repro -j 8 --target tessera >>/tmp/tess-repro.build.log 2>&1
+    bash "$root/tests/mpi/test_mpi_gpu.sh" /tmp/tess-repro/core/cli/tessera "$mpi_run" >"$out/mpi-gpu.log" 2>&1
+    rc=$?
+    cat "$out/mpi-gpu.log"
+    case $rc in
+    0) mpi_rows+=("GPU ranks under mpirun (2 and 3 ranks, one GPU): bitwise equal to one rank") ;;
+    77) mpi_rows+=("GPU ranks under mpirun: skipped ($(tail -1 "$out/mpi-gpu.log"))") ;;
+    *) mpi_rows+=("GPU ranks under mpirun: FAILED (see mpi-gpu.log)"); status=1 ;;
+    esac
+fi
+
 # compute-sanitizer: every GPU test binary once under memcheck (out-of-bounds and misaligned accesses, leaks of
 # device memory) and once under racecheck (shared-memory hazards), fast build; each run capped at
 # GPU_CHECK_SANITIZER_CAP seconds (default 600: the tools slow the kernels 10 to 100 times). A tool error fails
@@ -103,7 +140,7 @@ grep -E "FAIL|tests passed|tests failed|SKIP" /tmp/tests-repro.log | tail -5
 step "compute-sanitizer memcheck and racecheck on the GPU tests (fast build)"
 san=/usr/local/cuda/bin/compute-sanitizer
 san_cap=${GPU_CHECK_SANITIZER_CAP:-600}
-sanitizer_rows=()
+sanitizer_rows=("${mpi_rows[@]}")
 for tool in memcheck racecheck; do
     res=
     if [ ! -x "$san" ]; then

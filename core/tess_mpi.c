@@ -24,7 +24,7 @@ int tess_mpi_launch_size(void)
 #include <mpi-ext.h>
 #endif
 
-static int started, rank, size = 1;
+static int started, rank, size = 1, local_rank;
 
 /* The variables each launcher sets in its processes' environment. */
 static int launched(void)
@@ -45,6 +45,11 @@ static void start(int *argc, char ***argv)
     started = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm node;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        MPI_Comm_rank(node, &local_rank);
+        MPI_Comm_free(&node);
+    }
 }
 
 void tess_mpi_init(int *argc, char ***argv)
@@ -64,6 +69,7 @@ int tess_mpi_built(void) { return 1; }
 int tess_mpi_started(void) { return started; }
 int tess_mpi_rank(void) { return rank; }
 int tess_mpi_size(void) { return size; }
+int tess_mpi_local_rank(void) { return local_rank; }
 
 void tess_mpi_library(char *buf, size_t len)
 {
@@ -208,6 +214,7 @@ int tess_mpi_built(void) { return 0; }
 int tess_mpi_started(void) { return 0; }
 int tess_mpi_rank(void) { return 0; }
 int tess_mpi_size(void) { return 1; }
+int tess_mpi_local_rank(void) { return 0; }
 
 void tess_mpi_library(char *buf, size_t len)
 {

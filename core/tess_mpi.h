@@ -16,6 +16,8 @@ int tess_mpi_built(void);   /* 1 when this build has MPI */
 int tess_mpi_started(void); /* 1 when MPI_Init ran */
 int tess_mpi_rank(void);    /* 0 unless started */
 int tess_mpi_size(void);    /* 1 unless started */
+/* This rank among the ranks of its node (MPI_Comm_split_type, MPI_COMM_TYPE_SHARED): a GPU rank's device. */
+int tess_mpi_local_rank(void); /* 0 unless started */
 
 /* The process count a launcher's environment announces (1 without one), whether or not this build has MPI: a
  * build without MPI started by mpirun -np 4 can then say so instead of running the case four times. */

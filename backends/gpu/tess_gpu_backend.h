@@ -44,6 +44,14 @@ struct tess_backend {
     int32_t *mr_map;     /* MR: the groups' tile maps (tess_gpu_mr.h); NULL for one tile per group */
     int32_t mr_ngroups;  /* MR: blocks of a step */
     int mr_nodes;        /* MR: nodes a block updates (64, 256 or 512) */
+    /* A distributed rank (tess_gpu_dist.h): the tiles a step updates are [sweep_k0, sweep_k1) of this launch, the
+     * part of the step (TESS_DIST_FIRST: pre-passes; TESS_DIST_LAST: the step completes); the boundary tiles
+     * [0, nbound) and the owned ones [0, nowned), whose curved links are the first nlinks_owned; the inlet/outlet
+     * nodes on the host (open_first). A single rank: every tile, one part. */
+    int32_t sweep_k0, sweep_k1, nbound, nowned;
+    int sweep_part;
+    int64_t nlinks_owned;
+    int64_t *host_open;
     size_t bytes;        /* device bytes allocated (bytes_allocated) */
     size_t open_bytes;   /* of which the inlet/outlet list and the AA pre-pass values */
     char device_name[256];
@@ -96,7 +104,8 @@ static tess_gpu_q_args_t tess_gpu_args(const tess_backend_t *be)
     a.slots = be->slots;
     a.tile_link = be->tile_link;
     a.link_val = be->link_val;
-    a.ntiles = be->ntiles;
+    a.ntiles = be->sweep_k1;
+    a.k0 = be->sweep_k0;
     a.step = be->step + 1;
     return a;
 }
@@ -168,6 +177,8 @@ TESS_GPU_OP void tess_gpu_free_device(tess_backend_t *be)
     (void)gpuFree(be->open_val);
     free(be->host_type);
     be->host_type = NULL;
+    free(be->host_open);
+    be->host_open = NULL;
     be->open = NULL;
     be->open_val = NULL;
     be->nopen = 0;
@@ -243,6 +254,10 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
     }
     be->bytes = need;
     be->ntiles = t->ntiles;
+    be->sweep_k0 = 0;
+    be->sweep_k1 = be->nbound = be->nowned = t->ntiles;
+    be->sweep_part = 3; /* TESS_DIST_FIRST | TESS_DIST_LAST */
+    be->nlinks_owned = nl;
     memset(&be->shape, 0, sizeof be->shape);
     be->shape.lattice = t->lattice;
     be->shape.q = t->q;
@@ -383,6 +398,8 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
     be->open = NULL;
     be->open_val = NULL;
     be->nopen = 0;
+    free(be->host_open);
+    be->host_open = NULL;
     int64_t nopen = 0;
     for (int64_t j = 0; j < (int64_t)be->ntiles * 64; j++)
         nopen += be->host_type[j] < p->nmat && tess_q_kind_is_wet(p->mat[be->host_type[j]].kind) &&
@@ -399,7 +416,7 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
         gpuError_t rc = gpuMalloc((void **)&be->open, (size_t)nopen * sizeof *open);
         if (rc == gpuSuccess)
             rc = gpuMemcpy(be->open, open, (size_t)nopen * sizeof *open, gpuMemcpyHostToDevice);
-        free(open);
+        be->host_open = open; /* a tile range's nodes (tess_gpu_open_first) */
         TESS_GPU_TRY(rc, err, "uploading the inlet/outlet node list");
         be->nopen = (int32_t)nopen;
         be->open_bytes = (size_t)nopen * sizeof *open;
@@ -420,6 +437,22 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
     be->step = p->step0;
     /* Every copy starts from the state: dry nodes inside tiles are never written, so they keep it. */
     return tess_gpu_transfer(be, (void *)pops, 1, err);
+}
+
+/* The inlet/outlet list's first node in tile k or after (the list is in tile order): a tile range's nodes. */
+TESS_GPU_OP int32_t tess_gpu_open_first(const tess_backend_t *be, int32_t k)
+{
+    int32_t lo = 0, hi = be->nopen;
+    if (!be->host_open)
+        return k <= 0 ? 0 : hi;
+    while (lo < hi) {
+        const int32_t mid = lo + (hi - lo) / 2;
+        if (be->host_open[mid] < (int64_t)k * 64)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 /* Puts this backend's physics into the constant bank, unless it is there already. */
@@ -502,6 +535,8 @@ TESS_GPU_OP tess_status tess_gpu_launch(tess_backend_t *be, tess_error_t *err)
     }
     if (st != TESS_OK)
         return st;
+    if (!(be->sweep_part & 2)) /* a distributed rank's first part of a step (tess_gpu_dist.h) */
+        return TESS_OK;
     if (be->cfg.pattern != TESS_PATTERN_AA)
         be->cur = 1 - be->cur;
     be->nsteps_done++;
@@ -509,12 +544,9 @@ TESS_GPU_OP tess_status tess_gpu_launch(tess_backend_t *be, tess_error_t *err)
     return TESS_OK;
 }
 
-TESS_GPU_OP tess_status tess_gpu_step(tess_backend_t *be, int nsteps, tess_error_t *err)
+/* Before a step: the constants, and the link slots at the first step after initialise. */
+TESS_GPU_OP tess_status tess_gpu_step_prepare(tess_backend_t *be, tess_error_t *err)
 {
-    if (!be->f[0])
-        return tess_fail(err, TESS_ERR_INPUT, "step called before upload_geometry and initialise");
-    if (be->ntiles == 0 || nsteps <= 0)
-        return TESS_OK;
     const tess_status sc = tess_gpu_bind_constants(be, err);
     if (sc != TESS_OK)
         return sc;
@@ -540,6 +572,18 @@ TESS_GPU_OP tess_status tess_gpu_step(tess_backend_t *be, int nsteps, tess_error
         TESS_GPU_TRY(gpuGetLastError(), err, "launching the link-slot kernel");
         be->slots_ready = 1;
     }
+    return TESS_OK;
+}
+
+TESS_GPU_OP tess_status tess_gpu_step(tess_backend_t *be, int nsteps, tess_error_t *err)
+{
+    if (!be->f[0])
+        return tess_fail(err, TESS_ERR_INPUT, "step called before upload_geometry and initialise");
+    if (be->ntiles == 0 || nsteps <= 0)
+        return TESS_OK;
+    const tess_status sc = tess_gpu_step_prepare(be, err);
+    if (sc != TESS_OK)
+        return sc;
     for (int s = 0; s < nsteps; s++) {
         const tess_status st = be->cfg.precision == TESS_PRECISION_SINGLE ? tess_gpu_launch<float>(be, err)
                                                                             : tess_gpu_launch<double>(be, err);

@@ -42,7 +42,9 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q(tess_kernel_variant v, int collisi
 /* One step: one or two tiles (64 threads each) per block. AB: the sweep from one copy into the other, then the
  * inlet/outlet list kernel. AA, in place: the passes that read other nodes' slots (curved links, the inlet/outlet
  * nodes' whole gather) first, then the sweep, then the inlet/outlet values into their slots. The caller advances
- * the step count and the current copy. */
+ * the step count and the current copy. A distributed rank (tess_gpu_dist.h) runs a step in two parts, over the
+ * tiles [sweep_k0, sweep_k1): the boundary tiles with the pre-passes (over its owned tiles; the inlet/outlet
+ * values of the boundary and the interior tiles each in their own segment of open_val), then the interior. */
 template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_backend_t *be, tess_error_t *err)
 {
     const tess_status sc = tess_gpu_bind_constants(be, err);
@@ -56,27 +58,37 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
     const R *src = (const R *)be->f[be->cur];
     R *dst = (R *)be->f[aa ? be->cur : 1 - be->cur];
     const unsigned tpb = (unsigned)be->tiles_per_block;
-    const unsigned blocks = (unsigned)(((size_t)be->ntiles + tpb - 1) / tpb);
+    const int32_t k0 = be->sweep_k0, k1 = be->sweep_k1;
+    const unsigned blocks = (unsigned)(((size_t)(k1 - k0) + tpb - 1) / tpb);
     const bool links = be->node_nlink && be->consts.p.wall != TESS_WALL_BOUNCE_BACK;
     const bool full = be->cfg.variant == TESS_KERNEL_FULL;
     const bool open = be->nopen > 0 && be->cfg.variant != TESS_KERNEL_READ_WRITE_ONLY;
-    const unsigned ob = (unsigned)((be->nopen + 63) / 64);
+    const int32_t o0 = tess_gpu_open_first(be, k0), o1 = tess_gpu_open_first(be, k1);
+    const unsigned ob = (unsigned)((o1 - o0 + 63) / 64);
+    const int Q = be->shape.q;
     void (*const open_step)(const R *, R *, const tess_gpu_q_args_t, const int64_t *, int32_t, int, R *) =
         full ? tess_gpu_q_open_step<R, LAT, TESS_KERNEL_FULL>
              : tess_gpu_q_open_step<R, LAT, TESS_KERNEL_PROPAGATION_ONLY>;
     if constexpr (PAT != TESS_GPU_AB) {
-        if (links && full)
-            tess_gpu_q_link_pass<R, LAT><<<(unsigned)((be->nlinks + 127) / 128), 128>>>(src, a, be->link_tile,
-                                                                                       be->nlinks, rconv);
-        if (open)
-            open_step<<<ob, 64>>>(src, dst, a, be->open, be->nopen, rconv, (R *)be->open_val);
+        if (links && full && (be->sweep_part & 1) && be->nlinks_owned > 0)
+            tess_gpu_q_link_pass<R, LAT><<<(unsigned)((be->nlinks_owned + 127) / 128), 128>>>(src, a, be->link_tile,
+                                                                                             be->nlinks_owned, rconv);
+        const int32_t seg[3] = {0, be->nbound, be->nowned}; /* one segment [0, ntiles) for a single rank */
+        for (int s = 0; s < 2 && open && (be->sweep_part & 1); s++) {
+            const int32_t s0 = tess_gpu_open_first(be, seg[s]), s1 = tess_gpu_open_first(be, seg[s + 1]);
+            if (s1 > s0)
+                open_step<<<(unsigned)((s1 - s0 + 63) / 64), 64>>>(src, dst, a, be->open + s0, s1 - s0, rconv,
+                                                                   (R *)be->open_val + (size_t)Q * s0);
+        }
     }
-    tess_gpu_pick_q<R, LAT, PAT>(be->cfg.variant, be->consts.p.collision, links)<<<blocks, 64 * tpb>>>(src, dst, a);
+    if (blocks)
+        tess_gpu_pick_q<R, LAT, PAT>(be->cfg.variant, be->consts.p.collision, links)<<<blocks, 64 * tpb>>>(src, dst, a);
     if constexpr (PAT != TESS_GPU_AB) {
-        if (open)
-            tess_gpu_q_open_store<R, LAT><<<ob, 64>>>((const R *)be->open_val, dst, a, be->open, be->nopen, wconv);
-    } else if (open) {
-        open_step<<<ob, 64>>>(src, dst, a, be->open, be->nopen, rconv, (R *)0);
+        if (open && o1 > o0)
+            tess_gpu_q_open_store<R, LAT><<<ob, 64>>>((const R *)be->open_val + (size_t)Q * o0, dst, a, be->open + o0,
+                                                      o1 - o0, wconv);
+    } else if (open && o1 > o0) {
+        open_step<<<ob, 64>>>(src, dst, a, be->open + o0, o1 - o0, rconv, (R *)0);
     }
     TESS_GPU_TRY(gpuGetLastError(), err, "launching the step kernel");
     return TESS_OK;

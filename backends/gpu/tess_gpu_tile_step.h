@@ -34,7 +34,8 @@ typedef struct {
     const uint8_t *node_nlink;  /* per tile node: its number of links */
     const int32_t *corner;      /* 3 per tile: box coordinates of its node (0, 0, 0) (profiled inlets) */
     int64_t step;               /* the step the sweep computes (waveform inlets and outlets, tess_q_grid_t) */
-    int32_t ntiles;
+    int32_t ntiles;             /* the sweep updates tiles [k0, ntiles) (a distributed rank: a range of them) */
+    int32_t k0;
 } tess_gpu_q_args_t;
 
 /* A lattice at compile time: the core's per-node functions of one lattice and precision, its tile extent and
@@ -363,7 +364,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     __shared__ R s_val[BARRIER ? TESS_GPU_MAX_TILES_PER_BLOCK : 1][BARRIER ? TESS_GPU_TILE_LINKS : 1];
     const int local = (int)(threadIdx.x >> 6);
     const int n = (int)(threadIdx.x & 63u);
-    const int32_t k = (int32_t)(blockIdx.x * (blockDim.x >> 6)) + local;
+    const int32_t k = a.k0 + (int32_t)(blockIdx.x * (blockDim.x >> 6)) + local;
     const bool active = k < a.ntiles;
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
     const tess_gpu_constants_t *c = &tess_gpu_c;
@@ -436,7 +437,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
          * the tile's threads rather than over the few nodes with links, with no call and no spill
          * (docs/performance-notes.md, "Bouzidi on the GPU"). A block whose tiles have no link skips the phase
          * and its barrier (the condition is the same for every thread of the block). */
-        const int32_t kb = (int32_t)(blockIdx.x * (blockDim.x >> 6));
+        const int32_t kb = a.k0 + (int32_t)(blockIdx.x * (blockDim.x >> 6));
         const int32_t ke = min(kb + (int32_t)(blockDim.x >> 6), a.ntiles);
         if (BARRIER && a.tile_link[kb] != a.tile_link[ke]) {
             if (active) {

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# GPU ranks against the single-rank GPU run, bit for bit (docs/mpi.md, "GPU ranks"): tests/mpi/sparse_pipe.ini
+# (curved pipe wall and sphere with Bouzidi links, a named body, extrapolated inlet and outlet) with --backend cuda
+# under mpirun -np 2 and 3, every rank on the one GPU (local rank modulo the devices), for each pattern (ab, aa,
+# mr; ab and aa also with finite-difference inlet and outlet, aa in single precision): the final populations
+# (a checkpoint), the written fields byte for byte and the monitor (forces included) but its two timing columns,
+# and summary.json's mpi block with its transport. The build must be reproducible for the GPU's bits to be those
+# of every rank count (TESSERA_REPRODUCIBLE=ON; the test still runs in a fast build). Exit status 77 (skipped)
+# without mpirun or without a CUDA device.
+# Usage: tests/mpi/test_mpi_gpu.sh TESSERA [MPIRUN]
+set -euo pipefail
+tessera=${1:?usage: test_mpi_gpu.sh TESSERA [MPIRUN]}
+mpirun=${2:-$(command -v mpirun || true)}
+case_file=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/sparse_pipe.ini
+if [ -z "$mpirun" ] || ! [ -x "$mpirun" ]; then
+    echo "SKIP: no mpirun"
+    exit 77
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if ! "$tessera" run "$case_file" --backend cuda --steps 2 --quiet --out "$work/probe" >"$work/probe.out" 2>&1; then
+    echo "SKIP: no CUDA device ($(head -1 "$work/probe.out"))"
+    exit 77
+fi
+fails=0
+mpi() {
+    local n=$1
+    shift
+    timeout 180 "$mpirun" --oversubscribe --bind-to none -np "$n" "$tessera" "$@"
+}
+strip() { cut -d, -f1,4- "$1"; } # the monitor without wall_s and mlups
+same_as() { # REF DIR LABEL
+    local ref=$1 dir=$2 label=$3 f n=0
+    for f in "$ref"/fields_*.vti; do
+        n=$((n + 1))
+        if ! cmp -s "$f" "$dir/$(basename "$f")"; then
+            echo "FAIL $label: $(basename "$f") differs from the single-rank GPU run"
+            fails=$((fails + 1))
+            return
+        fi
+    done
+    if ! cmp -s "$ref/restart.tsr" "$dir/restart.tsr"; then
+        echo "FAIL $label: the final state (restart.tsr, every population) differs from the single-rank GPU run"
+        fails=$((fails + 1))
+        return
+    fi
+    if ! cmp -s <(strip "$ref/monitor.csv") <(strip "$dir/monitor.csv"); then
+        echo "FAIL $label: monitor.csv (forces, max_u, mean_rho) differs from the single-rank GPU run"
+        diff <(strip "$ref/monitor.csv") <(strip "$dir/monitor.csv") | head -4
+        fails=$((fails + 1))
+        return
+    fi
+    echo "ok   $label: the final populations, $n field files and the monitor bitwise equal"
+}
+
+for variant in ab aa mr ab-fd aa-fd aa-single; do
+    pattern=${variant%%-*}
+    extra=(--backend cuda --checkpoint-every 40)
+    case $variant in
+    *-fd) extra+=(--set inlet.in.method=fd --set outlet.out.method=fd) ;;
+    mr) extra+=(--set physics.collision=regularized) ;;
+    *-single) extra+=(--precision single) ;;
+    esac
+    "$tessera" run "$case_file" --pattern "$pattern" --quiet --out "$work/$variant-ref" "${extra[@]}" >/dev/null
+    ranks="2"
+    case $variant in ab | aa | mr) ranks="2 3" ;; esac
+    for n in $ranks; do
+        out=$work/$variant-$n
+        if ! mpi "$n" run "$case_file" --pattern "$pattern" --quiet --out "$out" "${extra[@]}" >"$out.log" 2>&1; then
+            echo "FAIL $variant, $n ranks: the run failed:"
+            tail -3 "$out.log"
+            fails=$((fails + 1))
+            continue
+        fi
+        same_as "$work/$variant-ref" "$out" "$variant, $n GPU ranks"
+        if ! grep -q "\"mpi\": {\"ranks\": $n, \"imbalance\": [0-9.]*, \"transport\": \"\(host staging\|device buffers\)\"" \
+            "$out/summary.json"; then
+            echo "FAIL $variant, $n ranks: summary.json has no mpi block naming the GPU transport"
+            grep '"mpi"' "$out/summary.json" || true
+            fails=$((fails + 1))
+        fi
+    done
+done
+echo "transport: $(grep -o '"transport": "[^"]*"' "$work/ab-2/summary.json" 2>/dev/null || echo none)"
+[ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
