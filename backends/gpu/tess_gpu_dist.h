@@ -85,34 +85,37 @@ TESS_GPU_OP int64_t tess_gpu_dist_steps_done(const tess_backend_t *be)
     return be->nsteps_done;
 }
 
+/* pack: buf[k] = f[idx[k]]; else f[idx[k]] = buf[k]; on the kernels' stream. */
+TESS_GPU_OP tess_status tess_gpu_dist_move(void *f, void *buf, const int64_t *idx, int64_t n, size_t vs, int pack,
+                                           tess_error_t *err)
+{
+    const unsigned b = (unsigned)((n + 255) / 256);
+    if (n <= 0)
+        return TESS_OK;
+    if (pack && vs == sizeof(float))
+        tess_gpu_dist_pack<float><<<b, 256>>>((float *)buf, (const float *)f, idx, n);
+    else if (pack)
+        tess_gpu_dist_pack<double><<<b, 256>>>((double *)buf, (const double *)f, idx, n);
+    else if (vs == sizeof(float))
+        tess_gpu_dist_unpack<float><<<b, 256>>>((float *)f, (const float *)buf, idx, n);
+    else
+        tess_gpu_dist_unpack<double><<<b, 256>>>((double *)f, (const double *)buf, idx, n);
+    TESS_GPU_TRY(gpuGetLastError(), err, pack ? "launching the halo pack kernel" : "launching the halo unpack kernel");
+    return TESS_OK;
+}
+
 TESS_GPU_OP tess_status tess_gpu_dist_pack_op(tess_backend_t *be, void *buf, const void *f, const int64_t *idx,
                                               int64_t n, size_t vs, tess_error_t *err)
 {
     (void)be;
-    const unsigned b = (unsigned)((n + 255) / 256);
-    if (n <= 0)
-        return TESS_OK;
-    if (vs == sizeof(float))
-        tess_gpu_dist_pack<float><<<b, 256>>>((float *)buf, (const float *)f, idx, n);
-    else
-        tess_gpu_dist_pack<double><<<b, 256>>>((double *)buf, (const double *)f, idx, n);
-    TESS_GPU_TRY(gpuGetLastError(), err, "launching the halo pack kernel");
-    return TESS_OK;
+    return tess_gpu_dist_move((void *)f, buf, idx, n, vs, 1, err);
 }
 
 TESS_GPU_OP tess_status tess_gpu_dist_unpack_op(tess_backend_t *be, void *f, const void *buf, const int64_t *idx,
                                                 int64_t n, size_t vs, tess_error_t *err)
 {
     (void)be;
-    const unsigned b = (unsigned)((n + 255) / 256);
-    if (n <= 0)
-        return TESS_OK;
-    if (vs == sizeof(float))
-        tess_gpu_dist_unpack<float><<<b, 256>>>((float *)f, (const float *)buf, idx, n);
-    else
-        tess_gpu_dist_unpack<double><<<b, 256>>>((double *)f, (const double *)buf, idx, n);
-    TESS_GPU_TRY(gpuGetLastError(), err, "launching the halo unpack kernel");
-    return TESS_OK;
+    return tess_gpu_dist_move(f, (void *)buf, idx, n, vs, 0, err);
 }
 
 TESS_GPU_OP void *tess_gpu_dist_alloc(size_t bytes)

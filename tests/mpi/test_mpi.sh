@@ -21,31 +21,9 @@ mpi() {
     shift
     timeout 120 "$mpirun" --oversubscribe --bind-to none -np "$n" "$tessera" "$@"
 }
-# The monitor without wall_s and mlups (columns 2 and 3): what must be bitwise.
-strip() { cut -d, -f1,4- "$1"; }
-same_as() { # REF DIR LABEL: every field file and the monitor of DIR equal REF's
-    local ref=$1 dir=$2 label=$3 f n=0
-    for f in "$ref"/fields_*.vti; do
-        n=$((n + 1))
-        if ! cmp -s "$f" "$dir/$(basename "$f")"; then
-            echo "FAIL $label: $(basename "$f") differs from the single-process run"
-            fails=$((fails + 1))
-            return
-        fi
-    done
-    if ! cmp -s "$ref/restart.tsr" "$dir/restart.tsr"; then
-        echo "FAIL $label: the final state (restart.tsr, every population) differs from the single-process run"
-        fails=$((fails + 1))
-        return
-    fi
-    if ! cmp -s <(strip "$ref/monitor.csv") <(strip "$dir/monitor.csv"); then
-        echo "FAIL $label: monitor.csv (forces, max_u, mean_rho) differs from the single-process run"
-        diff <(strip "$ref/monitor.csv") <(strip "$dir/monitor.csv") | head -4
-        fails=$((fails + 1))
-        return
-    fi
-    echo "ok   $label: the final populations, $n field files and the monitor bitwise equal"
-}
+REF_NAME="single-process run"
+# shellcheck source=tests/mpi/mpi_compare.sh
+source "$(dirname "${BASH_SOURCE[0]}")/mpi_compare.sh"
 
 for variant in ab aa mr ab-fd; do
     pattern=${variant%%-*}

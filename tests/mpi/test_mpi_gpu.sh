@@ -29,30 +29,9 @@ mpi() {
     shift
     timeout 180 "$mpirun" --oversubscribe --bind-to none -np "$n" "$tessera" "$@"
 }
-strip() { cut -d, -f1,4- "$1"; } # the monitor without wall_s and mlups
-same_as() { # REF DIR LABEL
-    local ref=$1 dir=$2 label=$3 f n=0
-    for f in "$ref"/fields_*.vti; do
-        n=$((n + 1))
-        if ! cmp -s "$f" "$dir/$(basename "$f")"; then
-            echo "FAIL $label: $(basename "$f") differs from the single-rank GPU run"
-            fails=$((fails + 1))
-            return
-        fi
-    done
-    if ! cmp -s "$ref/restart.tsr" "$dir/restart.tsr"; then
-        echo "FAIL $label: the final state (restart.tsr, every population) differs from the single-rank GPU run"
-        fails=$((fails + 1))
-        return
-    fi
-    if ! cmp -s <(strip "$ref/monitor.csv") <(strip "$dir/monitor.csv"); then
-        echo "FAIL $label: monitor.csv (forces, max_u, mean_rho) differs from the single-rank GPU run"
-        diff <(strip "$ref/monitor.csv") <(strip "$dir/monitor.csv") | head -4
-        fails=$((fails + 1))
-        return
-    fi
-    echo "ok   $label: the final populations, $n field files and the monitor bitwise equal"
-}
+REF_NAME="single-rank GPU run"
+# shellcheck source=tests/mpi/mpi_compare.sh
+source "$(dirname "${BASH_SOURCE[0]}")/mpi_compare.sh"
 
 for variant in ab aa mr ab-fd aa-fd aa-single; do
     pattern=${variant%%-*}
