@@ -1,0 +1,127 @@
+/* The halo exchange's transport (backends/cpu/cpu_dist_xfer.h) without MPI and without a GPU: two ranks' plans
+ * of a periodic 32x16x16 fluid box cut into two slabs (2,560 crossing populations each way), every local slot
+ * holding a value that names its global tile, direction and node. Each rank packs what it sends through the
+ * engine's buffer, the transport makes it ready for MPI, the test moves the bytes from one rank's MPI send buffer
+ * into the other's receive buffer (what MPI would do), the transport hands them to the engine and it unpacks:
+ * every received slot must then hold the value its owner holds, exactly. Once with the CPU engine (host memory:
+ * the engine's buffers are MPI's), once with a stand-in GPU engine whose "device" memory is host memory behind
+ * its own allocator and copies (host staging: one copy per message each way, counted). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include "cpu_dist_xfer.h"
+#include "tess_dist_engine.h"
+#include "tess_test.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int copies, syncs;
+
+static void *fake_alloc(size_t bytes)
+{
+    return malloc(bytes ? bytes : 1);
+}
+
+static tess_status fake_copy(void *dst, const void *src, size_t bytes, int to_device, tess_error_t *err)
+{
+    (void)to_device, (void)err;
+    memcpy(dst, src, bytes);
+    copies++;
+    return TESS_OK;
+}
+
+static tess_status fake_sync(tess_error_t *err)
+{
+    (void)err;
+    syncs++;
+    return TESS_OK;
+}
+
+/* The value of slot (local tile k, i, node) of a rank: its global identity. */
+static double ident(const tess_halo_plan_t *pl, int64_t slot)
+{
+    const int q = pl->local.q;
+    const int64_t k = slot / 64 / q, i = slot / 64 % q, n = slot % 64;
+    return (double)(((int64_t)pl->global[k] * q + i) * 64 + n);
+}
+
+static void exchange(const char *label, const tess_dist_engine_t *ex, int mode)
+{
+    tess_params_t p;
+    tess_params_default(&p);
+    tess_tiling_t t;
+    tess_test_periodic_fluid_box(&t, &p, 32, 16, 16);
+    tess_partition_t part;
+    tess_halo_plan_t pl[2];
+    tess_error_t err;
+    if (tess_partition_build(&part, &t, &p, NULL, 2, &err) != TESS_OK ||
+        tess_halo_plan_build(pl, &t, &p, &part, 3, &err) != TESS_OK) {
+        tess_test_true(err.msg, 0);
+        return;
+    }
+    tess_dist_xfer_t x[2];
+    double *f[2];
+    for (int r = 0; r < 2; r++) {
+        const int64_t n = (int64_t)pl[r].local.ntiles * pl[r].local.q * 64;
+        f[r] = malloc((size_t)n * sizeof(double));
+        for (int64_t s = 0; s < n; s++) /* owned tiles hold their identity, halo tiles a value nobody has */
+            f[r][s] = s / 64 / pl[r].local.q < pl[r].nowned ? ident(&pl[r], s) : -1.0;
+        const size_t bytes = (size_t)(pl[r].recv_a_start[1] > pl[r].send_a_start[1] ? pl[r].recv_a_start[1]
+                                                                                      : pl[r].send_a_start[1]) *
+                             sizeof(double);
+        if (tess_dist_xfer_init(&x[r], ex, &pl[r], bytes, &err) != TESS_OK)
+            tess_test_true(err.msg, 0);
+    }
+    char what[200];
+    snprintf(what, sizeof what, "%s: transport %s", label, tess_dist_xfer_name(x[0].mode));
+    tess_test_true(what, x[0].mode == mode && x[1].mode == mode);
+    copies = syncs = 0;
+    for (int r = 0; r < 2; r++) { /* r sends its A slots to 1 - r (one neighbour each) */
+        const int64_t n = pl[r].send_a_start[1];
+        ex->pack(NULL, tess_dist_xfer_engine_buf(&x[r], 1), f[r], tess_dist_xfer_list(&x[r], &pl[r], pl[r].send_a), n,
+                 sizeof(double), &err);
+        tess_dist_xfer_sent(&x[r], 0, (size_t)n * sizeof(double), &err);
+    }
+    for (int r = 0; r < 2; r++) { /* "MPI": the other rank's send buffer into this one's receive buffer */
+        const int64_t n = pl[r].recv_a_start[1];
+        memcpy(tess_dist_xfer_mpi_buf(&x[r], 0), tess_dist_xfer_mpi_buf(&x[1 - r], 1), (size_t)n * sizeof(double));
+        tess_dist_xfer_received(&x[r], 0, (size_t)n * sizeof(double), &err);
+        ex->unpack(NULL, f[r], tess_dist_xfer_engine_buf(&x[r], 0), tess_dist_xfer_list(&x[r], &pl[r], pl[r].recv_a), n,
+                   sizeof(double), &err);
+    }
+    for (int r = 0; r < 2; r++) {
+        int64_t wrong = 0;
+        for (int64_t e = 0; e < pl[r].recv_a_start[1]; e++)
+            wrong += f[r][pl[r].recv_a[e]] != ident(&pl[r], pl[r].recv_a[e]);
+        snprintf(what, sizeof what, "%s: rank %d received %lld slots (2560), %lld differ from their owner's value (0)",
+                 label, r, (long long)pl[r].recv_a_start[1], (long long)wrong);
+        tess_test_true(what, wrong == 0 && pl[r].recv_a_start[1] == 2560);
+    }
+    snprintf(what, sizeof what, "%s: %d staging copies (%d: one per message each way)", label, copies,
+             mode == TESS_XFER_STAGED ? 4 : 0);
+    tess_test_true(what, copies == (mode == TESS_XFER_STAGED ? 4 : 0));
+    for (int r = 0; r < 2; r++) {
+        tess_dist_xfer_free(&x[r]);
+        free(f[r]);
+        tess_halo_plan_free(&pl[r]);
+    }
+    tess_partition_free(&part);
+    tess_tiling_free(&t);
+}
+
+int main(void)
+{
+    exchange("CPU engine", &tess_dist_engine_cpu, TESS_XFER_HOST);
+    /* A GPU engine whose library is not GPU-aware, or with TESSERA_MPI_HOST_STAGING=1 (set here, so that the test
+     * never asks an MPI library): host staging. */
+    setenv("TESSERA_MPI_HOST_STAGING", "1", 1);
+    tess_dist_engine_t gpu = tess_dist_engine_cpu; /* its pack and unpack, on the stand-in device memory */
+    gpu.name = "fake-gpu";
+    gpu.device = 1;
+    gpu.gpu_aware = "yes (CUDA)";
+    gpu.dev_alloc = fake_alloc;
+    gpu.dev_free = free;
+    gpu.copy = fake_copy;
+    gpu.sync = fake_sync;
+    exchange("stand-in GPU engine", &gpu, TESS_XFER_STAGED);
+    return tess_test_result("test_dist_xfer");
+}
