@@ -1,5 +1,5 @@
-/* The CPU engine over MPI ranks (cpu_dist.h, docs/mpi.md): rank 0's backend table, the other ranks' service
- * loop, and the per-step halo exchange that both run. */
+/* An engine over MPI ranks (cpu_dist.h, docs/mpi.md): rank 0's backend tables, the other ranks' service loop,
+ * and the per-step halo exchange that both run, through the engine's hooks (core/tess_dist_engine.h). */
 #include "cpu_dist.h"
 #include "cpu_q.h"
 #include "cpu_dist_xfer.h"

@@ -1,4 +1,5 @@
-/* The CPU engine over several MPI ranks (docs/mpi.md): rank 0 runs the command as in a single-process run and
+/* An engine over several MPI ranks (docs/mpi.md): the CPU's, or a GPU backend's (core/tess_dist_engine.h; the
+ * exchange's buffers in cpu_dist_xfer.h). Rank 0 runs the command as in a single-process run and
  * drives this backend table, which holds rank 0's share of the tiles and commands the other ranks; ranks above
  * 0 serve those commands (tess_cpu_dist_serve) until rank 0 lets them go. The run's state lives in the ranks'
  * engines, each over its own tiles plus one layer of halo tiles (tess_halo_plan.h); every step exchanges only
