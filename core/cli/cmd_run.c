@@ -466,6 +466,9 @@ static tess_status setup(run_t *r, tess_error_t *err)
     if ((st = tess_field_output_init(&r->fo, &r->c, r->out, r->o.restart ? tess_sim_step_count(r->sim) : -1, err)) !=
         TESS_OK)
         return st;
+    if (r->c.output_pieces && (st = tess_field_output_pieces(&r->fo, tess_sim_tiling(r->sim), &r->c.params, err)) !=
+        TESS_OK)
+        return st;
     char mpath[1200];
     snprintf(mpath, sizeof mpath, "%s/monitor.csv", r->out);
     tess_monitor_init(&r->mon, mpath);
