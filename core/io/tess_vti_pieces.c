@@ -31,13 +31,14 @@ static size_t ext_nodes(const int32_t e[6])
     return (size_t)(e[1] - e[0] + 1) * (size_t)(e[3] - e[2] + 1) * (size_t)(e[5] - e[4] + 1);
 }
 
+static const char another[] = "another MPI rank failed writing its output piece (its message is above)";
+
 /* The worst status over the ranks; a rank that did not fail itself gets a line saying where to look. */
 static tess_status agree(tess_status st, tess_error_t *err)
 {
     const int worst = tess_mpi_max_int((int)st);
     if (worst != (int)TESS_OK && st == TESS_OK)
-        return tess_fail(err, (tess_status)worst, "another MPI rank failed writing its output piece (its message is "
-                                                   "above)");
+        return tess_fail(err, (tess_status)worst, "%s", another);
     return st;
 }
 
@@ -234,6 +235,7 @@ void tess_vti_pieces_serve(void)
     int32_t myext[6];
     tess_mpi_recv(myext, sizeof myext, 0, TAG_PIECE);
     tess_error_t err = {0};
-    if (run(&h, NULL, myext, NULL, &err) != TESS_OK && err.msg[0])
+    /* Only the rank that failed prints (rank 0 prints the run's line). */
+    if (run(&h, NULL, myext, NULL, &err) != TESS_OK && err.msg[0] && strcmp(err.msg, another) != 0)
         fprintf(stderr, "tessera: rank %d: %s\n", tess_mpi_rank(), err.msg);
 }

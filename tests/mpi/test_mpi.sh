@@ -114,6 +114,25 @@ else
     echo "ok   output_pieces = no at 2 ranks: the single fields_*.vti, byte for byte"
 fi
 
+# A piece that cannot be written (rank 1's name taken by a folder): exit status 3, and no file of that output
+# stays (the other ranks' pieces removed, no .pvti), the outputs before it whole.
+mkdir -p "$work/bad/fields_000020/fields_000020_1.vti"
+set +e
+mpi 3 run "$case_file" --threads 1 --quiet --out "$work/bad" >"$work/bad.out" 2>&1
+rc=$?
+set -e
+left=$(cd "$work/bad" && find fields_000020* -type f | wc -l)
+if [ "$rc" -ne 3 ] || [ -e "$work/bad/fields_000020.pvti" ] || [ "$left" -ne 0 ] ||
+    [ ! -e "$work/bad/fields_000000.pvti" ] || ! grep -q 'rank 1: .*fields_000020_1.vti: cannot rename' "$work/bad.out" ||
+    [ "$(grep -c '^tessera: ' "$work/bad.out")" -ne 2 ]; then
+    echo "FAIL a piece that cannot be written: expected exit status 3, rank 1's line and rank 0's, no file of step 20;"
+    echo "got $rc, $left file(s) of step 20:"
+    grep '^tessera: ' "$work/bad.out"
+    fails=$((fails + 1))
+else
+    echo "ok   a piece that cannot be written: exit status 3, no file of that output left ($(grep 'rank 1' "$work/bad.out"))"
+fi
+
 # Binding (docs/mpi.md): the per-rank core blocks in summary.json of the 2- and 4-rank runs above.
 for n in 2 4; do
     if ! "$python" - "$work/ab-$n/summary.json" <<'PY'
