@@ -174,14 +174,24 @@ static tess_status run(const header_t *h, const int32_t (*ext)[6], const int32_t
         tess_status pv = tess_mpi_rank() == 0 ? write_pvti(h, ext, err) : TESS_OK;
         st = agree(pv, err);
     }
+    char other[1300];
+    if (st == TESS_OK && tess_mpi_rank() == 0)
+        /* Pieces of an earlier run with more ranks (a restart step written again): not part of this dataset. */
+        for (int r = tess_mpi_size();; r++) {
+            snprintf(other, sizeof other, "%s/%s/%s_%d.vti", h->dir, h->stem, h->stem, r);
+            if (unlink(other) != 0)
+                break;
+        }
     if (st != TESS_OK) {
         if (committed)
             unlink(path);
         tess_mpi_max_int(0); /* every piece removed before the folder */
         if (tess_mpi_rank() == 0) {
-            char sub[1200];
-            snprintf(sub, sizeof sub, "%s/%s", h->dir, h->stem);
-            rmdir(sub); /* fails, harmlessly, when an older run's pieces are in it */
+            /* An older .pvti of this step (a restart step written again) would list pieces that are gone. */
+            snprintf(other, sizeof other, "%s/%s.pvti", h->dir, h->stem);
+            unlink(other);
+            snprintf(other, sizeof other, "%s/%s", h->dir, h->stem);
+            rmdir(other); /* fails, harmlessly, when other files are in it */
         }
     }
     return st;
