@@ -78,6 +78,11 @@ tess_status tess_field_output_write(tess_field_output_t *o, long step, const dou
                                         {TESS_VTI_UNITS_DENSITY, un->rho}};
     const int physical = un->active && un->physical_output;
     tess_status st;
+    const double t0 = tess_mpi_wtime();
+    static const size_t type_bytes[] = {8, 4, 1}; /* tess_vti_type */
+    size_t node_bytes = 0;
+    for (int a = 0; a < 6; a++)
+        node_bytes += (size_t)arrays[a].ncomp * type_bytes[arrays[a].type];
     if (o->ext) {
         char stem[64];
         snprintf(stem, sizeof stem, "fields_%06ld", step);
@@ -88,8 +93,16 @@ tess_status tess_field_output_write(tess_field_output_t *o, long step, const dou
     } else {
         st = tess_vti_write_fields(path, dims, c->origin, c->spacing, fields, physical ? 4 : 1, arrays, 6, err);
     }
-    if (st == TESS_OK)
+    if (st == TESS_OK) {
+        o->seconds += tess_mpi_wtime() - t0;
+        o->files++;
+        size_t nodes = o->ext ? 0 : n;
+        for (int r = 0; o->ext && r < tess_mpi_size(); r++) /* the pieces share their boundary planes */
+            nodes += (size_t)(o->ext[r][1] - o->ext[r][0] + 1) * (size_t)(o->ext[r][3] - o->ext[r][2] + 1) *
+                     (size_t)(o->ext[r][5] - o->ext[r][4] + 1);
+        o->bytes += (long long)(nodes * node_bytes);
         st = tess_pvd_add(&o->pvd, step, time, name, err);
+    }
     return st;
 }
 

@@ -17,6 +17,9 @@ typedef struct {
     uint8_t *ghost; /* vtkGhostType: HIDDENPOINT where nothing is computed */
     tess_pvd_t pvd;
     int32_t (*ext)[6]; /* pieces (tess_field_output_pieces): per rank its point extent; NULL: one file */
+    int files;         /* outputs written, their point data in bytes (every piece) and the wall time writing */
+    long long bytes;
+    double seconds;
 } tess_field_output_t;
 
 /* Prepares the buffers and the collection DIR/fields.pvd; restart_step >= 0 keeps the collection's entries

@@ -23,18 +23,21 @@ static int is_fields(const char *name)
     return strncmp(name, "fields_", 7) == 0 && (ends_with(name, ".vti") || ends_with(name, ".pvti"));
 }
 
-/* fields_<step>: the folder of a .pvti's pieces (tess_vti_pieces.h). */
+/* fields_, wss_ or average_<step>: the folder of a .pvti's pieces (tess_vti_pieces.h). */
 static int is_pieces(const char *name)
 {
-    if (strncmp(name, "fields_", 7) != 0)
-        return 0;
-    char *end;
-    const long step = strtol(name + 7, &end, 10);
-    return end != name + 7 && step >= 0 && *end == 0;
+    static const char *const prefix[] = {"fields_", "wss_", "average_"};
+    for (int k = 0; k < 3; k++) {
+        const size_t n = strlen(prefix[k]);
+        char *end;
+        if (strncmp(name, prefix[k], n) == 0 && strtol(name + n, &end, 10) >= 0 && end != name + n && *end == 0)
+            return 1;
+    }
+    return 0;
 }
 
-/* The step of a per-step output (fields_, wss_ or average_<step>.vti / .vtp, fields_<step>.pvti and its pieces'
- * folder fields_<step>), or -1 when name is none. */
+/* The step of a per-step output (fields_, wss_ or average_<step>.vti / .vtp / .pvti, and the folder of a
+ * .pvti's pieces, <prefix><step>), or -1 when name is none. */
 static long stepped(const char *name)
 {
     static const char *const prefix[] = {"fields_", "wss_", "average_"};
@@ -45,7 +48,7 @@ static long stepped(const char *name)
         char *end;
         const long step = strtol(name + n, &end, 10);
         if (end != name + n && step >= 0 &&
-            (strcmp(end, ".vti") == 0 || strcmp(end, ".vtp") == 0 || strcmp(end, ".pvti") == 0 || (*end == 0 && k == 0)))
+            (strcmp(end, ".vti") == 0 || strcmp(end, ".vtp") == 0 || strcmp(end, ".pvti") == 0 || *end == 0))
             return step;
     }
     return -1;

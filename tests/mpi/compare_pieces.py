@@ -2,7 +2,7 @@
 
 Usage: compare_pieces.py REF_DIR DIR
 
-For every REF_DIR/fields_<step>.vti, DIR must hold fields_<step>.pvti: VTK's vtkXMLPImageDataReader (what
+For every REF_DIR/fields_<step>.vti (and wss_<step>.vti, average_<step>.vti), DIR must hold <stem>.pvti: VTK's vtkXMLPImageDataReader (what
 ParaView uses) assembles it into one image that must equal the single file in extent, origin, spacing and every
 point array, byte for byte (NaN at solid nodes included); and each piece file, read alone, must equal the
 single file over the piece's extent. The pieces must cover the whole extent: a node no piece has would not
@@ -36,7 +36,8 @@ def arrays(img):
 def main():
     ref_dir, out_dir = sys.argv[1], sys.argv[2]
     fails, files, pieces = 0, 0, 0
-    for ref_path in sorted(glob.glob(os.path.join(ref_dir, "fields_*.vti"))):
+    refs = [p for prefix in ("fields_", "wss_", "average_") for p in glob.glob(os.path.join(ref_dir, prefix + "*.vti"))]
+    for ref_path in sorted(refs):
         stem = os.path.basename(ref_path)[:-4]
         pvti = os.path.join(out_dir, stem + ".pvti")
         if not os.path.exists(pvti):
@@ -71,7 +72,7 @@ def main():
             pieces += 1
         files += 1
     if files == 0:
-        print(f"FAIL {ref_dir}: no fields_*.vti to compare")
+        print(f"FAIL {ref_dir}: no field files to compare")
         fails += 1
     if fails:
         sys.exit(1)

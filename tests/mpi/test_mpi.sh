@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Distributed runs against the single-process run, bit for bit (docs/mpi.md): tests/mpi/sparse_pipe.ini (curved
 # pipe wall and sphere with Bouzidi links, a named body, an inlet and an outlet) under mpirun -np 1, 2, 3 and 4
-# (oversubscribed) for each pattern (ab, aa, mr; ab also with finite-difference inlet and outlet at 3 ranks), the
-# final populations (a checkpoint) and the written fields byte for byte, and the monitor (forces included) but its
-# two timing columns; a checkpoint written at 4 ranks equal to the single-process one and read at 2 ranks to the
-# same final fields; --check (a second instance) refused with one line and exit status 2. About 20 s on 2 cores.
+# (oversubscribed) for each pattern (ab, aa, mr; ab also with finite-difference inlet and outlet, wall shear stress
+# and averages at 3 ranks), the final populations (a checkpoint) and the written fields byte for byte, and the
+# monitor (forces included) but its two timing columns; a checkpoint written at 4 ranks equal to the single-process
+# one and read at 2 ranks to the same final fields; --check (a second instance) refused with one line and exit
+# status 2. About 25 s on 2 cores.
 # Over several ranks the fields come in pieces (fields_<step>.pvti): VTK's parallel reader (ParaView's) must
 # assemble each into the single-process file's values byte for byte, and every piece equal it over its extent
 # (compare_pieces.py); with run.output_pieces = no, the single files byte for byte. Binding: at most as many ranks
@@ -40,7 +41,7 @@ same_fields() { # REF DIR LABEL
         fi
         return 0
     fi
-    for f in "$ref"/fields_*.vti; do
+    for f in $(find "$ref" -maxdepth 1 \( -name 'fields_*.vti' -o -name 'wss_*.vti' -o -name 'average_*.vti' \)); do
         if ! cmp -s "$f" "$dir/$(basename "$f")"; then
             echo "FAIL $label: $(basename "$f") differs from the single-process run"
             return 1
@@ -49,7 +50,7 @@ same_fields() { # REF DIR LABEL
 }
 same_as() { # REF DIR LABEL: every field file and the monitor of DIR equal REF's
     local ref=$1 dir=$2 label=$3 n
-    n=$(find "$ref" -maxdepth 1 -name 'fields_*.vti' | wc -l)
+    n=$(find "$ref" -maxdepth 1 \( -name 'fields_*.vti' -o -name 'wss_*.vti' -o -name 'average_*.vti' \) | wc -l)
     if ! same_fields "$ref" "$dir" "$label"; then
         fails=$((fails + 1))
         return
@@ -73,7 +74,9 @@ same_as() { # REF DIR LABEL: every field file and the monitor of DIR equal REF's
 for variant in ab aa mr ab-fd; do
     pattern=${variant%%-*}
     extra=()
-    [ "$variant" = ab-fd ] && extra=(--set inlet.in.method=fd --set outlet.out.method=fd)
+    # ab-fd also writes wall shear stress and averages, which come in pieces too
+    [ "$variant" = ab-fd ] && extra=(--set inlet.in.method=fd --set outlet.out.method=fd --set wss.enabled=yes
+        --set average.start=10 --set average.every=5)
     [ "$variant" = mr ] && extra=(--set physics.collision=regularized) # MR runs the regularized collision only
     ranks="1 2 3 4"
     [ "$variant" = ab-fd ] && ranks="3"
