@@ -62,15 +62,18 @@ static tess_status piece(const header_t *h, const int32_t (*ext)[6], const int32
 {
     const int me = tess_mpi_rank(), R = tess_mpi_size();
     *committed = 0;
-    size_t node_bytes = 0, most = 1;
-    for (int a = 0; a < h->narrays; a++)
-        node_bytes += (size_t)h->ancomp[a] * type_size[h->atype[a]];
+    size_t node_bytes = 0, most = 1, widest = 1; /* bytes a node: all arrays, the widest array */
+    for (int a = 0; a < h->narrays; a++) {
+        const size_t b = (size_t)h->ancomp[a] * type_size[h->atype[a]];
+        node_bytes += b;
+        widest = b > widest ? b : widest;
+    }
     for (int r = 0; ext && r < R; r++)
         most = ext_nodes(ext[r]) > most ? ext_nodes(ext[r]) : most;
     const size_t mine = ext_nodes(myext);
     /* Rank 0 also needs room to copy out the largest array of the largest piece for sending. */
     char *vals = malloc(mine * node_bytes + 1);
-    char *sendbuf = me == 0 && R > 1 ? malloc(most * 3 * sizeof(double)) : NULL;
+    char *sendbuf = me == 0 && R > 1 ? malloc(most * widest) : NULL;
     tess_status st = TESS_OK;
     if (!vals || (me == 0 && R > 1 && !sendbuf))
         st = tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for its output piece (%zu bytes)", me,
