@@ -66,6 +66,22 @@ static void check(const char *name, const tess_tiling_t *t, const tess_params_t 
     tess_partition_free(&part);
 }
 
+/* Tiles g (and frees it), then checks the partitions among 1 to 8 ranks. */
+static void check_all(const char *name, tess_geometry_t *g, const tess_params_t *p)
+{
+    tess_tiling_t t;
+    tess_error_t err;
+    const tess_status st = tess_tiling_build(&t, g, p, &err);
+    tess_geometry_free(g);
+    if (st != TESS_OK) {
+        tess_test_true(err.msg, 0);
+        return;
+    }
+    for (int R = 1; R <= 8; R++)
+        check(name, &t, p, R);
+    tess_tiling_free(&t);
+}
+
 static void test_spheres(void)
 {
     /* 64x45x37 (y and z no multiple of 4), periodic in x: 60 random spheres of radius 6 in fluid. */
@@ -89,17 +105,7 @@ static void test_spheres(void)
                         g.type[tess_geometry_index(&g, x, y, z)] = 0;
                 }
     }
-    tess_tiling_t t;
-    tess_error_t err;
-    if (tess_tiling_build(&t, &g, &p, &err) != TESS_OK) {
-        tess_test_true(err.msg, 0);
-        tess_geometry_free(&g);
-        return;
-    }
-    tess_geometry_free(&g);
-    for (int R = 1; R <= 8; R++)
-        check("sphere bed", &t, &p, R);
-    tess_tiling_free(&t);
+    check_all("sphere bed", &g, &p);
 }
 
 static void test_2d(void)
@@ -109,17 +115,7 @@ static void test_2d(void)
     p.lattice = TESS_LATTICE_D2Q9;
     tess_geometry_t g;
     tess_geometry_init(&g, 70, 29, 1, 1);
-    tess_tiling_t t;
-    tess_error_t err;
-    if (tess_tiling_build(&t, &g, &p, &err) != TESS_OK) {
-        tess_test_true(err.msg, 0);
-        tess_geometry_free(&g);
-        return;
-    }
-    tess_geometry_free(&g);
-    for (int R = 1; R <= 8; R++)
-        check("2D box", &t, &p, R);
-    tess_tiling_free(&t);
+    check_all("2D box", &g, &p);
 }
 
 int main(void)
