@@ -16,6 +16,11 @@ tessera=${1:?usage: test_mpi.sh TESSERA MPIRUN [PYTHON]}
 mpirun=${2:?usage: test_mpi.sh TESSERA MPIRUN [PYTHON]}
 python=${3:-/usr/bin/python3}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# The pieces are read back with VTK, as the command-line tests read the single files (SKIPPED without it).
+if ! "$python" -c 'import vtk, numpy' 2>/dev/null; then
+    echo "SKIPPED: $python has no vtk and numpy (python3-vtk9, python3-numpy: ci/install-deps.sh)"
+    exit 77
+fi
 case_file=$here/sparse_pipe.ini
 # CI runs as root; 3 and 4 processes on 2 cores need --oversubscribe; --bind-to none keeps one thread per rank
 # from being pinned to the same core as another rank.
