@@ -81,7 +81,8 @@ static int restart_in(const char *dir, const char *restart)
     return strcmp(rd, dd) == 0;
 }
 
-/* The pieces' folder fields_<step> (only the pieces' own names inside; a folder with other files stays). */
+/* The pieces' folder <prefix><step>: the pieces and their temporary files (a rank killed while writing), nothing
+ * else; a folder with other files in it stays. */
 static tess_status remove_pieces(const char *path, const char *name, tess_error_t *err)
 {
     DIR *dp = opendir(path);
@@ -90,7 +91,8 @@ static tess_status remove_pieces(const char *path, const char *name, tess_error_
     const size_t n = strlen(name);
     tess_status st = TESS_OK;
     for (struct dirent *e; st == TESS_OK && (e = readdir(dp));)
-        if (strncmp(e->d_name, name, n) == 0 && e->d_name[n] == '_' && ends_with(e->d_name, ".vti")) {
+        if (strncmp(e->d_name, name, n) == 0 && e->d_name[n] == '_' &&
+            (ends_with(e->d_name, ".vti") || (strstr(e->d_name, ".vti.") && ends_with(e->d_name, ".tmp")))) {
             char f[3000];
             snprintf(f, sizeof f, "%s/%s", path, e->d_name);
             if (unlink(f) != 0 && errno != ENOENT)
