@@ -113,6 +113,27 @@ else
     echo "ok   restart: checkpoint of 4 ranks equals the single process's; read by 2 ranks, the run ends bitwise"
 fi
 
+# Pieces in a folder that is continued or overwritten: a 4-rank run to step 40 with a checkpoint at 20, continued
+# from that checkpoint by 2 ranks in the same folder, must leave step 20 and 40 in 2 pieces each (the 4-rank ones
+# and their folders gone, docs/reliability.md); --overwrite by 1 process must leave no pieces at all.
+mpi 4 run "$case_file" --threads 1 --quiet --steps 20 --checkpoint-every 20 --out "$work/cont" >/dev/null
+cp "$work/cont/restart.tsr" "$work/r20.tsr"
+mpi 4 run "$case_file" --threads 1 --quiet --checkpoint-every 20 --restart "$work/cont/restart.tsr" --out "$work/cont" \
+    >/dev/null
+cp "$work/r20.tsr" "$work/cont/restart.tsr"
+mpi 2 run "$case_file" --threads 1 --quiet --restart "$work/cont/restart.tsr" --out "$work/cont" >/dev/null
+p20=$(find "$work/cont/fields_000020" -type f | wc -l)
+p40=$(find "$work/cont/fields_000040" -type f | wc -l)
+"$tessera" run "$case_file" --threads 1 --quiet --out "$work/cont" --overwrite >/dev/null
+left=$(find "$work/cont" -mindepth 1 \( -name '*.pvti' -o -type d \) | wc -l)
+if [ "$p20" -ne 2 ] || [ "$p40" -ne 2 ] || [ "$left" -ne 0 ] || ! same_fields "$work/ab-ref" "$work/cont" "overwrite"; then
+    echo "FAIL continued and overwritten folder: $p20 and $p40 pieces at steps 20 and 40 (expected 2 and 2), $left"
+    echo "     .pvti or piece folders after --overwrite (expected 0)"
+    fails=$((fails + 1))
+else
+    echo "ok   continued by 2 ranks in a 4-rank folder: 2 pieces at steps 20 and 40; --overwrite by 1 process: no pieces left"
+fi
+
 # The single files on request: run.output_pieces = no writes rank 0's fields_<step>.vti, byte for byte.
 mpi 2 run "$case_file" --threads 1 --quiet --out "$work/whole2" --set run.output_pieces=no >/dev/null
 if compgen -G "$work/whole2/fields_*.pvti" >/dev/null || ! same_fields "$work/ab-ref" "$work/whole2" "output_pieces=no"; then
