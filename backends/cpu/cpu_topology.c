@@ -32,6 +32,35 @@ static hwloc_topology_t topology_get(void)
 }
 #endif
 
+#ifdef TESS_HAVE_HWLOC
+/* The cores of each NUMA node that has cores, in the cores' order (tess_cpu_rank_share's domains); 0 when there is
+ * one such node, more than max, or one whose cores are not a run of that order. */
+static int numa_domains(hwloc_topology_t topo, int ncores, int *cores, int max)
+{
+    const int nn = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+    int nd = 0, next = 0;
+    for (int i = 0; i < nn; i++) {
+        hwloc_obj_t numa = hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, (unsigned)i);
+        if (!numa || !numa->cpuset || hwloc_bitmap_iszero(numa->cpuset))
+            continue; /* memory without cores (HBM, CXL) */
+        int n = 0;
+        for (int c = 0; c < ncores; c++) {
+            hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)c);
+            if (core && core->cpuset && hwloc_bitmap_isincluded(core->cpuset, numa->cpuset)) {
+                if (c != next + n)
+                    return 0;
+                n++;
+            }
+        }
+        if (n == 0 || nd == max)
+            return 0;
+        cores[nd++] = n;
+        next += n;
+    }
+    return nd > 1 && next == ncores ? nd : 0;
+}
+#endif
+
 void tess_cpu_topology_bind(int nthreads)
 {
 #ifdef TESS_HAVE_HWLOC
@@ -46,7 +75,9 @@ void tess_cpu_topology_bind(int nthreads)
     int local, nlocal, first, count;
     tess_cpu_rank_local(&local, &nlocal);
     char line[160];
-    if (!tess_cpu_rank_share(ncores, local, nlocal, &first, &count)) {
+    int domains[256];
+    const int ndomains = numa_domains(topo, ncores, domains, 256);
+    if (!tess_cpu_rank_share(ncores, domains, ndomains, local, nlocal, &first, &count)) {
         snprintf(line, sizeof line, "not bound: %d ranks on %d cores (oversubscribed)", nlocal, ncores);
         tess_cpu_rank_binding_set(line);
         bound_team = nthreads;

@@ -30,14 +30,50 @@ void tess_cpu_rank_local(int *local, int *nlocal)
     *nlocal = 1;
 }
 
-int tess_cpu_rank_share(int ncores, int local, int nlocal, int *first, int *count)
+/* Block j of k of the n cores from s: integer blocks that differ by at most one core, in order. */
+static void block(int s, int n, int j, int k, int *first, int *count)
+{
+    const long lo = (long)j * n / k, hi = (long)(j + 1) * n / k;
+    *first = s + (int)lo;
+    *count = (int)(hi - lo);
+}
+
+int tess_cpu_rank_share(int ncores, const int *domain_cores, int ndomains, int local, int nlocal, int *first,
+                        int *count)
 {
     if (ncores < 1 || nlocal < 1 || local < 0 || local >= nlocal || nlocal > ncores)
         return 0;
-    /* Integer blocks that differ by at most one core, in order: together exactly the cores 0 .. ncores - 1. */
-    const long lo = (long)local * ncores / nlocal, hi = (long)(local + 1) * ncores / nlocal;
-    *first = (int)lo;
-    *count = (int)(hi - lo);
+    long sum = 0;
+    int ok = domain_cores && ndomains > 1;
+    for (int d = 0; ok && d < ndomains; d++) {
+        ok = domain_cores[d] >= 1;
+        sum += domain_cores[d];
+    }
+    if (ok && sum == ncores) {
+        if (nlocal % ndomains == 0) { /* k ranks in each domain */
+            const int k = nlocal / ndomains, d = local / k;
+            int s = 0, fits = 1;
+            for (int e = 0; e < ndomains; e++)
+                fits &= domain_cores[e] >= k;
+            for (int e = 0; e < d; e++)
+                s += domain_cores[e];
+            if (fits) {
+                block(s, domain_cores[d], local % k, k, first, count);
+                return 1;
+            }
+        } else if (ndomains % nlocal == 0) { /* m whole domains for each rank */
+            const int m = ndomains / nlocal;
+            int s = 0, n = 0;
+            for (int e = 0; e < local * m; e++)
+                s += domain_cores[e];
+            for (int e = local * m; e < (local + 1) * m; e++)
+                n += domain_cores[e];
+            *first = s;
+            *count = n;
+            return 1;
+        }
+    }
+    block(0, ncores, local, nlocal, first, count);
     return 1;
 }
 
