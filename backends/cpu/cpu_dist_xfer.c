@@ -103,7 +103,5 @@ tess_status tess_dist_xfer_received(tess_dist_xfer_t *x, size_t off, size_t n, t
 
 const char *tess_dist_xfer_name(int mode)
 {
-    return mode == TESS_XFER_DEVICE ? "device buffers (GPU-aware MPI)"
-           : mode == TESS_XFER_STAGED ? "host staging"
-                                      : "host memory";
+    return mode == TESS_XFER_DEVICE ? "device buffers" : mode == TESS_XFER_STAGED ? "host staging" : "host memory";
 }

@@ -9,7 +9,8 @@
 #include "tess_dist_engine.h"
 #include "tess_halo_plan.h"
 
-/* How messages travel (summary.json's mpi block: tess_dist_xfer_name). */
+/* How messages travel; tess_dist_xfer_name: "host memory" (a CPU engine), "host staging" (a GPU engine through host
+ * buffers), "device buffers" (a GPU engine with a GPU-aware MPI), as summary.json's mpi block and the bench say. */
 enum { TESS_XFER_HOST = 0, TESS_XFER_STAGED = 1, TESS_XFER_DEVICE = 2 };
 
 typedef struct {

@@ -6,6 +6,7 @@
 #include "tess_cli.h"
 #include "tess_file.h"
 #include "tess_sim.h"
+#include "cpu_dist_xfer.h"
 #include "tess_mpi.h"
 #include "tess_state.h"
 #include <errno.h>
@@ -257,7 +258,7 @@ static tess_status print_ranks(tess_sim_t *sim, tess_error_t *err)
     const tess_status st = tess_sim_ranks(sim, ranks, &imbalance, &n, err);
     if (st == TESS_OK && n > 1)
         printf("  %d MPI ranks, imbalance %.4f (max over mean fluid nodes), halo messages through %s\n", n, imbalance,
-               ranks[0].transport == 2 ? "device buffers" : ranks[0].transport == 1 ? "host staging" : "host memory");
+               tess_dist_xfer_name(ranks[0].transport));
     for (int r = 0; st == TESS_OK && r < n; r++) {
         const tess_halo_rank_t *k = &ranks[r];
         printf("  rank %d: %d tiles, %lld fluid nodes, %d halo tiles from %d ranks, %lld halo populations per step; "

@@ -1,4 +1,5 @@
 #include "tess_summary.h"
+#include "cpu_dist_xfer.h"
 #include "tess_file.h"
 #include "tess_forces.h"
 
@@ -89,9 +90,8 @@ tess_status tess_summary_write(const char *path, const tess_summary_t *s, tess_e
         /* The distributed run (docs/mpi.md): the partition's balance and each rank's share and exchange. */
         const size_t vs = s->precision && s->precision[0] == 's' ? 4 : 8;
         /* How the halo messages travelled (backends/cpu/cpu_dist_xfer.h): every rank runs the same engine. */
-        const int tr = s->ranks[0].transport;
         fprintf(f, ",\n  \"mpi\": {\"ranks\": %d, \"imbalance\": %.6f, \"transport\": \"%s\", \"per_rank\": [", s->nranks,
-                s->imbalance, tr == 2 ? "device buffers" : tr == 1 ? "host staging" : "host memory");
+                s->imbalance, tess_dist_xfer_name(s->ranks[0].transport));
         for (int r = 0; r < s->nranks; r++) {
             const tess_halo_rank_t *k = &s->ranks[r];
             fprintf(f,
