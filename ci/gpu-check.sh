@@ -62,7 +62,7 @@ if [ -n "${TESSERA_MPI_DEPS:-}" ] && [ -d "$TESSERA_MPI_DEPS" ]; then
     ln -sf orterun "$m/bin/mpirun"
     ln -sf opal_wrapper "$m/bin/mpicc"
     export OPAL_PREFIX=$m PATH=$m/bin:$PATH OMPI_MCA_plm=isolated OMPI_MCA_btl_vader_single_copy_mechanism=none
-    export PMIX_MCA_mca_base_component_path=$m/lib/x86_64-linux-gnu/pmix2/lib/pmix
+    export PMIX_MCA_mca_base_component_path=$m/lib/x86_64-linux-gnu/pmix2/lib/pmix PMIX_MCA_pcompress_base_silence_warning=1
     export LD_LIBRARY_PATH=$m/lib/x86_64-linux-gnu:$m/lib/x86_64-linux-gnu/openmpi/lib:${LD_LIBRARY_PATH:-}
     cmake_extra+=(-DMPI_C_COMPILER=$m/bin/mpicc -DMPIEXEC_EXECUTABLE=$m/bin/mpirun)
     mpi_run=$m/bin/mpirun
