@@ -348,8 +348,29 @@ template <typename T> struct tess_gpu_reread<true, T> {
  * global memory. */
 #define TESS_GPU_TILE_LINKS 256
 
-template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT>
-__global__ void __launch_bounds__(64 * TESS_GPU_MAX_TILES_PER_BLOCK)
+/* A register cap for the tile kernel: MINB blocks of the largest size resident per multiprocessor (CUDA's
+ * launch bounds; 0: none). HIP's second bound means something else (waves per execution unit): left out. */
+#if defined(TESS_GPU_CUDA)
+#define TESS_GPU_BOUNDS(T, MINB) __launch_bounds__(T, MINB)
+#else
+#define TESS_GPU_BOUNDS(T, MINB) __launch_bounds__(T)
+#endif
+
+/* The cap a pattern's step is compiled with where it measured faster (docs/performance-notes.md, "GPU AA"), as
+ * blocks of 64 TESS_GPU_MAX_TILES_PER_BLOCK threads per multiprocessor: 65536 / (128 value) registers a thread. */
+template <typename R, int LATTICE, int PAT> struct tess_gpu_q_cap {
+    enum {
+        value = PAT == TESS_GPU_AB ? 0
+                : LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 8 && PAT == TESS_GPU_AA_ODD ? 5
+                : LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 && PAT == TESS_GPU_AA_ODD ? 8
+                : LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 8 ? 4
+                : LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 4 && PAT == TESS_GPU_AA_ODD ? 5
+                                                                                         : 0
+    };
+};
+
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0>
+__global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
 tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
 {
     typedef tess_gpu_q<R, LATTICE> L;
