@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # One device call for the GPU speed work (issue 12): builds the fast configuration (tessera, test_gpu_mr_cuda,
-# test_matrix_cuda) and, unless GPU_PERF_REPRO=0, the reproducible one (the two tests) in parallel, runs the
-# bitwise checks in the reproducible build (matrix suite: AA = CPU AA and AA = GPU AB after even steps; MR: GPU
-# MR = CPU MR), then the benchmark rows of issue 12 and prints a short table (MLUPS, % of the copy bandwidth of the
-# same bench call). Logs and CSV go to $OUT (the device tool's folder) or ./gpu-perf-out.
+# test_matrix_cuda) and, unless GPU_PERF_REPRO=0, the reproducible one (the two tests and tessera) in parallel,
+# runs the bitwise checks in the reproducible build (matrix suite: AA = CPU AA and AA = GPU AB after even steps;
+# MR: GPU MR = CPU MR, test_gpu_mr and `tessera run --check cpu` for the column sweep), then the benchmark rows
+# of issue 12 and prints them (MLUPS, % of the copy bandwidth of the same bench call). Logs and CSV go to $OUT (the device tool's folder) or ./gpu-perf-out.
 #
 # Environment: TESSERA_DEPS: a folder of Debian .debs to unpack (libinih, as ci/gpu-check.sh); GPU_PERF_REPRO=0:
 # the fast build only (no bitwise checks); GPU_PERF_ENVS: a list of `NAME=VALUE` settings (comma separated within
 # one setting, `-` for none) that every test and bench row runs under, one pass each (run-time variants);
 # GPU_PERF_MR_LAYERS: the MR block shapes to bench (--mr-layer, default 0); GPU_PERF_PLAN: the bench rows, each
-# ROW@N (ROW one of q19 q27 mr19 mr27 spheres mrspheres, N the index of its setting in GPU_PERF_ENVS);
+# ROW@N[:LAYERS] (ROW one of q19 q27 mr19 mr27 spheres mrspheres, N the index of its setting in GPU_PERF_ENVS,
+# LAYERS the MR rows' --mr-layer list instead of GPU_PERF_MR_LAYERS);
 # GPU_PERF_DEADLINE: seconds after which no further row starts (default 400); GPU_PERF_MATRIX: the indices of the
 # settings the matrix suite runs under (default all).
 set -uo pipefail
@@ -42,7 +43,7 @@ repro=${GPU_PERF_REPRO:-1}
 step build
 build /tmp/perf-fast OFF tessera test_gpu_mr_cuda & p1=$!
 p2=
-[ "$repro" = 1 ] && { build /tmp/perf-repro ON test_gpu_mr_cuda test_matrix_cuda & p2=$!; }
+[ "$repro" = 1 ] && { build /tmp/perf-repro ON test_gpu_mr_cuda test_matrix_cuda tessera & p2=$!; }
 wait $p1 || exit 1
 [ -z "$p2" ] || wait $p2 || exit 1
 grep -E "Compiling entry|registers|stack frame" /tmp/perf-fast.build.log |
@@ -68,15 +69,26 @@ if [ "$repro" = 1 ]; then
         echo "[$s] test_matrix_cuda exit $?: $(grep -c ' ok ' /tmp/mx.log) ok, $(grep -c FAIL /tmp/mx.log) FAIL"
         grep FAIL /tmp/mx.log | head -5
     done
+    # The MR column sweep against the CPU's MR through `tessera run --check cpu` (cavity3d 64^3, eta_t >= 0.9:
+    # D3Q19's default is the column sweep; 1024 = four tile layers a block, so the chunks meet inside the box).
+    for c in "double 0 D3Q19" "single 0 D3Q19" "single 1024 D3Q19" "double 4096 D3Q27"; do
+        set -- $c
+        /tmp/perf-repro/core/cli/tessera run "$root/cases/cavity3d.ini" --backend cuda --pattern mr --precision "$1" \
+            --steps 50 --set physics.collision=regularized --set run.mr_layer="$2" --set lattice.model="$3" \
+            --out "/tmp/perf-check-$1-$2-$3" --overwrite --quiet --check cpu >/tmp/check.log 2>&1
+        echo "check cpu mr $c exit $?: $(grep -E 'cross-check' /tmp/check.log | tail -1 | cut -c1-150)"
+    done
 fi
 B=/tmp/perf-fast/core/cli/tessera
 plan=${GPU_PERF_PLAN:-q19@0 mr19@0 q27@0 mr27@0 spheres@0 mrspheres@0}
-layers=${GPU_PERF_MR_LAYERS:-0}
 common=(--backend cuda --steps 20 --reps 3)
 step "bench"
 for item in $plan; do
     r=${item%@*}
-    s=${envs[${item#*@}]}
+    rest=${item#*@}
+    s=${envs[${rest%%:*}]}
+    layers=${GPU_PERF_MR_LAYERS:-0}
+    [ "$rest" != "${rest#*:}" ] && layers=${rest#*:}
     if [ $((SECONDS - start)) -gt "${GPU_PERF_DEADLINE:-400}" ]; then
         echo "skipped $item: past ${GPU_PERF_DEADLINE:-400} s"
         continue

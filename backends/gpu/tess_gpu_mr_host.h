@@ -143,10 +143,16 @@ static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_
 
 /* The nodes a block updates for a requested cfg.mr_layer (0: the default), rounded down to a supported group:
  * 64 (one tile), 256 (2x2x1 tiles) or 512 (2x2x2 tiles: FP32 on the 3D lattices; the FP64 block's coefficients
- * would not fit the 48 KB of static shared memory). Default: the largest the precision and lattice allow. */
-static int tess_gpu_mr_block_nodes(int want, int lattice, int single)
+ * would not fit the 48 KB of static shared memory), or on the 3D lattices from 1024 up the column sweep
+ * (tess_gpu_mr_column) over 2 x 2 x C tiles, 256 C nodes, C = 4, 8, 16 or 32. Default: the column sweep for
+ * D3Q19 on a tiling at least 90% wet (eta_t), with C = 8 (FP32) or 16 (FP64); otherwise the largest group the
+ * precision and lattice allow (the column sweep measured slower on D3Q27 and on a sphere bed;
+ * docs/performance-notes.md, "GPU MR"). */
+static int tess_gpu_mr_block_nodes(int want, int lattice, int single, double eta_t)
 {
     const int most = single && lattice != TESS_LATTICE_D2Q9 ? 512 : 256;
+    if (want <= 0 && lattice == TESS_LATTICE_D3Q19 && eta_t >= 0.9)
+        want = single ? 2048 : 4096;
     if (lattice != TESS_LATTICE_D2Q9 && want >= 1024) { /* the column sweep: 2 x 2 x C tiles, C a power of two */
         int c = 4;
         while (c < 32 && 256 * 2 * c <= want)
@@ -174,12 +180,8 @@ static int tess_gpu_mr_key_cmp(const void *a, const void *b)
 
 static tess_status tess_gpu_mr_upload(tess_backend_t *be, const tess_tiling_t *t, tess_error_t *err)
 {
-    int want = be->cfg.mr_layer;
-    const char *probe = getenv("TESS_GPU_MR_LAYER"); /* MEASUREMENT ONLY, removed before merge */
-    if (want == 0 && probe)
-        want = atoi(probe);
-    be->mr_nodes = tess_gpu_mr_block_nodes(want, t->lattice,
-                                           be->cfg.precision == TESS_PRECISION_SINGLE);
+    be->mr_nodes = tess_gpu_mr_block_nodes(be->cfg.mr_layer, t->lattice,
+                                           be->cfg.precision == TESS_PRECISION_SINGLE, t->eta_t);
     be->mr_ngroups = t->ntiles;
     if (be->mr_nodes == 64 || t->ntiles == 0)
         return TESS_OK;
