@@ -66,30 +66,6 @@ TESS_GPU_MR(double, TESS_LATTICE_D3Q27, d3q27_f64, f64);
 TESS_GPU_MR(float, TESS_LATTICE_D3Q27, d3q27_f32, f32);
 #undef TESS_GPU_MR
 
-/* Incoming population i of the node at index own of a block's coefficient rows (s_h: row s at s * stride): from
- * its upstream node up where that is wet, else bounced back from the node's own coefficients. Every lane
- * evaluates the one expansion: population opp(i) is population i with the first-order coefficients negated
- * (tess_q_hermite_population: the odd part c.h_j changes sign exactly, so the bits are the same), which a warp
- * with both wet and dry upstream nodes then no longer runs twice. */
-template <typename R, int LATTICE>
-static __device__ __forceinline__ R tess_gpu_mr_pull(const R *s_h, int stride, const uint8_t *s_code, int i, int up,
-                                                     int own, const tess_params_t *p)
-{
-    const unsigned code = s_code[up];
-    const bool wet = code == TESS_GPU_WET;
-    const int from = wet ? up : own;
-    /* Only the coefficients population i uses are read (the rest of h is dead after inlining). */
-    R h[10];
-    TESS_UNROLL
-    for (int s = 0; s < 10; s++)
-        h[s] = s_h[s * stride + from];
-    TESS_UNROLL
-    for (int s = 1; s <= 3; s++)
-        h[s] = wet ? h[s] : -h[s];
-    const R v = tess_gpu_mr<R, LATTICE>::population(i, h);
-    return wet ? v : tess_gpu_q<R, LATTICE>::bounce_back(i, v, &p->mat[code]);
-}
-
 /* The tile map of a block: its GX x GY x GZ tiles (a group) and the tiles around them, (GX + 2) (GY + 2) (GZ + 2)
  * entries (x fastest; -1: no tile), then the GX GY GZ member tiles (-1: none at that place). A group of one tile
  * needs no map of its own: its map is the tiling's 27 neighbours (tess_gpu_q_args_t.neighbors). */
@@ -103,7 +79,7 @@ template <int GX, int GY, int GZ> struct tess_gpu_mr_group {
  * 512). map: the groups' tile maps (tess_gpu_mr_group), unused for one tile per group. Dry nodes are neither
  * read as fluid nor written (both copies start with the state's moments, as on the CPU). */
 template <typename R, int LATTICE, int GX, int GY, int GZ>
-__global__ void TESS_GPU_BOUNDS(64 * GX * GY * GZ, GX * GY * GZ == 4 ? 4 : 0)
+__global__ void __launch_bounds__(64 * GX * GY * GZ)
 tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                  const int32_t *__restrict__ map, int32_t ngroups)
 {
@@ -134,29 +110,8 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
             s_map[j] = map[(size_t)G::STRIDE * b + j];
     }
     __syncthreads();
-    const int mt = tid >> 6, n = tid & 63;
-    const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
-    const int gx = (mt % GX) * EX + x, gy = ((mt / GX) % GY) * EY + y, gz = (mt / (GX * GY)) * EZ + z;
-    const int own = ((gz + ZO) * HY + (gy + 1)) * HX + (gx + 1);
-    const int32_t k = s_map[G::NMAP + mt];
-    {
-        /* Each thread gathers its own node first: a warp's loads of one moment are 32 consecutive values of its
-         * tile (whole sectors); then the halo shell around the group. */
-        const unsigned type = k < 0 ? 0u : a.node_type[64 * (size_t)k + n];
-        s_code[own] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
-        if (k >= 0) {
-            R m[TESS_MR_NM], h[10];
-            M::load(src, k, n, m);
-            M::coeffs(m, h);
-            TESS_UNROLL
-            for (int s = 0; s < 10; s++)
-                s_h[s][own] = h[s];
-        }
-    }
     for (int j = tid; j < NH; j += NTH) {
         const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
-        if (hx >= 0 && hx < BX && hy >= 0 && hy < BY && hz >= 0 && hz < BZ)
-            continue; /* a member's node: gathered by its own thread */
         /* the place of the node's tile in the map (-1 .. G) and its local coordinates */
         const int ax = (hx + EX) / EX - 1, ay = (hy + EY) / EY - 1, az = (hz + EZ) / EZ - 1;
         const int ox = hx < 0 || hx >= BX, oy = hy < 0 || hy >= BY, oz = hz < 0 || hz >= BZ;
@@ -178,14 +133,30 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         }
     }
     __syncthreads();
+    const int mt = tid >> 6, n = tid & 63;
+    const int32_t k = s_map[G::NMAP + mt];
+    const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
+    const int gx = (mt % GX) * EX + x, gy = ((mt / GX) % GY) * EY + y, gz = (mt / (GX * GY)) * EZ + z;
+    const int own = ((gz + ZO) * HY + (gy + 1)) * HX + (gx + 1);
     if (k < 0 || s_code[own] != TESS_GPU_WET)
         return;
     const tess_params_t *p = &c->p;
     R f[Q];
     TESS_UNROLL
-    for (int i = 0; i < Q; i++)
-        f[i] = tess_gpu_mr_pull<R, LATTICE>(&s_h[0][0], NH, s_code, i,
-                                            own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)), own, p);
+    for (int i = 0; i < Q; i++) {
+        const int up = own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i));
+        const unsigned code = s_code[up];
+        /* Only the coefficients population i uses are read (the rest of h is dead after inlining). */
+        R h[10];
+        const int from = code == TESS_GPU_WET ? up : own;
+        TESS_UNROLL
+        for (int s = 0; s < 10; s++)
+            h[s] = s_h[s][from];
+        if (code == TESS_GPU_WET)
+            f[i] = M::population(i, h);
+        else
+            f[i] = L::bounce_back(i, M::population(L::opp(i), h), &p->mat[code]);
+    }
     R m[TESS_MR_NM];
     M::moments(f, m);
     M::collide(p, m);
@@ -305,8 +276,17 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
             for (int i = 0; i < Q; i++) {
                 int us = base + z + 1 - L::cz(i);
                 us -= us >= C::RING ? C::RING : 0;
-                f[i] = tess_gpu_mr_pull<R, LATTICE>(s_h, C::NR, s_code, i, us * PL + col - L::cx(i) - HX * L::cy(i),
-                                                    own, p);
+                const int up = us * PL + col - L::cx(i) - HX * L::cy(i);
+                const unsigned code = s_code[up];
+                R h[10];
+                const int from = code == TESS_GPU_WET ? up : own;
+                TESS_UNROLL
+                for (int s = 0; s < 10; s++)
+                    h[s] = s_h[s * C::NR + from];
+                if (code == TESS_GPU_WET)
+                    f[i] = M::population(i, h);
+                else
+                    f[i] = L::bounce_back(i, M::population(L::opp(i), h), &p->mat[code]);
             }
             R m[TESS_MR_NM];
             M::moments(f, m);
