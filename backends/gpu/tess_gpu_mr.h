@@ -66,6 +66,38 @@ TESS_GPU_MR(double, TESS_LATTICE_D3Q27, d3q27_f64, f64);
 TESS_GPU_MR(float, TESS_LATTICE_D3Q27, d3q27_f32, f32);
 #undef TESS_GPU_MR
 
+/* Incoming population i of the node at index own of a block's coefficient rows (s_h: row s at s * stride): from
+ * its upstream node up where that is wet, else bounced back from the node's own coefficients (moving walls
+ * included). */
+template <typename R, int LATTICE>
+static __device__ __forceinline__ R tess_gpu_mr_pull(const R *s_h, int stride, const uint8_t *s_code, int i, int up,
+                                                     int own, const tess_params_t *p)
+{
+    const unsigned code = s_code[up];
+    /* Only the coefficients population i uses are read (the rest of h is dead after inlining). */
+    R h[10];
+    const int from = code == TESS_GPU_WET ? up : own;
+    TESS_UNROLL
+    for (int s = 0; s < 10; s++)
+        h[s] = s_h[s * stride + from];
+    if (code == TESS_GPU_WET)
+        return tess_gpu_mr<R, LATTICE>::population(i, h);
+    return tess_gpu_q<R, LATTICE>::bounce_back(i, tess_gpu_mr<R, LATTICE>::population(tess_gpu_q<R, LATTICE>::opp(i), h),
+                                               &p->mat[code]);
+}
+
+/* The rest of a node's MR step from its incoming populations f: the moments, the collision in moment space, the
+ * store of node n of tile k. */
+template <typename R, int LATTICE>
+static __device__ __forceinline__ void tess_gpu_mr_finish(const tess_params_t *p, const R *f, R *dst, int32_t k, int n)
+{
+    typedef tess_gpu_mr<R, LATTICE> M;
+    R m[TESS_MR_NM];
+    M::moments(f, m);
+    M::collide(p, m);
+    M::store(dst, k, n, m);
+}
+
 /* The tile map of a block: its GX x GY x GZ tiles (a group) and the tiles around them, (GX + 2) (GY + 2) (GZ + 2)
  * entries (x fastest; -1: no tile), then the GX GY GZ member tiles (-1: none at that place). A group of one tile
  * needs no map of its own: its map is the tiling's 27 neighbours (tess_gpu_q_args_t.neighbors). */
@@ -143,24 +175,10 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     const tess_params_t *p = &c->p;
     R f[Q];
     TESS_UNROLL
-    for (int i = 0; i < Q; i++) {
-        const int up = own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i));
-        const unsigned code = s_code[up];
-        /* Only the coefficients population i uses are read (the rest of h is dead after inlining). */
-        R h[10];
-        const int from = code == TESS_GPU_WET ? up : own;
-        TESS_UNROLL
-        for (int s = 0; s < 10; s++)
-            h[s] = s_h[s][from];
-        if (code == TESS_GPU_WET)
-            f[i] = M::population(i, h);
-        else
-            f[i] = L::bounce_back(i, M::population(L::opp(i), h), &p->mat[code]);
-    }
-    R m[TESS_MR_NM];
-    M::moments(f, m);
-    M::collide(p, m);
-    M::store(dst, k, n, m);
+    for (int i = 0; i < Q; i++)
+        f[i] = tess_gpu_mr_pull<R, LATTICE>(&s_h[0][0], NH, s_code, i,
+                                            own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)), own, p);
+    tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
 }
 
 /* The column sweep (3D lattices; cfg.mr_layer >= 1024): block b walks the C tile layers of group b (2 x 2 x C
@@ -276,22 +294,10 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
             for (int i = 0; i < Q; i++) {
                 int us = base + z + 1 - L::cz(i);
                 us -= us >= C::RING ? C::RING : 0;
-                const int up = us * PL + col - L::cx(i) - HX * L::cy(i);
-                const unsigned code = s_code[up];
-                R h[10];
-                const int from = code == TESS_GPU_WET ? up : own;
-                TESS_UNROLL
-                for (int s = 0; s < 10; s++)
-                    h[s] = s_h[s * C::NR + from];
-                if (code == TESS_GPU_WET)
-                    f[i] = M::population(i, h);
-                else
-                    f[i] = L::bounce_back(i, M::population(L::opp(i), h), &p->mat[code]);
+                f[i] = tess_gpu_mr_pull<R, LATTICE>(s_h, C::NR, s_code, i, us * PL + col - L::cx(i) - HX * L::cy(i),
+                                                    own, p);
             }
-            R m[TESS_MR_NM];
-            M::moments(f, m);
-            M::collide(p, m);
-            M::store(dst, k, n, m);
+            tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
         }
         if (!more)
             break;
