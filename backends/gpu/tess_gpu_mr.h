@@ -246,7 +246,6 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
                    const int32_t *__restrict__ map, int nlayers)
 {
     typedef tess_gpu_q<R, LATTICE> L;
-    typedef tess_gpu_mr<R, LATTICE> M;
     typedef tess_gpu_mr_col<R, LATTICE> C;
     enum { Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez, HX = C::HX, PL = C::PL, NTH = C::NTH };
     static_assert(EZ > 1, "the column sweep is for the 3D lattices");
