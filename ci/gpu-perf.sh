@@ -3,7 +3,10 @@
 # test_matrix_cuda) and, unless GPU_PERF_REPRO=0, the reproducible one (the two tests and tessera) in parallel,
 # runs the bitwise checks in the reproducible build (matrix suite: AA = CPU AA and AA = GPU AB after even steps;
 # MR: GPU MR = CPU MR, test_gpu_mr and `tessera run --check cpu` for the column sweep), then the benchmark rows
-# of issue 12 and prints them (MLUPS, % of the copy bandwidth of the same bench call). Logs and CSV go to $OUT (the device tool's folder) or ./gpu-perf-out.
+# of issue 12 and prints them (MLUPS, % of the copy bandwidth of the same bench call). On the lent H100 machine
+# the two builds take about 450 s (387 s without tessera in the reproducible one): give the benchmark a second,
+# back-to-back call that runs /tmp/perf-fast/core/cli/tessera bench directly (the build stays in /tmp while the
+# machine is warm). Logs and CSV go to $OUT (the device tool's folder) or ./gpu-perf-out.
 #
 # Environment: TESSERA_DEPS: a folder of Debian .debs to unpack (libinih, as ci/gpu-check.sh); GPU_PERF_REPRO=0:
 # the fast build only (no bitwise checks); GPU_PERF_ENVS: a list of `NAME=VALUE` settings (comma separated within
