@@ -320,12 +320,14 @@ TESS_GPU_OP int tess_gpu_converts(const tess_backend_t *be)
     return be->shape.lattice == TESS_LATTICE_D3Q19;
 }
 
+/* Tiles [k0, k1) between the canonical storage (whole) and a staging chunk that starts at tile k0. */
 template <typename R>
-TESS_GPU_OP void tess_gpu_convert(const tess_tiling_t *shape, const R *in, R *out, int32_t ntiles, int to_device)
+TESS_GPU_OP void tess_gpu_convert(const tess_tiling_t *shape, const R *in, R *out, int32_t k0, int32_t k1,
+                                  int to_device)
 {
-    for (int32_t k = 0; k < ntiles; k++)
+    for (int32_t k = k0; k < k1; k++)
         for (int i = 0; i < shape->q; i++) {
-            const size_t blk = ((size_t)k * shape->q + i) * 64;
+            const size_t blk = ((size_t)(k - k0) * shape->q + i) * 64;
             for (int n = 0; n < 64; n++) {
                 const size_t canon = tess_state_index(shape, k, i, n);
                 if (to_device)
@@ -336,39 +338,54 @@ TESS_GPU_OP void tess_gpu_convert(const tess_tiling_t *shape, const R *in, R *ou
         }
 }
 
+/* Both layouts keep a tile's values together, so a converted transfer goes in chunks of tiles through a small
+ * staging buffer: a second host copy of a billion-node state would not fit beside the first (docs/performance.md,
+ * "the largest boxes"). */
+enum { TESS_GPU_TRANSFER_TILES = 16384 };
+
 TESS_GPU_OP tess_status tess_gpu_transfer(tess_backend_t *be, void *host, int to_device, tess_error_t *err)
 {
-    const size_t bytes = (size_t)be->ntiles * be->shape.q * 64 * tess_precision_size(be->cfg.precision);
+    const size_t vsize = tess_precision_size(be->cfg.precision), tile_bytes = (size_t)be->shape.q * 64 * vsize;
+    const size_t bytes = (size_t)be->ntiles * tile_bytes;
     if (bytes == 0)
         return TESS_OK;
-    void *staging = host;
-    if (tess_gpu_converts(be)) {
-        staging = malloc(bytes);
-        if (!staging)
-            return tess_fail(err, TESS_ERR_NOMEM, "out of host memory: %zu bytes for the layout conversion", bytes);
+    gpuError_t rc = gpuSuccess;
+    if (!tess_gpu_converts(be)) {
+        if (to_device) {
+            rc = gpuMemcpy(be->f[0], host, bytes, gpuMemcpyHostToDevice);
+            if (rc == gpuSuccess && be->f[1])
+                rc = gpuMemcpy(be->f[1], host, bytes, gpuMemcpyHostToDevice);
+        } else {
+            rc = gpuMemcpy(host, be->f[be->cur], bytes, gpuMemcpyDeviceToHost);
+        }
+        TESS_GPU_TRY(rc, err, to_device ? "uploading the populations" : "downloading the populations");
+        return TESS_OK;
+    }
+    const int32_t chunk = be->ntiles < TESS_GPU_TRANSFER_TILES ? be->ntiles : TESS_GPU_TRANSFER_TILES;
+    char *staging = (char *)malloc((size_t)chunk * tile_bytes);
+    if (!staging)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of host memory: %zu bytes for the layout conversion",
+                         (size_t)chunk * tile_bytes);
+    for (int32_t k0 = 0; k0 < be->ntiles && rc == gpuSuccess; k0 += chunk) {
+        const int32_t k1 = be->ntiles - k0 < chunk ? be->ntiles : k0 + chunk;
+        const size_t off = (size_t)k0 * tile_bytes, len = (size_t)(k1 - k0) * tile_bytes;
         if (to_device) {
             if (be->cfg.precision == TESS_PRECISION_SINGLE)
-                tess_gpu_convert(&be->shape, (const float *)host, (float *)staging, be->ntiles, 1);
+                tess_gpu_convert(&be->shape, (const float *)host, (float *)staging, k0, k1, 1);
             else
-                tess_gpu_convert(&be->shape, (const double *)host, (double *)staging, be->ntiles, 1);
+                tess_gpu_convert(&be->shape, (const double *)host, (double *)staging, k0, k1, 1);
+            rc = gpuMemcpy((char *)be->f[0] + off, staging, len, gpuMemcpyHostToDevice);
+            if (rc == gpuSuccess && be->f[1])
+                rc = gpuMemcpy((char *)be->f[1] + off, staging, len, gpuMemcpyHostToDevice);
+        } else {
+            rc = gpuMemcpy(staging, (const char *)be->f[be->cur] + off, len, gpuMemcpyDeviceToHost);
+            if (rc == gpuSuccess && be->cfg.precision == TESS_PRECISION_SINGLE)
+                tess_gpu_convert(&be->shape, (const float *)staging, (float *)host, k0, k1, 0);
+            else if (rc == gpuSuccess)
+                tess_gpu_convert(&be->shape, (const double *)staging, (double *)host, k0, k1, 0);
         }
     }
-    gpuError_t rc = gpuSuccess;
-    if (to_device) {
-        rc = gpuMemcpy(be->f[0], staging, bytes, gpuMemcpyHostToDevice);
-        if (rc == gpuSuccess && be->f[1])
-            rc = gpuMemcpy(be->f[1], staging, bytes, gpuMemcpyHostToDevice);
-    } else {
-        rc = gpuMemcpy(staging, be->f[be->cur], bytes, gpuMemcpyDeviceToHost);
-        if (rc == gpuSuccess && staging != host) {
-            if (be->cfg.precision == TESS_PRECISION_SINGLE)
-                tess_gpu_convert(&be->shape, (const float *)staging, (float *)host, be->ntiles, 0);
-            else
-                tess_gpu_convert(&be->shape, (const double *)staging, (double *)host, be->ntiles, 0);
-        }
-    }
-    if (staging != host)
-        free(staging);
+    free(staging);
     TESS_GPU_TRY(rc, err, to_device ? "uploading the populations" : "downloading the populations");
     return TESS_OK;
 }
