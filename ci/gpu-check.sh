@@ -16,7 +16,7 @@
 # skips the reproducible build, the GPU tests and the cross-checks (a second call that only validates);
 # GPU_CHECK_WRONG_ARCH=1 checks the error of an sm_80-only build on a newer GPU; GPU_CHECK_NCU=1 adds Nsight
 # Compute DRAM/L2 sector counts of the propagation kernel; GPU_CHECK_SANITIZER_CAP: seconds per
-# compute-sanitizer run (default 600); GPU_CHECK_SANITIZER_TESTS: the test binaries run under it (default all four); GPU_CHECK_FLUIDX3D: the source
+# compute-sanitizer run (default 600); GPU_CHECK_SANITIZER_TESTS: the test binaries run under it (default all five); GPU_CHECK_FLUIDX3D: the source
 # folder of the peer FluidX3D, fetched outside the project, to build and measure in the same call (ci/peer-fluidx3d.sh).
 set -uo pipefail
 
@@ -109,7 +109,7 @@ for tool in memcheck racecheck; do
     if [ ! -x "$san" ]; then
         res="not run (no $san)"
     else
-        for t in ${GPU_CHECK_SANITIZER_TESTS:-test_gpu_vs_cpu_cuda test_gpu_variants_cuda test_matrix_cuda test_gpu_check_cuda}; do
+        for t in ${GPU_CHECK_SANITIZER_TESTS:-test_gpu_vs_cpu_cuda test_gpu_variants_cuda test_matrix_cuda test_gpu_check_cuda test_gpu_mr_cuda}; do
             bin=/tmp/tess-fast/tests/gpu/$t
             [ -x "$bin" ] || bin=/tmp/tess-fast/tests/matrix/$t
             [ -x "$bin" ] || continue

@@ -46,6 +46,7 @@ typedef struct {
     double exchange_s;      /* of which packing, posting, waiting for and unpacking messages */
     double wait_s;          /* of which waiting (what the interior update did not hide) */
     long steps;
+    char binding[160];      /* its threads' cores (tess_cpu_rank_bind.h), or why none */
 } tess_halo_rank_t;
 
 /* Plans for every rank of part (an array of part->nranks), with B's radius in nodes (3 covers the AB pattern's

@@ -6,6 +6,7 @@
 #include "tess_mpi.h"
 #include "tess_partition.h"
 #include "tess_state.h"
+#include "tess_cpu_rank_bind.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,9 @@ extern const tess_backend_ops_t tess_backend_cpu;
 /* Commands from rank 0 (broadcast), and the tags of the point-to-point messages. */
 enum { CMD_CREATE = 1, CMD_UPLOAD, CMD_INIT, CMD_STEP, CMD_DOWNLOAD, CMD_BYTES, CMD_STATS, CMD_DESTROY, CMD_QUIT };
 enum { TAG_PLAN = 100, TAG_POPS, TAG_GATHER, TAG_HALO };
+/* A task outside the engine (tess_cpu_dist_set_service). */
+enum { CMD_SERVICE = 50 };
+static void (*service)(void);
 
 typedef struct {
     int32_t op, arg;
@@ -415,7 +419,8 @@ static void node_stats(node_t *d, tess_halo_rank_t *s)
     const tess_halo_plan_t *pl = &d->plan;
     *s = (tess_halo_rank_t){pl->nowned, pl->local.ntiles - pl->nowned, pl->nnb,
                                 pl->local.n_wet, tess_halo_plan_recv_count(pl), d->step_s, d->exchange_s, d->wait_s,
-                                d->steps};
+                                d->steps, ""};
+    tess_cpu_rank_binding(s->binding, sizeof s->binding);
 }
 
 /* The local populations (canonical, local tile order), owned tiles first: what a download sends to rank 0. */
@@ -488,6 +493,10 @@ int tess_cpu_dist_serve(void)
             tess_mpi_gather(&s, sizeof s, NULL, 0);
             break;
         }
+        case CMD_SERVICE:
+            if (service)
+                service();
+            break;
         case CMD_DESTROY:
             node_free(&d);
             break;
@@ -507,6 +516,17 @@ void tess_cpu_dist_release(int code)
         return;
     released = 1;
     bcast_cmd(CMD_QUIT, code);
+}
+
+void tess_cpu_dist_set_service(void (*fn)(void))
+{
+    service = fn;
+}
+
+void tess_cpu_dist_service(void)
+{
+    if (tess_mpi_size() > 1 && tess_mpi_rank() == 0 && !released)
+        bcast_cmd(CMD_SERVICE, 0);
 }
 
 /* ---- rank 0's table -------------------------------------------------------------------------------------- */

@@ -21,6 +21,12 @@ int tess_cpu_dist_serve(void);
  * rank, or when already released). */
 void tess_cpu_dist_release(int code);
 
+/* A task outside the engine that the serving ranks run on rank 0's word (the field outputs' pieces,
+ * tess_vti_pieces.h): every rank sets it before serving; rank 0 wakes the serving ranks into it with
+ * tess_cpu_dist_service (a no-op with one rank), then does its own part. */
+void tess_cpu_dist_set_service(void (*fn)(void));
+void tess_cpu_dist_service(void);
+
 /* Whether be is an instance of tess_cpu_dist_ops. */
 int tess_cpu_dist_is(const tess_backend_ops_t *ops);
 /* The figures of every rank (out: tess_mpi_size() entries) and the partition's imbalance (max over mean wet

@@ -1,4 +1,5 @@
 #include "cpu_topology.h"
+#include "tess_cpu_rank_bind.h"
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,6 +32,35 @@ static hwloc_topology_t topology_get(void)
 }
 #endif
 
+#ifdef TESS_HAVE_HWLOC
+/* The cores of each NUMA node that has cores, in the cores' order (tess_cpu_rank_share's domains); 0 when there is
+ * one such node, more than max, or one whose cores are not a run of that order. */
+static int numa_domains(hwloc_topology_t topo, int ncores, int *cores, int max)
+{
+    const int nn = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+    int nd = 0, next = 0;
+    for (int i = 0; i < nn; i++) {
+        hwloc_obj_t numa = hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, (unsigned)i);
+        if (!numa || !numa->cpuset || hwloc_bitmap_iszero(numa->cpuset))
+            continue; /* memory without cores (HBM, CXL) */
+        int n = 0;
+        for (int c = 0; c < ncores; c++) {
+            hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)c);
+            if (core && core->cpuset && hwloc_bitmap_isincluded(core->cpuset, numa->cpuset)) {
+                if (c != next + n)
+                    return 0;
+                n++;
+            }
+        }
+        if (n == 0 || nd == max)
+            return 0;
+        cores[nd++] = n;
+        next += n;
+    }
+    return nd > 1 && next == ncores ? nd : 0;
+}
+#endif
+
 void tess_cpu_topology_bind(int nthreads)
 {
 #ifdef TESS_HAVE_HWLOC
@@ -41,8 +71,21 @@ void tess_cpu_topology_bind(int nthreads)
     const int ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
     if (ncores <= 0)
         return;
-    /* Compact: thread t on core t mod ncores; the first-touch of the tile arrays then puts each thread's
-     * tiles in its own NUMA node. */
+    /* This rank's block of the node's cores (all of them for one process: tess_cpu_rank_bind.h). */
+    int local, nlocal, first, count;
+    tess_cpu_rank_local(&local, &nlocal);
+    char line[160];
+    int domains[256];
+    const int ndomains = numa_domains(topo, ncores, domains, 256);
+    if (!tess_cpu_rank_share(ncores, domains, ndomains, local, nlocal, &first, &count)) {
+        snprintf(line, sizeof line, "not bound: %d ranks on %d cores (oversubscribed)", nlocal, ncores);
+        tess_cpu_rank_binding_set(line);
+        bound_team = nthreads;
+        return;
+    }
+    hwloc_bitmap_t done = hwloc_bitmap_alloc();
+    /* Compact: thread t on the block's core t mod its size; the first-touch of the tile arrays then puts each
+     * thread's tiles in its own NUMA node. What each thread is bound to is read back from the system. */
 #pragma omp parallel num_threads(nthreads)
     {
 #ifdef _OPENMP
@@ -50,17 +93,29 @@ void tess_cpu_topology_bind(int nthreads)
 #else
         const int t = 0;
 #endif
-        hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)(t % ncores));
+        hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)(first + t % count));
         if (core && core->cpuset) {
             hwloc_bitmap_t set = hwloc_bitmap_dup(core->cpuset);
             hwloc_bitmap_singlify(set);
             hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD);
+            if (hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_THREAD) == 0 && done) {
+#pragma omp critical(tess_topology_done)
+                hwloc_bitmap_or(done, done, set);
+            }
             hwloc_bitmap_free(set);
         }
     }
+    char pus[96] = "?";
+    if (done)
+        hwloc_bitmap_list_snprintf(pus, sizeof pus, done);
+    snprintf(line, sizeof line, "cores %d-%d of %d (PUs %s), %d thread%s", first, first + count - 1, ncores, pus,
+             nthreads, nthreads == 1 ? "" : "s");
+    tess_cpu_rank_binding_set(line);
+    hwloc_bitmap_free(done);
     bound_team = nthreads;
 #else
     (void)nthreads;
+    tess_cpu_rank_binding_set("not bound: built without hwloc (OMP_PROC_BIND / OMP_PLACES decide)");
 #endif
 }
 

@@ -6,8 +6,10 @@
 
 #include <stddef.h>
 
-/* Binds OpenMP thread t of a team of nthreads to core t (compact), once per process; later calls with the
- * same team size do nothing. Without hwloc the binding is left to OMP_PROC_BIND / OMP_PLACES. */
+/* Binds OpenMP thread t of a team of nthreads to core t (compact) of this MPI rank's block of the node's cores
+ * (all of them for one process; none when the node's ranks outnumber its cores: tess_cpu_rank_bind.h), once per
+ * process; later calls with the same team size do nothing. Without hwloc the binding is left to OMP_PROC_BIND /
+ * OMP_PLACES. */
 void tess_cpu_topology_bind(int nthreads);
 
 /* The team size for a backend: `requested` threads, or OpenMP's default when 0 (1 without OpenMP), bound

@@ -66,6 +66,38 @@ TESS_GPU_MR(double, TESS_LATTICE_D3Q27, d3q27_f64, f64);
 TESS_GPU_MR(float, TESS_LATTICE_D3Q27, d3q27_f32, f32);
 #undef TESS_GPU_MR
 
+/* Incoming population i of the node at index own of a block's coefficient rows (s_h: row s at s * stride): from
+ * its upstream node up where that is wet, else bounced back from the node's own coefficients (moving walls
+ * included). */
+template <typename R, int LATTICE>
+static __device__ __forceinline__ R tess_gpu_mr_pull(const R *s_h, int stride, const uint8_t *s_code, int i, int up,
+                                                     int own, const tess_params_t *p)
+{
+    const unsigned code = s_code[up];
+    /* Only the coefficients population i uses are read (the rest of h is dead after inlining). */
+    R h[10];
+    const int from = code == TESS_GPU_WET ? up : own;
+    TESS_UNROLL
+    for (int s = 0; s < 10; s++)
+        h[s] = s_h[s * stride + from];
+    if (code == TESS_GPU_WET)
+        return tess_gpu_mr<R, LATTICE>::population(i, h);
+    return tess_gpu_q<R, LATTICE>::bounce_back(i, tess_gpu_mr<R, LATTICE>::population(tess_gpu_q<R, LATTICE>::opp(i), h),
+                                               &p->mat[code]);
+}
+
+/* The rest of a node's MR step from its incoming populations f: the moments, the collision in moment space, the
+ * store of node n of tile k. */
+template <typename R, int LATTICE>
+static __device__ __forceinline__ void tess_gpu_mr_finish(const tess_params_t *p, const R *f, R *dst, int32_t k, int n)
+{
+    typedef tess_gpu_mr<R, LATTICE> M;
+    R m[TESS_MR_NM];
+    M::moments(f, m);
+    M::collide(p, m);
+    M::store(dst, k, n, m);
+}
+
 /* The tile map of a block: its GX x GY x GZ tiles (a group) and the tiles around them, (GX + 2) (GY + 2) (GZ + 2)
  * entries (x fastest; -1: no tile), then the GX GY GZ member tiles (-1: none at that place). A group of one tile
  * needs no map of its own: its map is the tiling's 27 neighbours (tess_gpu_q_args_t.neighbors). */
@@ -143,24 +175,140 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     const tess_params_t *p = &c->p;
     R f[Q];
     TESS_UNROLL
-    for (int i = 0; i < Q; i++) {
-        const int up = own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i));
-        const unsigned code = s_code[up];
-        /* Only the coefficients population i uses are read (the rest of h is dead after inlining). */
-        R h[10];
-        const int from = code == TESS_GPU_WET ? up : own;
+    for (int i = 0; i < Q; i++)
+        f[i] = tess_gpu_mr_pull<R, LATTICE>(&s_h[0][0], NH, s_code, i,
+                                            own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)), own, p);
+    tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
+}
+
+/* The column sweep (3D lattices; cfg.mr_layer >= 1024): block b walks the C tile layers of group b (2 x 2 x C
+ * tiles, tess_gpu_mr_group) upwards, one layer of 2 x 2 tiles (256 nodes) at a time. The coefficients of six
+ * node planes of the 10 x 10 cross-section (the layer's four and one below and above) stay in a ring in shared
+ * memory, so a layer gathers four new planes (400 nodes for 256 updated, against 1000 for 512 in a 2x2x2
+ * group), and each thread issues the loads of the next layer's planes before it computes the current one, so
+ * they are in flight during the computation (the latency behind a block's gather and its barrier was what held
+ * the group kernel back). Per node the same core functions in the same order as tess_gpu_mr_step: the same bits.
+ * Dynamic shared memory: 10 x 6 x 100 coefficients (24,000 B in FP32, 48,000 B in FP64: opted in on CUDA,
+ * within the 64 KB of an AMD LDS). */
+template <typename R, int LATTICE> struct tess_gpu_mr_col {
+    enum {
+        EX = tess_gpu_q<R, LATTICE>::ex, EY = tess_gpu_q<R, LATTICE>::ey, EZ = tess_gpu_q<R, LATTICE>::ez, GX = 2,
+        GY = 2, HX = EX * GX + 2, HY = EY * GY + 2, PL = HX * HY, RING = EZ + 2, NR = RING * PL, MX = GX + 2,
+        MY = GY + 2, NTH = 64 * GX * GY, NEW = EZ * PL, PER = (NEW + NTH - 1) / NTH
+    };
+    static size_t shared_bytes() { return (size_t)10 * NR * sizeof(R); }
+};
+
+/* Gathers the moments and node type of position e (0 .. NEW - 1 from plane p0 up) of a column group's planes:
+ * the loads only (tess_gpu_mr_column_put turns them into coefficients in the ring). */
+template <typename R, int LATTICE>
+static __device__ __forceinline__ void tess_gpu_mr_column_get(const R *__restrict__ src, const tess_gpu_q_args_t &a,
+                                                              const int32_t *__restrict__ gm, int p0, int e,
+                                                              unsigned *type, R *m)
+{
+    typedef tess_gpu_mr_col<R, LATTICE> C;
+    typedef tess_gpu_mr<R, LATTICE> M;
+    const int p = p0 + e / C::PL, j = e % C::PL;
+    const int hx = j % C::HX - 1, hy = j / C::HX - 1;
+    /* the node's tile place in the map (-1 .. G) and its local coordinates; plane -1 is layer -1's top */
+    const int ax = (hx + C::EX) / C::EX - 1, ay = (hy + C::EY) / C::EY - 1, az = (p + C::EZ) / C::EZ - 1;
+    const int32_t t2 = gm[(ax + 1) + C::MX * ((ay + 1) + C::MY * (az + 1))];
+    const int l2 = (hx - ax * C::EX) + C::EX * ((hy - ay * C::EY) + C::EY * (p - az * C::EZ));
+    *type = t2 < 0 ? 0u : a.node_type[64 * (size_t)t2 + l2];
+    if (t2 >= 0) {
+        M::load(src, t2, l2, m);
+    } else {
         TESS_UNROLL
-        for (int s = 0; s < 10; s++)
-            h[s] = s_h[s][from];
-        if (code == TESS_GPU_WET)
-            f[i] = M::population(i, h);
-        else
-            f[i] = L::bounce_back(i, M::population(L::opp(i), h), &p->mat[code]);
+        for (int s = 0; s < TESS_MR_NM; s++)
+            m[s] = (R)0; /* no tile: a dry node whose coefficients nobody reads */
     }
-    R m[TESS_MR_NM];
-    M::moments(f, m);
-    M::collide(p, m);
-    M::store(dst, k, n, m);
+}
+
+template <typename R, int LATTICE>
+static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s_code, int p0, int e,
+                                                              unsigned type, const R *m)
+{
+    typedef tess_gpu_mr_col<R, LATTICE> C;
+    typedef tess_gpu_mr<R, LATTICE> M;
+    const int p = p0 + e / C::PL, j = e % C::PL;
+    const int at = ((p + 1) % C::RING) * C::PL + j;
+    s_code[at] = tess_gpu_c.wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
+    R h[10];
+    M::coeffs(m, h);
+    TESS_UNROLL
+    for (int s = 0; s < 10; s++)
+        s_h[s * C::NR + at] = h[s];
+}
+
+template <typename R, int LATTICE>
+__global__ void __launch_bounds__(256)
+tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
+                   const int32_t *__restrict__ map, int nlayers)
+{
+    typedef tess_gpu_q<R, LATTICE> L;
+    typedef tess_gpu_mr_col<R, LATTICE> C;
+    enum { Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez, HX = C::HX, PL = C::PL, NTH = C::NTH };
+    static_assert(EZ > 1, "the column sweep is for the 3D lattices");
+    extern __shared__ double tess_gpu_mr_dyn[];
+    R *const s_h = reinterpret_cast<R *>(tess_gpu_mr_dyn); /* [10][NR], one row per coefficient */
+    __shared__ uint8_t s_code[C::NR];
+    const int tid = (int)threadIdx.x;
+    const int nmap = C::MX * C::MY * (nlayers + 2);
+    const int32_t *__restrict__ gm = map + (size_t)blockIdx.x * (size_t)(nmap + 4 * nlayers);
+    /* the first layer's six planes, -1 .. EZ */
+    for (int e = tid; e < C::NR; e += NTH) {
+        unsigned type;
+        R m[TESS_MR_NM];
+        tess_gpu_mr_column_get<R, LATTICE>(src, a, gm, -1, e, &type, m);
+        tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, -1, e, type, m);
+    }
+    __syncthreads();
+    const int mt = tid >> 6, n = tid & 63;
+    const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
+    const int gx = (mt % 2) * EX + x, gy = (mt / 2) * EY + y;
+    const int col = (gy + 1) * HX + (gx + 1);
+    const tess_params_t *p = &tess_gpu_c.p;
+    for (int j = 0; j < nlayers; j++) {
+        /* the next layer's new planes EZ j + EZ + 1 .. EZ j + 2 EZ: loads issued now, stored after the layer */
+        const int p0 = EZ * j + EZ + 1;
+        const bool more = j + 1 < nlayers;
+        unsigned nt[C::PER];
+        R nm[C::PER][TESS_MR_NM];
+        TESS_UNROLL
+        for (int r = 0; r < C::PER; r++) {
+            const int e = tid + NTH * r;
+            nt[r] = 0u;
+            if (more && e < C::NEW)
+                tess_gpu_mr_column_get<R, LATTICE>(src, a, gm, p0, e, &nt[r], nm[r]);
+        }
+        const int32_t k = gm[nmap + (mt % 2) + 2 * ((mt / 2) + 2 * j)];
+        /* ring slot of plane EZ j - 1 + d is (base + d) mod RING */
+        const int base = (EZ * j) % C::RING;
+        int os = base + z + 1;
+        os -= os >= C::RING ? C::RING : 0;
+        const int own = os * PL + col;
+        if (k >= 0 && s_code[own] == TESS_GPU_WET) {
+            R f[Q];
+            TESS_UNROLL
+            for (int i = 0; i < Q; i++) {
+                int us = base + z + 1 - L::cz(i);
+                us -= us >= C::RING ? C::RING : 0;
+                f[i] = tess_gpu_mr_pull<R, LATTICE>(s_h, C::NR, s_code, i, us * PL + col - L::cx(i) - HX * L::cy(i),
+                                                    own, p);
+            }
+            tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
+        }
+        if (!more)
+            break;
+        __syncthreads(); /* every thread is done with the planes the next ones replace */
+        TESS_UNROLL
+        for (int r = 0; r < C::PER; r++) {
+            const int e = tid + NTH * r;
+            if (e < C::NEW)
+                tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, p0, e, nt[r], nm[r]);
+        }
+        __syncthreads();
+    }
 }
 
 /* The listed nodes (64 tile + local), after tess_gpu_mr_step: the core's whole MR node (inlets and outlets of

@@ -143,10 +143,22 @@ static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_
 
 /* The nodes a block updates for a requested cfg.mr_layer (0: the default), rounded down to a supported group:
  * 64 (one tile), 256 (2x2x1 tiles) or 512 (2x2x2 tiles: FP32 on the 3D lattices; the FP64 block's coefficients
- * would not fit the 48 KB of static shared memory). Default: the largest the precision and lattice allow. */
-static int tess_gpu_mr_block_nodes(int want, int lattice, int single)
+ * would not fit the 48 KB of static shared memory), or on the 3D lattices from 1024 up the column sweep
+ * (tess_gpu_mr_column) over 2 x 2 x C tiles, 256 C nodes, C = 4, 8, 16 or 32. Default: the column sweep for
+ * D3Q19 on a tiling at least 90% wet (eta_t), with C = 8 (FP32) or 16 (FP64); otherwise the largest group the
+ * precision and lattice allow (the column sweep measured slower on D3Q27 and on a sphere bed;
+ * docs/performance-notes.md, "GPU MR"). */
+static int tess_gpu_mr_block_nodes(int want, int lattice, int single, double eta_t)
 {
     const int most = single && lattice != TESS_LATTICE_D2Q9 ? 512 : 256;
+    if (want <= 0 && lattice == TESS_LATTICE_D3Q19 && eta_t >= 0.9)
+        want = single ? 2048 : 4096;
+    if (lattice != TESS_LATTICE_D2Q9 && want >= 1024) { /* the column sweep: 2 x 2 x C tiles, C a power of two */
+        int c = 4;
+        while (c < 32 && 256 * 2 * c <= want)
+            c *= 2;
+        return 256 * c;
+    }
     if (want <= 0 || want >= most)
         return most;
     return want >= 256 ? 256 : 64;
@@ -169,11 +181,11 @@ static int tess_gpu_mr_key_cmp(const void *a, const void *b)
 static tess_status tess_gpu_mr_upload(tess_backend_t *be, const tess_tiling_t *t, tess_error_t *err)
 {
     be->mr_nodes = tess_gpu_mr_block_nodes(be->cfg.mr_layer, t->lattice,
-                                           be->cfg.precision == TESS_PRECISION_SINGLE);
+                                           be->cfg.precision == TESS_PRECISION_SINGLE, t->eta_t);
     be->mr_ngroups = t->ntiles;
     if (be->mr_nodes == 64 || t->ntiles == 0)
         return TESS_OK;
-    const int GX = 2, GY = 2, GZ = be->mr_nodes == 512 ? 2 : 1;
+    const int GX = 2, GY = 2, GZ = be->mr_nodes / 256;
     const int MX = GX + 2, MY = GY + 2, MZ = GZ + 2, NMAP = MX * MY * MZ, NT = GX * GY * GZ, STRIDE = NMAP + NT;
     tess_gpu_mr_key_t *keys = (tess_gpu_mr_key_t *)malloc((size_t)t->ntiles * sizeof *keys);
     if (!keys)
@@ -261,10 +273,28 @@ template <> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *) {}
 };
 
+/* The column sweep (tess_gpu_mr_column) of the 3D lattices, its dynamic shared memory opted in once. */
+template <typename R, int LAT> struct tess_gpu_mr_sweep {
+    static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst)
+    {
+        const size_t bytes = tess_gpu_mr_col<R, LAT>::shared_bytes();
+        /* a launch error, were the opt-in refused, surfaces through the caller's check */
+        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT>),
+                                  gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+        tess_gpu_mr_column<R, LAT><<<(unsigned)be->mr_ngroups, 256, bytes>>>(src, dst, a, be->mr_map,
+                                                                            be->mr_nodes / 256);
+    }
+};
+template <typename R> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9> {
+    static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *) {}
+};
+
 template <typename R, int LAT>
 static void tess_gpu_mr_launch_lat(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst)
 {
-    if (be->mr_nodes == 512)
+    if (be->mr_nodes >= 1024)
+        tess_gpu_mr_sweep<R, LAT>::launch(be, a, src, dst);
+    else if (be->mr_nodes == 512)
         tess_gpu_mr_big<R, LAT>::launch(be, a, src, dst);
     else if (be->mr_nodes == 256)
         tess_gpu_mr_step<R, LAT, 2, 2, 1><<<(unsigned)be->mr_ngroups, 256>>>(src, dst, a, be->mr_map, be->mr_ngroups);

@@ -348,8 +348,31 @@ template <typename T> struct tess_gpu_reread<true, T> {
  * global memory. */
 #define TESS_GPU_TILE_LINKS 256
 
-template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT>
-__global__ void __launch_bounds__(64 * TESS_GPU_MAX_TILES_PER_BLOCK)
+/* A register cap for the tile kernel: MINB blocks of the largest size resident per multiprocessor (CUDA's
+ * launch bounds; 0: none). HIP's second bound means something else (waves per execution unit): left out. */
+#if defined(TESS_GPU_CUDA)
+#define TESS_GPU_BOUNDS(T, MINB) __launch_bounds__(T, MINB)
+#else
+#define TESS_GPU_BOUNDS(T, MINB) __launch_bounds__(T)
+#endif
+
+/* The cap of the LBGK kernel without curved links where it measured faster on the H100 (docs/performance-notes.md,
+ * "GPU AA", the second part), as blocks of 64 TESS_GPU_MAX_TILES_PER_BLOCK threads per multiprocessor, i.e. at
+ * most 65536 / (128 value) registers a thread: D3Q19 FP64 odd step 128 -> 96 (20 bytes of spills), D3Q27 FP64
+ * both steps 154 and 146 -> 128, D3Q27 FP32 odd step 128 -> 96 (no spills). The D3Q19 FP32 odd step at 64
+ * (72 -> 64, 32 bytes of spills) gained 1.4% on the cavity and lost 2.7% on a sphere bed: left at 72. */
+template <typename R, int LATTICE, int PAT> struct tess_gpu_q_cap {
+    enum {
+        value = PAT == TESS_GPU_AB ? 0
+                : LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 8 && PAT == TESS_GPU_AA_ODD ? 5
+                : LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 8 ? 4
+                : LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 4 && PAT == TESS_GPU_AA_ODD ? 5
+                                                                                         : 0
+    };
+};
+
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0>
+__global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
 tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
 {
     typedef tess_gpu_q<R, LATTICE> L;

@@ -73,6 +73,7 @@ typedef struct {
 
     /* [run] */
     long steps, output_every, monitor_every, checkpoint_every;
+    int output_pieces; /* [run] output_pieces: 1 (auto) writes the field files in pieces under mpirun */
     char backend[32];                   /* "auto" or a backend name */
     tess_precision precision;
     char pattern[16];                   /* "ab", "aa", "mr": tess_pattern_from_name */

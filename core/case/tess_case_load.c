@@ -763,6 +763,11 @@ static tess_status read_run(ctx_t *x)
     TRY(tess_get_long(&x->es, "run", "output_every", 0, big, 0, &c->output_every, x->err));
     TRY(tess_get_long(&x->es, "run", "monitor_every", 0, big, 0, &c->monitor_every, x->err));
     TRY(tess_get_long(&x->es, "run", "checkpoint_every", 0, big, 0, &c->checkpoint_every, x->err));
+    /* Under mpirun: the field files in pieces per rank (auto) or whole from rank 0 (no); docs/outputs.md. */
+    static const char *const pieces[] = {"auto", "no", NULL};
+    int piece_choice = 0;
+    TRY(tess_get_choice(&x->es, "run", "output_pieces", pieces, &piece_choice, NULL, x->err));
+    c->output_pieces = piece_choice == 0;
     static const char *const precisions[] = {"double", "single", NULL};
     int prec = 0;
     TRY(tess_get_choice(&x->es, "run", "precision", precisions, &prec, NULL, x->err));

@@ -260,10 +260,10 @@ static tess_status print_ranks(tess_sim_t *sim, tess_error_t *err)
     for (int r = 0; st == TESS_OK && r < n; r++) {
         const tess_halo_rank_t *k = &ranks[r];
         printf("  rank %d: %d tiles, %lld fluid nodes, %d halo tiles from %d ranks, %lld halo populations per step; "
-               "%.2f MLUPS; exchange %.4f s of %.4f s stepping (%.1f %%), waiting %.4f s\n",
+               "%.2f MLUPS; exchange %.4f s of %.4f s stepping (%.1f %%), waiting %.4f s; %s\n",
                r, (int)k->tiles, (long long)k->wet, (int)k->halo_tiles, k->neighbours, (long long)k->halo_slots,
                k->step_s > 0 ? (double)k->wet * (double)k->steps / k->step_s / 1e6 : 0.0, k->exchange_s, k->step_s,
-               k->step_s > 0 ? 100.0 * k->exchange_s / k->step_s : 0.0, k->wait_s);
+               k->step_s > 0 ? 100.0 * k->exchange_s / k->step_s : 0.0, k->wait_s, k->binding);
     }
     free(ranks);
     return st;

@@ -466,6 +466,11 @@ static tess_status setup(run_t *r, tess_error_t *err)
     if ((st = tess_field_output_init(&r->fo, &r->c, r->out, r->o.restart ? tess_sim_step_count(r->sim) : -1, err)) !=
         TESS_OK)
         return st;
+    if (r->c.output_pieces && (st = tess_field_output_pieces(&r->fo, tess_sim_tiling(r->sim), &r->c.params, err)) !=
+        TESS_OK)
+        return st;
+    if (r->analysis)
+        tess_analysis_pieces(r->analysis, (const int32_t(*)[6])r->fo.ext);
     char mpath[1200];
     snprintf(mpath, sizeof mpath, "%s/monitor.csv", r->out);
     tess_monitor_init(&r->mon, mpath);
@@ -683,7 +688,8 @@ int tess_cmd_run(int argc, char **argv)
                                 (long long)t->nx * t->ny * t->nz, (long long)t->n_wet, t->ntiles, t->eta_t,
                                 steps, r->first, r->stop_step, mlups, wall, bytes, &r->c.forces, r->force,
                                 r->c.units.active ? &r->c.units : NULL, r->sig ? tess_signal_name(r->sig) : NULL,
-                                0, 1.0, NULL};
+                                0, 1.0, NULL, r->fo.files, r->fo.ext ? tess_mpi_size() : 0, r->fo.bytes,
+                                r->fo.seconds};
     /* A distributed run's balance and exchange per rank (docs/mpi.md). */
     tess_halo_rank_t *ranks = calloc((size_t)tess_mpi_size(), sizeof *ranks);
     if (!ranks)

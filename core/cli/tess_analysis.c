@@ -1,9 +1,11 @@
 #include "tess_analysis.h"
+#include "cpu_dist.h"
 #include "tess_average.h"
 #include "tess_case_stl.h"
 #include "tess_probes.h"
 #include "tess_restart.h"
 #include "tess_vti.h"
+#include "tess_vti_pieces.h"
 #include "tess_wss.h"
 #include "tess_wss_surface.h"
 #include <limits.h>
@@ -27,7 +29,13 @@ struct tess_analysis {
     double *dense;     /* scratch: 3 n for dense output arrays */
     double *dense2;    /* scratch: 3 n */
     uint8_t *mask;     /* n: 1 at WSS nodes */
+    const int32_t (*ext)[6]; /* pieces per rank (tess_analysis_pieces), NULL: single files */
 };
+
+void tess_analysis_pieces(tess_analysis_t *a, const int32_t (*ext)[6])
+{
+    a->ext = ext;
+}
 
 void tess_analysis_free(tess_analysis_t *a)
 {
@@ -182,11 +190,20 @@ static void to_dense(const tess_analysis_t *a, const double *v, int ncomp, doubl
     }
 }
 
-static tess_status write_vti(const tess_analysis_t *a, const char *path, const tess_vti_array_t *arrays, int n,
+/* DIR/STEM.vti, or in pieces DIR/STEM.pvti (tess_vti_pieces.h) under mpirun. */
+static tess_status write_vti(const tess_analysis_t *a, const char *stem, const tess_vti_array_t *arrays, int n,
                              tess_error_t *err)
 {
     const tess_geometry_t *g = &a->c->geometry;
     const int dims[3] = {g->nx, g->ny, g->nz};
+    if (a->ext) {
+        const tess_vti_pieces_t job = {a->dir, stem, {dims[0], dims[1], dims[2]}, a->c->origin, a->c->spacing,
+                                       NULL, 0, arrays, n, a->ext};
+        tess_cpu_dist_service(); /* the other ranks into tess_vti_pieces_serve */
+        return tess_vti_pieces_write(&job, err);
+    }
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s.vti", a->dir, stem);
     return tess_vti_write(path, dims, a->c->origin, a->c->spacing, arrays, n, err);
 }
 
@@ -211,9 +228,9 @@ static tess_status write_wss(tess_analysis_t *a, long step, tess_error_t *err)
                                         {"wss", TESS_VTI_FLOAT64, 3, a->dense},
                                         {"wall_normal", TESS_VTI_FLOAT64, 3, a->dense2},
                                         {"wall", TESS_VTI_UINT8, 1, a->mask}};
-    char path[1200];
-    snprintf(path, sizeof path, "%s/wss_%06ld.vti", a->dir, step);
-    tess_status st = write_vti(a, path, arrays, 4, err);
+    char path[1200], stem[64];
+    snprintf(stem, sizeof stem, "wss_%06ld", step);
+    tess_status st = write_vti(a, stem, arrays, 4, err);
     if (st == TESS_OK && a->surface.ntri > 0) {
         snprintf(path, sizeof path, "%s/wss_%06ld.vtp", a->dir, step);
         st = tess_wss_surface_write(&a->surface, path, a->wss_now, a->c->spacing, a->c->origin, err);
@@ -247,9 +264,9 @@ static tess_status write_average(tess_analysis_t *a, long step, tess_error_t *er
             arrays[na++] = (tess_vti_array_t){"osi", TESS_VTI_FLOAT64, 1, osi};
             arrays[na++] = (tess_vti_array_t){"wall", TESS_VTI_UINT8, 1, a->mask};
         }
-        char path[1200];
-        snprintf(path, sizeof path, "%s/average_%06ld.vti", a->dir, step);
-        st = write_vti(a, path, arrays, na, err);
+        char stem[64];
+        snprintf(stem, sizeof stem, "average_%06ld", step);
+        st = write_vti(a, stem, arrays, na, err);
     }
     free(rho);
     free(w);

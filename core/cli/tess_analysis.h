@@ -16,6 +16,9 @@ typedef struct tess_analysis tess_analysis_t;
 tess_status tess_analysis_create(const tess_case_t *c, tess_sim_t *sim, const char *out_dir, const char *restart,
                                  tess_analysis_t **out, tess_error_t *err);
 void tess_analysis_free(tess_analysis_t *a);
+/* Writes wss_<step> and average_<step> in pieces per rank over these point extents, as the field files
+ * (tess_field_output_pieces; the array stays the caller's), or as single files with NULL. */
+void tess_analysis_pieces(tess_analysis_t *a, const int32_t (*ext)[6]);
 
 /* The next step after `step` at which the analysis samples (LONG_MAX when never). */
 long tess_analysis_next(const tess_analysis_t *a, long step);

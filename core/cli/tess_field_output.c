@@ -1,6 +1,11 @@
 #include "tess_field_output.h"
+#include "cpu_dist.h"
 #include "tess_memory.h"
+#include "tess_mpi.h"
+#include "tess_partition.h"
+#include "tess_pieces.h"
 #include "tess_vti.h"
+#include "tess_vti_pieces.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +66,7 @@ tess_status tess_field_output_write(tess_field_output_t *o, long step, const dou
         }
     }
     char name[64], path[1200];
-    snprintf(name, sizeof name, "fields_%06ld.vti", step);
+    snprintf(name, sizeof name, o->ext ? "fields_%06ld.pvti" : "fields_%06ld.vti", step);
     snprintf(path, sizeof path, "%s/%s", o->dir, name);
     const tess_geometry_t *g = &c->geometry;
     const int dims[3] = {g->nx, g->ny, g->nz};
@@ -72,14 +77,58 @@ tess_status tess_field_output_write(tess_field_output_t *o, long step, const dou
                                         {TESS_VTI_UNITS_DT, un->dt},
                                         {TESS_VTI_UNITS_DENSITY, un->rho}};
     const int physical = un->active && un->physical_output;
-    tess_status st = tess_vti_write_fields(path, dims, c->origin, c->spacing, fields, physical ? 4 : 1, arrays, 6, err);
-    if (st == TESS_OK)
+    tess_status st;
+    const double t0 = tess_mpi_wtime();
+    static const size_t type_bytes[] = {8, 4, 1}; /* tess_vti_type */
+    size_t node_bytes = 0;
+    for (int a = 0; a < 6; a++)
+        node_bytes += (size_t)arrays[a].ncomp * type_bytes[arrays[a].type];
+    if (o->ext) {
+        char stem[64];
+        snprintf(stem, sizeof stem, "fields_%06ld", step);
+        const tess_vti_pieces_t job = {o->dir, stem, {dims[0], dims[1], dims[2]}, c->origin, c->spacing, fields,
+                                       physical ? 4 : 1, arrays, 6, (const int32_t(*)[6])o->ext};
+        tess_cpu_dist_service(); /* the other ranks into tess_vti_pieces_serve */
+        st = tess_vti_pieces_write(&job, err);
+    } else {
+        st = tess_vti_write_fields(path, dims, c->origin, c->spacing, fields, physical ? 4 : 1, arrays, 6, err);
+    }
+    if (st == TESS_OK) {
+        o->seconds += tess_mpi_wtime() - t0;
+        o->files++;
+        size_t nodes = o->ext ? 0 : n;
+        for (int r = 0; o->ext && r < tess_mpi_size(); r++) /* the pieces share their boundary planes */
+            nodes += (size_t)(o->ext[r][1] - o->ext[r][0] + 1) * (size_t)(o->ext[r][3] - o->ext[r][2] + 1) *
+                     (size_t)(o->ext[r][5] - o->ext[r][4] + 1);
+        o->bytes += (long long)(nodes * node_bytes);
         st = tess_pvd_add(&o->pvd, step, time, name, err);
+    }
     return st;
+}
+
+tess_status tess_field_output_pieces(tess_field_output_t *o, const tess_tiling_t *t, const tess_params_t *p,
+                                     tess_error_t *err)
+{
+    const int R = tess_mpi_size();
+    if (R < 2)
+        return TESS_OK;
+    /* The backend's partition (cpu_dist.c builds the same from the same tiling: it is deterministic). */
+    tess_partition_t part;
+    tess_status st = tess_partition_build(&part, t, p, NULL, R, err);
+    if (st != TESS_OK)
+        return st;
+    free(o->ext);
+    o->ext = malloc((size_t)R * sizeof *o->ext);
+    if (o->ext)
+        tess_pieces_extents(t, part.rank, R, o->ext);
+    tess_partition_free(&part);
+    return o->ext ? TESS_OK : tess_fail(err, TESS_ERR_NOMEM, "out of memory for the output pieces");
 }
 
 void tess_field_output_free(tess_field_output_t *o)
 {
+    free(o->ext);
+    o->ext = NULL;
     free(o->buf);
     free(o->f32);
     free(o->ghost);

@@ -6,6 +6,7 @@
 
 #include "tess_case.h"
 #include "tess_pvd.h"
+#include "tess_tiling.h"
 
 typedef struct {
     const tess_case_t *c;
@@ -15,6 +16,10 @@ typedef struct {
     float *f32;     /* the same in single precision, for single-precision runs */
     uint8_t *ghost; /* vtkGhostType: HIDDENPOINT where nothing is computed */
     tess_pvd_t pvd;
+    int32_t (*ext)[6]; /* pieces (tess_field_output_pieces): per rank its point extent; NULL: one file */
+    int files;         /* outputs written, their point data in bytes (every piece) and the wall time writing */
+    long long bytes;
+    double seconds;
 } tess_field_output_t;
 
 /* Prepares the buffers and the collection DIR/fields.pvd; restart_step >= 0 keeps the collection's entries
@@ -25,6 +30,12 @@ tess_status tess_field_output_init(tess_field_output_t *o, const tess_case_t *c,
  * solid[i] is 1 where nothing is computed. */
 tess_status tess_field_output_write(tess_field_output_t *o, long step, const double *rho, const double *u,
                                     const uint8_t *solid, tess_error_t *err);
+/* Rank 0 of a run over several MPI ranks: from now on each output is one dataset in pieces, one per rank over
+ * the boxes of t's partition among tess_mpi_size() ranks (tess_pieces.h, tess_vti_pieces.h): fields_<step>.pvti
+ * and fields_<step>/fields_<step>_<rank>.vti, listed in fields.pvd by the .pvti. The serving ranks must run
+ * tess_vti_pieces_serve on tess_cpu_dist_service. No-op with one rank. */
+tess_status tess_field_output_pieces(tess_field_output_t *o, const tess_tiling_t *t, const tess_params_t *p,
+                                     tess_error_t *err);
 void tess_field_output_free(tess_field_output_t *o);
 
 #endif

@@ -3,6 +3,7 @@
 #include "cpu_dist.h"
 #include "tess_mpi.h"
 #include "tess_signal.h"
+#include "tess_vti_pieces.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -53,6 +54,7 @@ static int dispatch(int argc, char **argv)
     if (several && computes && tess_mpi_rank() != 0) {
         /* A signal reaches every rank: the serving ones leave the stop to rank 0's run (docs/reliability.md). */
         tess_signal_install();
+        tess_cpu_dist_set_service(tess_vti_pieces_serve); /* the field outputs' pieces (docs/outputs.md) */
         return tess_cpu_dist_serve();
     }
     /* The reports (info, partition) come once, from rank 0. */

@@ -17,13 +17,27 @@ static int ends_with(const char *s, const char *tail)
     return n >= m && strcmp(s + n - m, tail) == 0;
 }
 
-/* fields_<anything>.vti: the run's field series (tess's own names and any older run's). */
+/* fields_<anything>.vti or .pvti: the run's field series (tess's own names and any older run's). */
 static int is_fields(const char *name)
 {
-    return strncmp(name, "fields_", 7) == 0 && ends_with(name, ".vti");
+    return strncmp(name, "fields_", 7) == 0 && (ends_with(name, ".vti") || ends_with(name, ".pvti"));
 }
 
-/* The step of a per-step output (fields_, wss_ or average_<step>.vti / .vtp), or -1 when name is none. */
+/* fields_, wss_ or average_<step>: the folder of a .pvti's pieces (tess_vti_pieces.h). */
+static int is_pieces(const char *name)
+{
+    static const char *const prefix[] = {"fields_", "wss_", "average_"};
+    for (int k = 0; k < 3; k++) {
+        const size_t n = strlen(prefix[k]);
+        char *end;
+        if (strncmp(name, prefix[k], n) == 0 && strtol(name + n, &end, 10) >= 0 && end != name + n && *end == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The step of a per-step output (fields_, wss_ or average_<step>.vti / .vtp / .pvti, and the folder of a
+ * .pvti's pieces, <prefix><step>), or -1 when name is none. */
 static long stepped(const char *name)
 {
     static const char *const prefix[] = {"fields_", "wss_", "average_"};
@@ -33,7 +47,8 @@ static long stepped(const char *name)
             continue;
         char *end;
         const long step = strtol(name + n, &end, 10);
-        if (end != name + n && step >= 0 && (strcmp(end, ".vti") == 0 || strcmp(end, ".vtp") == 0))
+        if (end != name + n && step >= 0 &&
+            (strcmp(end, ".vti") == 0 || strcmp(end, ".vtp") == 0 || strcmp(end, ".pvti") == 0 || *end == 0))
             return step;
     }
     return -1;
@@ -66,10 +81,35 @@ static int restart_in(const char *dir, const char *restart)
     return strcmp(rd, dd) == 0;
 }
 
+/* The pieces' folder <prefix><step>: the pieces and their temporary files (a rank killed while writing), nothing
+ * else; a folder with other files in it stays. */
+static tess_status remove_pieces(const char *path, const char *name, tess_error_t *err)
+{
+    DIR *dp = opendir(path);
+    if (!dp)
+        return TESS_OK;
+    const size_t n = strlen(name);
+    tess_status st = TESS_OK;
+    for (struct dirent *e; st == TESS_OK && (e = readdir(dp));)
+        if (strncmp(e->d_name, name, n) == 0 && e->d_name[n] == '_' &&
+            (ends_with(e->d_name, ".vti") || (strstr(e->d_name, ".vti.") && ends_with(e->d_name, ".tmp")))) {
+            char f[3000];
+            snprintf(f, sizeof f, "%s/%s", path, e->d_name);
+            if (unlink(f) != 0 && errno != ENOENT)
+                st = tess_fail(err, TESS_ERR_IO, "%s: cannot remove the old output: %s", f, strerror(errno));
+        }
+    closedir(dp);
+    rmdir(path);
+    return st;
+}
+
 static tess_status remove_file(const char *dir, const char *name, tess_error_t *err)
 {
     char path[2400];
     snprintf(path, sizeof path, "%s/%s", dir, name);
+    struct stat sb;
+    if (is_pieces(name))
+        return lstat(path, &sb) == 0 && S_ISDIR(sb.st_mode) ? remove_pieces(path, name, err) : TESS_OK;
     if (unlink(path) != 0 && errno != ENOENT)
         return tess_fail(err, TESS_ERR_IO, "%s: cannot remove the old output: %s", path, strerror(errno));
     return TESS_OK;

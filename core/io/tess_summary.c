@@ -79,6 +79,12 @@ tess_status tess_summary_write(const char *path, const tess_summary_t *s, tess_e
                 u->dx, u->dt, u->tau, u->rho, u->nu, u->u_ref, u->u_lattice, u->mach, u->length, u->re,
                 u->physical_output ? "physical" : "lattice");
     }
+    if (s->field_files > 0)
+        /* What writing the field files cost (docs/outputs.md): the data over the wall time, pieces or one file. */
+        fprintf(f, ",\n  \"field_output\": {\"files\": %d, \"pieces\": %d, \"bytes\": %lld, \"seconds\": %.6f, "
+                   "\"mb_per_s\": %.3f}",
+                s->field_files, s->field_pieces, s->field_bytes, s->field_seconds,
+                s->field_seconds > 0 ? (double)s->field_bytes / s->field_seconds / 1e6 : 0.0);
     if (s->nranks > 1 && s->ranks) {
         /* The distributed run (docs/mpi.md): the partition's balance and each rank's share and exchange. */
         const size_t vs = s->precision && s->precision[0] == 's' ? 4 : 8;
@@ -88,10 +94,11 @@ tess_status tess_summary_write(const char *path, const tess_summary_t *s, tess_e
             fprintf(f,
                     "%s\n    {\"rank\": %d, \"tiles\": %d, \"halo_tiles\": %d, \"neighbours\": %d, \"fluid_nodes\": %lld, "
                     "\"halo_populations\": %lld, \"halo_bytes_per_step\": %lld, \"steps\": %ld, \"step_seconds\": %.6f, "
-                    "\"exchange_seconds\": %.6f, \"wait_seconds\": %.6f, \"mlups\": %.4f}",
+                    "\"exchange_seconds\": %.6f, \"wait_seconds\": %.6f, \"mlups\": %.4f, \"binding\": \"%s\"}",
                     r ? "," : "", r, (int)k->tiles, (int)k->halo_tiles, k->neighbours, (long long)k->wet,
                     (long long)k->halo_slots, (long long)(k->halo_slots * (int64_t)vs), k->steps, k->step_s,
-                    k->exchange_s, k->wait_s, k->step_s > 0 ? (double)k->wet * (double)k->steps / k->step_s / 1e6 : 0.0);
+                    k->exchange_s, k->wait_s, k->step_s > 0 ? (double)k->wet * (double)k->steps / k->step_s / 1e6 : 0.0,
+                    k->binding);
         }
         fprintf(f, "\n  ]}");
     }

@@ -22,6 +22,10 @@ typedef struct {
     int nranks;              /* MPI ranks of a distributed run (0 or 1: none; no "mpi" block) */
     double imbalance;        /* max over mean wet nodes per rank */
     const tess_halo_rank_t *ranks; /* nranks entries */
+    int field_files;               /* fields_* outputs written (0: no "field_output" block) */
+    int field_pieces;              /* pieces per output (0: single files) */
+    long long field_bytes;         /* their point data, all ranks' pieces */
+    double field_seconds;          /* wall time writing them (tess_field_output.h) */
 } tess_summary_t;
 
 tess_status tess_summary_write(const char *path, const tess_summary_t *s, tess_error_t *err);

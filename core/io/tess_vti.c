@@ -27,6 +27,55 @@ tess_status tess_vti_write_at(const char *path, const int dims[3], const double 
     return tess_vti_write_fields(path, dims, origin, spacing, &t, isnan(time) ? 0 : 1, arrays, narrays, err);
 }
 
+/* The XML and the appended arrays of point extent ext (also the WholeExtent) into w; the arrays hold its nodes. */
+static void emit(tess_file_t *w, const int32_t ext[6], const double origin[3], double spacing,
+                 const tess_vti_field_t *fields, int nfields, const tess_vti_array_t *arrays, int narrays)
+{
+    const size_t n = (size_t)(ext[1] - ext[0] + 1) * (size_t)(ext[3] - ext[2] + 1) * (size_t)(ext[5] - ext[4] + 1);
+    fprintf(w->f, "<?xml version=\"1.0\"?>\n"
+                  "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
+                  "  <ImageData WholeExtent=\"%d %d %d %d %d %d\" Origin=\"%.17g %.17g %.17g\" Spacing=\"%.17g %.17g %.17g\">\n",
+            ext[0], ext[1], ext[2], ext[3], ext[4], ext[5], origin[0], origin[1], origin[2], spacing,
+            spacing, spacing);
+    if (nfields > 0) {
+        fprintf(w->f, "    <FieldData>\n");
+        for (int k = 0; k < nfields; k++)
+            fprintf(w->f, "      <DataArray type=\"Float64\" Name=\"%s\" NumberOfTuples=\"1\" format=\"ascii\">%.17g"
+                          "</DataArray>\n", fields[k].name, fields[k].value);
+        fprintf(w->f, "    </FieldData>\n");
+    }
+    fprintf(w->f, "    <Piece Extent=\"%d %d %d %d %d %d\">\n      <PointData", ext[0], ext[1], ext[2], ext[3], ext[4],
+            ext[5]);
+    for (int a = 0; a < narrays; a++)
+        if (arrays[a].ncomp == 1) {
+            fprintf(w->f, " Scalars=\"%s\"", arrays[a].name);
+            break;
+        }
+    for (int a = 0; a < narrays; a++)
+        if (arrays[a].ncomp == 3) {
+            fprintf(w->f, " Vectors=\"%s\"", arrays[a].name);
+            break;
+        }
+    fprintf(w->f, ">\n");
+    uint64_t offset = 0;
+    for (int a = 0; a < narrays; a++) {
+        fprintf(w->f,
+                "        <DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\" format=\"appended\" "
+                "offset=\"%llu\"/>\n",
+                type_name[arrays[a].type], arrays[a].name, arrays[a].ncomp, (unsigned long long)offset);
+        offset += 8 + n * (size_t)arrays[a].ncomp * type_size[arrays[a].type];
+    }
+    fprintf(w->f, "      </PointData>\n      <CellData>\n      </CellData>\n    </Piece>\n  </ImageData>\n"
+                  "  <AppendedData encoding=\"raw\">\n   _");
+    /* Block = UInt64 byte count, then the values; x86 and the GPUs' hosts are little-endian as declared. */
+    for (int a = 0; a < narrays; a++) {
+        const uint64_t bytes = (uint64_t)n * (uint64_t)arrays[a].ncomp * type_size[arrays[a].type];
+        fwrite(&bytes, sizeof bytes, 1, w->f);
+        fwrite(arrays[a].data, 1, (size_t)bytes, w->f);
+    }
+    fprintf(w->f, "\n  </AppendedData>\n</VTKFile>\n");
+}
+
 tess_status tess_vti_write_fields(const char *path, const int dims[3], const double origin[3], double spacing,
                                   const tess_vti_field_t *fields, int nfields, const tess_vti_array_t *arrays,
                                   int narrays, tess_error_t *err)
@@ -35,48 +84,24 @@ tess_status tess_vti_write_fields(const char *path, const int dims[3], const dou
     tess_status st = tess_file_begin(&w, path, err);
     if (st != TESS_OK)
         return st;
-    const size_t n = (size_t)dims[0] * dims[1] * dims[2];
-    fprintf(w.f, "<?xml version=\"1.0\"?>\n"
-                 "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
-                 "  <ImageData WholeExtent=\"0 %d 0 %d 0 %d\" Origin=\"%.17g %.17g %.17g\" Spacing=\"%.17g %.17g %.17g\">\n",
-            dims[0] - 1, dims[1] - 1, dims[2] - 1, origin[0], origin[1], origin[2], spacing, spacing, spacing);
-    if (nfields > 0) {
-        fprintf(w.f, "    <FieldData>\n");
-        for (int k = 0; k < nfields; k++)
-            fprintf(w.f, "      <DataArray type=\"Float64\" Name=\"%s\" NumberOfTuples=\"1\" format=\"ascii\">%.17g"
-                         "</DataArray>\n", fields[k].name, fields[k].value);
-        fprintf(w.f, "    </FieldData>\n");
-    }
-    fprintf(w.f, "    <Piece Extent=\"0 %d 0 %d 0 %d\">\n      <PointData", dims[0] - 1, dims[1] - 1, dims[2] - 1);
-    for (int a = 0; a < narrays; a++)
-        if (arrays[a].ncomp == 1) {
-            fprintf(w.f, " Scalars=\"%s\"", arrays[a].name);
-            break;
-        }
-    for (int a = 0; a < narrays; a++)
-        if (arrays[a].ncomp == 3) {
-            fprintf(w.f, " Vectors=\"%s\"", arrays[a].name);
-            break;
-        }
-    fprintf(w.f, ">\n");
-    uint64_t offset = 0;
-    for (int a = 0; a < narrays; a++) {
-        fprintf(w.f,
-                "        <DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\" format=\"appended\" "
-                "offset=\"%llu\"/>\n",
-                type_name[arrays[a].type], arrays[a].name, arrays[a].ncomp, (unsigned long long)offset);
-        offset += 8 + n * (size_t)arrays[a].ncomp * type_size[arrays[a].type];
-    }
-    fprintf(w.f, "      </PointData>\n      <CellData>\n      </CellData>\n    </Piece>\n  </ImageData>\n"
-                 "  <AppendedData encoding=\"raw\">\n   _");
-    /* Block = UInt64 byte count, then the values; x86 and the GPUs' hosts are little-endian as declared. */
-    for (int a = 0; a < narrays; a++) {
-        const uint64_t bytes = (uint64_t)n * (uint64_t)arrays[a].ncomp * type_size[arrays[a].type];
-        fwrite(&bytes, sizeof bytes, 1, w.f);
-        fwrite(arrays[a].data, 1, (size_t)bytes, w.f);
-    }
-    fprintf(w.f, "\n  </AppendedData>\n</VTKFile>\n");
+    const int32_t ext[6] = {0, dims[0] - 1, 0, dims[1] - 1, 0, dims[2] - 1};
+    emit(&w, ext, origin, spacing, fields, nfields, arrays, narrays);
     return tess_file_commit(&w, err);
+}
+
+tess_status tess_vti_write_piece(tess_file_t *w, const char *path, const int32_t ext[6], const double origin[3],
+                                 double spacing, const tess_vti_field_t *fields, int nfields,
+                                 const tess_vti_array_t *arrays, int narrays, tess_error_t *err)
+{
+    tess_status st = tess_file_begin(w, path, err);
+    if (st != TESS_OK)
+        return st;
+    emit(w, ext, origin, spacing, fields, nfields, arrays, narrays);
+    if (fflush(w->f) != 0 || ferror(w->f)) {
+        tess_file_abort(w);
+        return tess_fail(err, TESS_ERR_IO, "%s: write failed (disk full?)", path);
+    }
+    return TESS_OK;
 }
 
 /* ---- reader ---------------------------------------------------------------------------------------- */

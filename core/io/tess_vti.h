@@ -6,7 +6,9 @@
 #define TESS_VTI_H
 
 #include "tess_error.h"
+#include "tess_file.h"
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum { TESS_VTI_FLOAT64 = 0, TESS_VTI_FLOAT32 = 1, TESS_VTI_UINT8 = 2 } tess_vti_type;
 
@@ -40,6 +42,13 @@ typedef struct {
 tess_status tess_vti_write_fields(const char *path, const int dims[3], const double origin[3], double spacing,
                                   const tess_vti_field_t *fields, int nfields, const tess_vti_array_t *arrays,
                                   int narrays, tess_error_t *err);
+/* A piece of a larger image (a .pvti's piece, tess_vti_pieces.h): point extent ext (x0 x1 y0 y1 z0 z1, global
+ * node indices, also its WholeExtent, as VTK writes pieces), the arrays holding the extent's nodes. Written to
+ * w's temporary file, which stays open: the caller commits or aborts it (tess_file.h), so that the pieces of
+ * all ranks appear together or not at all. */
+tess_status tess_vti_write_piece(tess_file_t *w, const char *path, const int32_t ext[6], const double origin[3],
+                                 double spacing, const tess_vti_field_t *fields, int nfields,
+                                 const tess_vti_array_t *arrays, int narrays, tess_error_t *err);
 /* The one-value field-data array `name` of the file: *found 1 and *value, or *found 0 when the file has none.
  * max_nodes bounds the file's size as for tess_vti_read; a value that is not one finite number is an error
  * (TESS_ERR_INPUT naming the file and the array). */

@@ -1,15 +1,27 @@
 #!/usr/bin/env bash
 # Distributed runs against the single-process run, bit for bit (docs/mpi.md): tests/mpi/sparse_pipe.ini (curved
 # pipe wall and sphere with Bouzidi links, a named body, an inlet and an outlet) under mpirun -np 1, 2, 3 and 4
-# (oversubscribed) for each pattern (ab, aa, mr; ab also with finite-difference inlet and outlet at 3 ranks), the
-# final populations (a checkpoint) and the written fields byte for byte, and the monitor (forces included) but its
-# two timing columns; a checkpoint written at 4 ranks equal to the single-process one and read at 2 ranks to the
-# same final fields; --check (a second instance) refused with one line and exit status 2. About 20 s on 2 cores.
-# Usage: tests/mpi/test_mpi.sh TESSERA MPIRUN
+# (oversubscribed) for each pattern (ab, aa, mr; ab also with finite-difference inlet and outlet, wall shear stress
+# and averages at 3 ranks), the final populations (a checkpoint) and the written fields byte for byte, and the
+# monitor (forces included) but its two timing columns; a checkpoint written at 4 ranks equal to the single-process
+# one and read at 2 ranks to the same final fields; --check (a second instance) refused with one line and exit
+# status 2. About 25 s on 2 cores.
+# Over several ranks the fields come in pieces (fields_<step>.pvti): VTK's parallel reader (ParaView's) must
+# assemble each into the single-process file's values byte for byte, and every piece equal it over its extent
+# (compare_pieces.py); with run.output_pieces = no, the single files byte for byte. Binding: at most as many ranks
+# as cores bind to disjoint blocks of cores that together are all the cores; more ranks bind nothing and say so.
+# Usage: tests/mpi/test_mpi.sh TESSERA MPIRUN [PYTHON with python3-vtk9]
 set -euo pipefail
-tessera=${1:?usage: test_mpi.sh TESSERA MPIRUN}
-mpirun=${2:?usage: test_mpi.sh TESSERA MPIRUN}
-case_file=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/sparse_pipe.ini
+tessera=${1:?usage: test_mpi.sh TESSERA MPIRUN [PYTHON]}
+mpirun=${2:?usage: test_mpi.sh TESSERA MPIRUN [PYTHON]}
+python=${3:-/usr/bin/python3}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# The pieces are read back with VTK, as the command-line tests read the single files (SKIPPED without it).
+if ! "$python" -c 'import vtk, numpy' 2>/dev/null; then
+    echo "SKIPPED: $python has no vtk and numpy (python3-vtk9, python3-numpy: ci/install-deps.sh)"
+    exit 77
+fi
+case_file=$here/sparse_pipe.ini
 # CI runs as root; 3 and 4 processes on 2 cores need --oversubscribe; --bind-to none keeps one thread per rank
 # from being pinned to the same core as another rank.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -23,16 +35,31 @@ mpi() {
 }
 # The monitor without wall_s and mlups (columns 2 and 3): what must be bitwise.
 strip() { cut -d, -f1,4- "$1"; }
-same_as() { # REF DIR LABEL: every field file and the monitor of DIR equal REF's
-    local ref=$1 dir=$2 label=$3 f n=0
-    for f in "$ref"/fields_*.vti; do
-        n=$((n + 1))
+# Every field output of DIR against REF's single files: the same files, or (pieces) the same values.
+same_fields() { # REF DIR LABEL
+    local ref=$1 dir=$2 label=$3 f
+    if compgen -G "$dir/fields_*.pvti" >/dev/null; then
+        if ! "$python" "$here/compare_pieces.py" "$ref" "$dir" >"$work/cmp.out" 2>&1; then
+            echo "FAIL $label: the pieces differ from the single-process fields:"
+            head -5 "$work/cmp.out"
+            return 1
+        fi
+        return 0
+    fi
+    for f in $(find "$ref" -maxdepth 1 \( -name 'fields_*.vti' -o -name 'wss_*.vti' -o -name 'average_*.vti' \)); do
         if ! cmp -s "$f" "$dir/$(basename "$f")"; then
             echo "FAIL $label: $(basename "$f") differs from the single-process run"
-            fails=$((fails + 1))
-            return
+            return 1
         fi
     done
+}
+same_as() { # REF DIR LABEL: every field file and the monitor of DIR equal REF's
+    local ref=$1 dir=$2 label=$3 n
+    n=$(find "$ref" -maxdepth 1 \( -name 'fields_*.vti' -o -name 'wss_*.vti' -o -name 'average_*.vti' \) | wc -l)
+    if ! same_fields "$ref" "$dir" "$label"; then
+        fails=$((fails + 1))
+        return
+    fi
     if ! cmp -s "$ref/restart.tsr" "$dir/restart.tsr"; then
         echo "FAIL $label: the final state (restart.tsr, every population) differs from the single-process run"
         fails=$((fails + 1))
@@ -44,13 +71,17 @@ same_as() { # REF DIR LABEL: every field file and the monitor of DIR equal REF's
         fails=$((fails + 1))
         return
     fi
-    echo "ok   $label: the final populations, $n field files and the monitor bitwise equal"
+    local how="field files"
+    compgen -G "$dir/fields_*.pvti" >/dev/null && how="fields (in pieces: $(tail -1 "$work/cmp.out"))"
+    echo "ok   $label: the final populations, $n $how and the monitor bitwise equal"
 }
 
 for variant in ab aa mr ab-fd; do
     pattern=${variant%%-*}
     extra=()
-    [ "$variant" = ab-fd ] && extra=(--set inlet.in.method=fd --set outlet.out.method=fd)
+    # ab-fd also writes wall shear stress and averages, which come in pieces too
+    [ "$variant" = ab-fd ] && extra=(--set inlet.in.method=fd --set outlet.out.method=fd --set wss.enabled=yes
+        --set average.start=10 --set average.every=5)
     [ "$variant" = mr ] && extra=(--set physics.collision=regularized) # MR runs the regularized collision only
     ranks="1 2 3 4"
     [ "$variant" = ab-fd ] && ranks="3"
@@ -74,12 +105,96 @@ mpi 2 run "$case_file" --threads 1 --quiet --restart "$work/ck4/restart.tsr" --o
 if ! cmp -s "$work/ck1/restart.tsr" "$work/ck4/restart.tsr"; then
     echo "FAIL restart: the checkpoint written by 4 ranks differs from the single-process one"
     fails=$((fails + 1))
-elif ! cmp -s "$work/ab-ref/fields_000040.vti" "$work/rs2/fields_000040.vti"; then
+elif ! mkdir -p "$work/ref40" || ! cp "$work/ab-ref/fields_000040.vti" "$work/ref40/" ||
+    ! same_fields "$work/ref40" "$work/rs2" "restart" >/dev/null; then
     echo "FAIL restart: 4-rank checkpoint read by 2 ranks does not end as the uninterrupted run"
     fails=$((fails + 1))
 else
     echo "ok   restart: checkpoint of 4 ranks equals the single process's; read by 2 ranks, the run ends bitwise"
 fi
+
+# Pieces in a folder that is continued or overwritten: a 4-rank run to step 40 with a checkpoint at 20, continued
+# from that checkpoint by 2 ranks in the same folder, must leave step 20 and 40 in 2 pieces each (the 4-rank ones
+# and their folders gone, docs/reliability.md); --overwrite by 1 process must leave no pieces at all.
+mpi 4 run "$case_file" --threads 1 --quiet --steps 20 --checkpoint-every 20 --out "$work/cont" >/dev/null
+cp "$work/cont/restart.tsr" "$work/r20.tsr"
+mpi 4 run "$case_file" --threads 1 --quiet --checkpoint-every 20 --restart "$work/cont/restart.tsr" --out "$work/cont" \
+    >/dev/null
+cp "$work/r20.tsr" "$work/cont/restart.tsr"
+mpi 2 run "$case_file" --threads 1 --quiet --restart "$work/cont/restart.tsr" --out "$work/cont" >/dev/null
+p20=$(find "$work/cont/fields_000020" -type f | wc -l)
+p40=$(find "$work/cont/fields_000040" -type f | wc -l)
+"$tessera" run "$case_file" --threads 1 --quiet --out "$work/cont" --overwrite >/dev/null
+left=$(find "$work/cont" -mindepth 1 \( -name '*.pvti' -o -type d \) | wc -l)
+if [ "$p20" -ne 2 ] || [ "$p40" -ne 2 ] || [ "$left" -ne 0 ] || ! same_fields "$work/ab-ref" "$work/cont" "overwrite"; then
+    echo "FAIL continued and overwritten folder: $p20 and $p40 pieces at steps 20 and 40 (expected 2 and 2), $left"
+    echo "     .pvti or piece folders after --overwrite (expected 0)"
+    fails=$((fails + 1))
+else
+    echo "ok   continued by 2 ranks in a 4-rank folder: 2 pieces at steps 20 and 40; --overwrite by 1 process: no pieces left"
+fi
+
+# The single files on request: run.output_pieces = no writes rank 0's fields_<step>.vti, byte for byte.
+mpi 2 run "$case_file" --threads 1 --quiet --out "$work/whole2" --set run.output_pieces=no >/dev/null
+if compgen -G "$work/whole2/fields_*.pvti" >/dev/null || ! same_fields "$work/ab-ref" "$work/whole2" "output_pieces=no"; then
+    echo "FAIL output_pieces = no at 2 ranks: expected the single files, byte for byte"
+    fails=$((fails + 1))
+else
+    echo "ok   output_pieces = no at 2 ranks: the single fields_*.vti, byte for byte"
+fi
+
+# A piece that cannot be written (rank 1's name taken by a folder): exit status 3, and no file of that output
+# stays (the other ranks' pieces removed, no .pvti), the outputs before it whole.
+mkdir -p "$work/bad/fields_000020/fields_000020_1.vti"
+set +e
+mpi 3 run "$case_file" --threads 1 --quiet --out "$work/bad" >"$work/bad.out" 2>&1
+rc=$?
+set -e
+left=$(cd "$work/bad" && find fields_000020* -type f | wc -l)
+if [ "$rc" -ne 3 ] || [ -e "$work/bad/fields_000020.pvti" ] || [ "$left" -ne 0 ] ||
+    [ ! -e "$work/bad/fields_000000.pvti" ] || ! grep -q 'rank 1: .*fields_000020_1.vti: cannot rename' "$work/bad.out" ||
+    [ "$(grep -c '^tessera: ' "$work/bad.out")" -ne 2 ]; then
+    echo "FAIL a piece that cannot be written: expected exit status 3, rank 1's line and rank 0's, no file of step 20;"
+    echo "got $rc, $left file(s) of step 20:"
+    grep '^tessera: ' "$work/bad.out"
+    fails=$((fails + 1))
+else
+    echo "ok   a piece that cannot be written: exit status 3, no file of that output left ($(grep 'rank 1' "$work/bad.out"))"
+fi
+
+# Binding (docs/mpi.md): the per-rank core blocks in summary.json of the 2- and 4-rank runs above.
+for n in 2 4; do
+    if ! "$python" - "$work/ab-$n/summary.json" <<'PY'
+import json, os, re, sys
+ranks = json.load(open(sys.argv[1]))["mpi"]["per_rank"]
+lines = [r["binding"] for r in ranks]
+m = [re.fullmatch(r"cores (\d+)-(\d+) of (\d+) \(PUs ([0-9,-]+)\), 1 thread", b) for b in lines]
+over = [re.fullmatch(r"not bound: (\d+) ranks on (\d+) cores \(oversubscribed\)", b) for b in lines]
+if all(over) and all(int(o.group(1)) == len(ranks) > int(o.group(2)) for o in over):
+    print(f"ok   binding at {len(ranks)} ranks: not bound, said by every rank ({lines[0]})")
+    sys.exit(0)
+if not all(m):
+    sys.exit(f"FAIL binding at {len(ranks)} ranks: {lines}")
+cores = int(m[0].group(3))
+blocks = sorted((int(x.group(1)), int(x.group(2))) for x in m)
+def pus(text):
+    out = set()
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out |= set(range(int(lo), int(hi or lo) + 1))
+    return out
+sets = [pus(x.group(4)) for x in m]
+disjoint = sum(len(p) for p in sets) == len(set().union(*sets))
+cover = blocks[0][0] == 0 and blocks[-1][1] == cores - 1 and all(b[0] == a[1] + 1 for a, b in zip(blocks, blocks[1:]))
+allowed = set().union(*sets) <= os.sched_getaffinity(0)
+if len(ranks) > cores or not (disjoint and cover and allowed):
+    sys.exit(f"FAIL binding at {len(ranks)} ranks on {cores} cores: {lines}")
+print(f"ok   binding at {len(ranks)} ranks: disjoint core blocks covering the {cores} cores: {lines}")
+PY
+    then
+        fails=$((fails + 1))
+    fi
+done
 
 # What is not distributed: a second instance (--check) is refused with one line, exit status 2, nothing written.
 set +e
