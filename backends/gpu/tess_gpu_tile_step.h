@@ -361,10 +361,15 @@ template <typename T> struct tess_gpu_reread<true, T> {
  * "GPU AA", the second part), as blocks of 64 TESS_GPU_MAX_TILES_PER_BLOCK threads per multiprocessor, i.e. at
  * most 65536 / (128 value) registers a thread: D3Q19 FP64 odd step 128 -> 96 (20 bytes of spills), D3Q27 FP64
  * both steps 154 and 146 -> 128, D3Q27 FP32 odd step 128 -> 96 (no spills). The D3Q19 FP32 odd step at 64
- * (72 -> 64, 32 bytes of spills) gained 1.4% on the cavity and lost 2.7% on a sphere bed: left at 72. */
+ * (72 -> 64, 32 bytes of spills) gained 1.4% on the cavity and lost 2.7% on a sphere bed: left at 72. The
+ * distributed ranks' tile offset (tess_gpu_q_args_t.k0) then took D3Q19 FP32's AB sweep to 73 registers and its
+ * odd step to 80, and AB FP32 measured 6% slower (80.8% of copy against 86%): 7 blocks hold both at 72 again
+ * (AB 71 without spills; the odd step 72, 4 bytes of spills). D3Q27 FP32's even step went 72 -> 96 too, but
+ * holding it at 72 spills 80 bytes: not capped. */
 template <typename R, int LATTICE, int PAT> struct tess_gpu_q_cap {
     enum {
-        value = PAT == TESS_GPU_AB ? 0
+        value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 && PAT != TESS_GPU_AA_EVEN ? 7
+                : PAT == TESS_GPU_AB ? 0
                 : LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 8 && PAT == TESS_GPU_AA_ODD ? 5
                 : LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 8 ? 4
                 : LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 4 && PAT == TESS_GPU_AA_ODD ? 5
