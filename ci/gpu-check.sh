@@ -40,16 +40,9 @@ status=0
 cmake_extra=()
 if [ -n "${TESSERA_DEPS:-}" ] && [ -d "$TESSERA_DEPS" ]; then
     step "unpacking $TESSERA_DEPS"
-    for f in "$TESSERA_DEPS"/*.deb; do dpkg -x "$f" /tmp/tess-deps; done
-    # Their .pc files name prefix=/usr, which pkg-config would believe: find the files by path instead.
-    rm -rf /tmp/tess-deps/usr/lib/x86_64-linux-gnu/pkgconfig
-    # A development link that names an absolute path (zlib1g-dev's libz.so) points into the unpacked tree when
-    # the machine lacks its target.
-    for l in /tmp/tess-deps/usr/lib/x86_64-linux-gnu/*.so; do
-        [ -L "$l" ] && ! [ -e "$l" ] && ln -sf "/tmp/tess-deps$(readlink "$l")" "$l"
-    done
+    . "$root/ci/unpack-debs.sh"
+    unpack_debs "$TESSERA_DEPS"
     cmake_extra+=(-DCMAKE_PREFIX_PATH=/tmp/tess-deps/usr)
-    export LD_LIBRARY_PATH=/tmp/tess-deps/usr/lib/x86_64-linux-gnu:/tmp/tess-deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 fi
 # TESSERA_MPI_DEPS: a folder of Open MPI's Debian .debs (openmpi-bin, libopenmpi3, libopenmpi-dev, openmpi-common
 # and the libraries they need) for a machine without MPI: unpacked into /tmp/tess-mpi and run from there

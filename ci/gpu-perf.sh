@@ -24,13 +24,9 @@ start=$SECONDS
 step() { printf '\n== %s (%ds)\n' "$*" $((SECONDS - start)); }
 extra=()
 if [ -n "${TESSERA_DEPS:-}" ] && [ -d "$TESSERA_DEPS" ]; then
-    for f in "$TESSERA_DEPS"/*.deb; do dpkg -x "$f" /tmp/tess-deps; done
-    rm -rf /tmp/tess-deps/usr/lib/x86_64-linux-gnu/pkgconfig
-    for l in /tmp/tess-deps/usr/lib/x86_64-linux-gnu/*.so; do
-        [ -L "$l" ] && ! [ -e "$l" ] && ln -sf "/tmp/tess-deps$(readlink "$l")" "$l"
-    done
+    . "$root/ci/unpack-debs.sh"
+    unpack_debs "$TESSERA_DEPS"
     extra+=(-DCMAKE_PREFIX_PATH=/tmp/tess-deps/usr)
-    export LD_LIBRARY_PATH=/tmp/tess-deps/usr/lib/x86_64-linux-gnu:/tmp/tess-deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 fi
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader
 build() { # dir, reproducible, targets...

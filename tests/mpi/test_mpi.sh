@@ -28,13 +28,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
-mpi() {
-    local n=$1
-    shift
-    timeout 120 "$mpirun" --oversubscribe --bind-to none -np "$n" "$tessera" "$@"
-}
-# The monitor without wall_s and mlups (columns 2 and 3): what must be bitwise.
-strip() { cut -d, -f1,4- "$1"; }
+MPI_TIMEOUT=120
+. "$here/mpi_compare.sh" # mpi, strip, same_state_and_monitor
 # Every field output of DIR against REF's single files: the same files, or (pieces) the same values.
 same_fields() { # REF DIR LABEL
     local ref=$1 dir=$2 label=$3 f
@@ -60,14 +55,7 @@ same_as() { # REF DIR LABEL: every field file and the monitor of DIR equal REF's
         fails=$((fails + 1))
         return
     fi
-    if ! cmp -s "$ref/restart.tsr" "$dir/restart.tsr"; then
-        echo "FAIL $label: the final state (restart.tsr, every population) differs from the single-process run"
-        fails=$((fails + 1))
-        return
-    fi
-    if ! cmp -s <(strip "$ref/monitor.csv") <(strip "$dir/monitor.csv"); then
-        echo "FAIL $label: monitor.csv (forces, max_u, mean_rho) differs from the single-process run"
-        diff <(strip "$ref/monitor.csv") <(strip "$dir/monitor.csv") | head -4
+    if ! same_state_and_monitor "$ref" "$dir" "$label" "single-process run"; then
         fails=$((fails + 1))
         return
     fi

@@ -11,7 +11,8 @@
 set -euo pipefail
 tessera=${1:?usage: test_mpi_gpu.sh TESSERA [MPIRUN]}
 mpirun=${2:-$(command -v mpirun || true)}
-case_file=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/sparse_pipe.ini
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+case_file=$here/sparse_pipe.ini
 if [ -z "$mpirun" ] || ! [ -x "$mpirun" ]; then
     echo "SKIP: no mpirun"
     exit 77
@@ -24,13 +25,9 @@ if ! "$tessera" run "$case_file" --backend cuda --steps 2 --quiet --out "$work/p
     exit 77
 fi
 fails=0
-mpi() {
-    local n=$1
-    shift
-    timeout 180 "$mpirun" --oversubscribe --bind-to none -np "$n" "$tessera" "$@"
-}
+MPI_TIMEOUT=180
+. "$here/mpi_compare.sh" # mpi, strip, same_state_and_monitor
 REF_NAME="single-rank GPU run"
-strip() { cut -d, -f1,4- "$1"; } # the monitor without wall_s and mlups (columns 2 and 3): what must be bitwise
 same_as() { # REF DIR LABEL: every field file, the final state and the monitor of DIR equal REF's
     local ref=$1 dir=$2 label=$3 f n=0
     for f in "$ref"/fields_*.vti; do
@@ -41,14 +38,7 @@ same_as() { # REF DIR LABEL: every field file, the final state and the monitor o
             return
         fi
     done
-    if ! cmp -s "$ref/restart.tsr" "$dir/restart.tsr"; then
-        echo "FAIL $label: the final state (restart.tsr, every population) differs from the $REF_NAME"
-        fails=$((fails + 1))
-        return
-    fi
-    if ! cmp -s <(strip "$ref/monitor.csv") <(strip "$dir/monitor.csv"); then
-        echo "FAIL $label: monitor.csv (forces, max_u, mean_rho) differs from the $REF_NAME"
-        diff <(strip "$ref/monitor.csv") <(strip "$dir/monitor.csv") | head -4
+    if ! same_state_and_monitor "$ref" "$dir" "$label" "$REF_NAME"; then
         fails=$((fails + 1))
         return
     fi
