@@ -23,6 +23,43 @@ size_t tess_state_index(const tess_tiling_t *t, int32_t k, int i, int local)
     return ((size_t)k * t->q + i) * 64 + local;
 }
 
+void tess_state_convert(const tess_tiling_t *t, tess_precision prec, void *canon, void *tiles, int32_t k0, int32_t k1,
+                        int to_tiles)
+{
+    const size_t vs = tess_precision_size(prec), tile = (size_t)t->q * 64;
+    if (t->lattice != TESS_LATTICE_D3Q19) { /* the same order: one block */
+        char *c = (char *)canon + (size_t)k0 * tile * vs;
+        if (to_tiles)
+            memcpy(tiles, c, (size_t)(k1 - k0) * tile * vs);
+        else
+            memcpy(c, tiles, (size_t)(k1 - k0) * tile * vs);
+        return;
+    }
+    /* Tiles are independent and every value moves once: threads change no bit (a billion-node box would spend
+     * minutes here on one core). */
+#pragma omp parallel for schedule(static)
+    for (int32_t k = k0; k < k1; k++)
+        for (int i = 0; i < t->q; i++) {
+            const size_t blk = ((size_t)(k - k0) * t->q + i) * 64;
+            for (int n = 0; n < 64; n++) {
+                const size_t ci = tess_state_index(t, k, i, n);
+                if (vs == sizeof(float)) {
+                    float *a = (float *)canon, *b = (float *)tiles;
+                    if (to_tiles)
+                        b[blk + n] = a[ci];
+                    else
+                        a[ci] = b[blk + n];
+                } else {
+                    double *a = (double *)canon, *b = (double *)tiles;
+                    if (to_tiles)
+                        b[blk + n] = a[ci];
+                    else
+                        a[ci] = b[blk + n];
+                }
+            }
+        }
+}
+
 /* Equilibrium and output moments of the lattices other than D3Q19, by run-time lattice id. */
 static void equilibrium_q(int lattice, int fluid, double rho, const double u[3], double *feq)
 {

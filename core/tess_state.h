@@ -17,6 +17,12 @@ int tess_state_node_values(tess_pattern pattern, int lattice, int q);
 /* Canonical index of population i of node `local` of tile k. */
 size_t tess_state_index(const tess_tiling_t *t, int32_t k, int i, int local);
 
+/* Values of tiles [k0, k1) between the canonical storage (whole: `canon`) and the tile-major order of a
+ * device's copy, direction i of node `local` of tile k at ((k - k0) * q + i) * 64 + local of `tiles`: to_tiles 1
+ * reads canon and writes tiles, 0 the reverse. A GPU backend uploads and downloads through it in chunks. */
+void tess_state_convert(const tess_tiling_t *t, tess_precision prec, void *canon, void *tiles, int32_t k0, int32_t k1,
+                        int to_tiles);
+
 /* Fills pops with the equilibrium of (rho, u). rho and u are dense over the box (nx*ny*nz and 3*nx*ny*nz,
  * x fastest) or NULL for the uniform rho0 / u0. Solid nodes inside tiles get the rest state. */
 void tess_state_equilibrium(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, void *pops,

@@ -320,24 +320,6 @@ TESS_GPU_OP int tess_gpu_converts(const tess_backend_t *be)
     return be->shape.lattice == TESS_LATTICE_D3Q19;
 }
 
-/* Tiles [k0, k1) between the canonical storage (whole) and a staging chunk that starts at tile k0. */
-template <typename R>
-TESS_GPU_OP void tess_gpu_convert(const tess_tiling_t *shape, const R *in, R *out, int32_t k0, int32_t k1,
-                                  int to_device)
-{
-    for (int32_t k = k0; k < k1; k++)
-        for (int i = 0; i < shape->q; i++) {
-            const size_t blk = ((size_t)(k - k0) * shape->q + i) * 64;
-            for (int n = 0; n < 64; n++) {
-                const size_t canon = tess_state_index(shape, k, i, n);
-                if (to_device)
-                    out[blk + n] = in[canon];
-                else
-                    out[canon] = in[blk + n];
-            }
-        }
-}
-
 /* Both layouts keep a tile's values together, so a converted transfer goes in chunks of tiles through a small
  * staging buffer: a second host copy of a billion-node state would not fit beside the first (docs/performance.md,
  * "the largest boxes"). */
@@ -370,19 +352,14 @@ TESS_GPU_OP tess_status tess_gpu_transfer(tess_backend_t *be, void *host, int to
         const int32_t k1 = be->ntiles - k0 < chunk ? be->ntiles : k0 + chunk;
         const size_t off = (size_t)k0 * tile_bytes, len = (size_t)(k1 - k0) * tile_bytes;
         if (to_device) {
-            if (be->cfg.precision == TESS_PRECISION_SINGLE)
-                tess_gpu_convert(&be->shape, (const float *)host, (float *)staging, k0, k1, 1);
-            else
-                tess_gpu_convert(&be->shape, (const double *)host, (double *)staging, k0, k1, 1);
+            tess_state_convert(&be->shape, be->cfg.precision, host, staging, k0, k1, 1);
             rc = gpuMemcpy((char *)be->f[0] + off, staging, len, gpuMemcpyHostToDevice);
             if (rc == gpuSuccess && be->f[1])
                 rc = gpuMemcpy((char *)be->f[1] + off, staging, len, gpuMemcpyHostToDevice);
         } else {
             rc = gpuMemcpy(staging, (const char *)be->f[be->cur] + off, len, gpuMemcpyDeviceToHost);
-            if (rc == gpuSuccess && be->cfg.precision == TESS_PRECISION_SINGLE)
-                tess_gpu_convert(&be->shape, (const float *)staging, (float *)host, k0, k1, 0);
-            else if (rc == gpuSuccess)
-                tess_gpu_convert(&be->shape, (const double *)staging, (double *)host, k0, k1, 0);
+            if (rc == gpuSuccess)
+                tess_state_convert(&be->shape, be->cfg.precision, host, staging, k0, k1, 0);
         }
     }
     free(staging);
