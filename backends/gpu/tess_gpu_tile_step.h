@@ -17,6 +17,7 @@
 
 #include "tess_gpu_constants.h"
 #include "tess_gpu_link_slots.h"
+#include <limits.h>
 extern "C" {
 #include "tess_q_step.h"
 }
@@ -377,7 +378,7 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_cap {
     };
 };
 
-template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0>
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0, int LV = 1>
 __global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
 tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
 {
@@ -385,11 +386,19 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     enum {
         Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez,
         HX = EX + 2, HY = EY + 2, ZO = EZ == 1 ? 0 : 1, HZ = EZ + 2 * ZO, NH = HX * HY * HZ,
-        BARRIER = LINKS && PAT == TESS_GPU_AB /* the in-kernel link phase and its barrier */
+        BARRIER = LINKS && PAT == TESS_GPU_AB, /* AB computes the link values in the kernel */
+        EARLY = BARRIER && LV == 1, /* V9: in the halo phase, before the node codes' barrier */
+        LATE = BARRIER && LV == 0,  /* V8: while the pull is in flight, behind a barrier of its own */
+        TL = BARRIER ? TESS_GPU_MAX_TILES_PER_BLOCK : 1
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
-    __shared__ R s_val[BARRIER ? TESS_GPU_MAX_TILES_PER_BLOCK : 1][BARRIER ? TESS_GPU_TILE_LINKS : 1];
+    __shared__ R s_val[TL][BARRIER ? TESS_GPU_TILE_LINKS : 1];
+    /* EARLY: per link of the tile its direction, and per node its first link and number of links, so that the
+     * node reads no link array in global memory after the barrier */
+    __shared__ uint8_t s_dir[EARLY ? TL : 1][EARLY ? TESS_GPU_TILE_LINKS : 1];
+    __shared__ int s_lfirst[EARLY ? TL : 1][EARLY ? 64 : 1];
+    __shared__ int s_lcount[EARLY ? TL : 1][EARLY ? 64 : 1];
     const int local = (int)(threadIdx.x >> 6);
     const int n = (int)(threadIdx.x & 63u);
     const int32_t k = a.k0 + (int32_t)(blockIdx.x * (blockDim.x >> 6)) + local;
@@ -401,6 +410,10 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         /* Algorithm 2, lines 1-4: the neighbourhood, then the node codes of the tile and its halo. */
         if (active && n < 27)
             s_nb[local][n] = a.neighbors[27 * (size_t)k + n];
+        if (EARLY) {
+            s_lfirst[local][n] = INT_MAX;
+            s_lcount[local][n] = 0;
+        }
         __syncthreads();
         if (active) {
             for (int j = n; j < NH; j += 64) {
@@ -414,15 +427,38 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 s_code[local][j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
             }
         }
+        /* EARLY: the tile's curved-wall links, one per thread, while the node codes' loads are in flight and no
+         * population is live in registers; their values into shared memory (global beyond TESS_GPU_TILE_LINKS),
+         * with each node's range of links, behind the barrier the node codes need anyway. A link reads only the
+         * previous step's copy, so nothing orders it after the pull. */
+        if (EARLY && active) {
+            const int64_t l0 = a.tile_link[k], l1 = a.tile_link[k + 1];
+            for (int64_t l = l0 + n; l < l1; l += 64) {
+                const tess_gpu_link_slot_t sl = a.slots[l];
+                const int at = (int)(l - l0);
+                if (sl.i != TESS_GPU_LINK_NONE) {
+                    const R v = tess_gpu_q_link<R, LATTICE>(src, sl, k);
+                    if (at < TESS_GPU_TILE_LINKS)
+                        s_val[local][at] = v;
+                    else
+                        ((R *)a.link_val)[l] = v;
+                }
+                if (at < TESS_GPU_TILE_LINKS)
+                    s_dir[local][at] = sl.i;
+                /* a node's links are consecutive (sorted by tile and node): the same range whatever the order */
+                atomicAdd(&s_lcount[local][sl.node], 1);
+                atomicMin(&s_lfirst[local][sl.node], at);
+            }
+        }
         __syncthreads();
     }
-    if (!BARRIER && !active)
+    if (!LATE && !active)
         return;
     const unsigned own_type = active ? a.node_type[64 * (size_t)k + n] : 0u;
     /* Without the links' barrier, dry nodes leave at once (nothing reads them as fluid); with it every thread of
      * the block stays up to the barrier. */
     const bool wet = active && c->wet[own_type];
-    if (!BARRIER && !wet)
+    if (!LATE && !wet)
         return;
     const tess_params_t *p = &c->p;
     R f[Q];
@@ -433,7 +469,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     } else {
         /* Inlet and outlet nodes are not swept here: tess_gpu_q_open_step, over the list of such nodes. */
         const bool sweep = wet && tess_gpu_q_in_sweep(LATTICE, &p->mat[own_type]);
-        if (!BARRIER && !sweep)
+        if (!LATE && !sweep)
             return;
         /* The plain pull. Every load is issued unconditionally, so all Q are in flight together. Where the
          * upstream node is dry, FP64 loads the node's own f*_opp(i), which bounce-back then turns into f_i (one
@@ -467,7 +503,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
          * and its barrier (the condition is the same for every thread of the block). */
         const int32_t kb = a.k0 + (int32_t)(blockIdx.x * (blockDim.x >> 6));
         const int32_t ke = min(kb + (int32_t)(blockDim.x >> 6), a.ntiles);
-        if (BARRIER && a.tile_link[kb] != a.tile_link[ke]) {
+        if (LATE && a.tile_link[kb] != a.tile_link[ke]) {
             if (active) {
                 const int64_t l0 = a.tile_link[k], l1 = a.tile_link[k + 1];
                 for (int64_t l = l0 + n; l < l1; l += 64) {
@@ -496,7 +532,28 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         }
         /* Curved-wall links: the values the tile's threads computed replace the bounce-back of those links
          * (tess_q_pull_from's rule, the last link of a direction winning as there). */
-        const int nl = LINKS ? (int)a.node_nlink[64 * (size_t)k + n] : 0;
+        if (EARLY) {
+            const int nl = s_lcount[local][n];
+            const int first = s_lfirst[local][n];
+            for (int l = 0; l < nl; l++) {
+                const int at = first + l;
+                unsigned dir;
+                R v;
+                if (at < TESS_GPU_TILE_LINKS) {
+                    dir = s_dir[local][at];
+                    v = s_val[local][at];
+                } else { /* a tile with more links than shared memory holds */
+                    const int64_t g = a.tile_link[k] + at;
+                    dir = a.slots[g].i;
+                    v = ((const R *)a.link_val)[g];
+                }
+                TESS_UNROLL
+                for (int j = 1; j < Q; j++)
+                    if ((unsigned)j == dir)
+                        f[j] = v;
+            }
+        }
+        const int nl = LINKS && !EARLY ? (int)a.node_nlink[64 * (size_t)k + n] : 0;
         if (nl) {
             const int64_t first = a.node_link[64 * (size_t)k + n], l0 = a.tile_link[k];
             for (int l = 0; l < nl; l++) {
