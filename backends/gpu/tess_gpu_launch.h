@@ -19,8 +19,10 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision, int link_varia
 {
     /* MEASUREMENT SWITCH (TESS_GPU_LINK_VARIANT=0: V8's link phase), D3Q19 LBGK AB only; removed before merge */
     if constexpr (LINKS && PAT == TESS_GPU_AB && LAT == TESS_LATTICE_D3Q19)
-        if (link_variant == 0 && collision != TESS_COLLISION_MRT && collision != TESS_COLLISION_REGULARIZED)
-            return tess_gpu_q_step<R, LAT, TESS_COLLISION_LBGK, TESS_KERNEL_FULL, true, PAT, 0, 0>;
+        if (link_variant != 1 && collision != TESS_COLLISION_MRT && collision != TESS_COLLISION_REGULARIZED)
+            return link_variant == 0 ? tess_gpu_q_step<R, LAT, TESS_COLLISION_LBGK, TESS_KERNEL_FULL, true, PAT, 0, 0>
+                                     : tess_gpu_q_step<R, LAT, TESS_COLLISION_LBGK, TESS_KERNEL_FULL, true, PAT,
+                                                       sizeof(R) == 4 ? 7 : 0, 2>;
     if (collision == TESS_COLLISION_MRT)
         return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_MRT>::value, TESS_KERNEL_FULL, LINKS, PAT>;
     if (collision == TESS_COLLISION_REGULARIZED)

@@ -29,6 +29,7 @@ typedef struct {
     const uint8_t *node_type;   /* 64 per tile, local order */
     const tess_link_t *links;   /* the tiling's curved-wall links, sorted by tile and node */
     const tess_gpu_link_slot_t *slots; /* per link: where its rule reads (tess_gpu_link_slots.h) */
+    const tess_gpu_link_pack_t *packs; /* the same in 16 bytes (the AB kernel) */
     const int64_t *tile_link;   /* per tile: its first link; ntiles + 1 entries */
     void *link_val;             /* per link: its value this step (R), written and read by the tile's block */
     const int64_t *node_link;   /* per tile node: its first link */
@@ -200,6 +201,29 @@ static __device__ __forceinline__ R tess_gpu_q_link(const R *__restrict__ src, c
     const R fb1 = have1 ? src[t1 + (size_t)s.kd * 64] : (R)0, fi1 = have1 ? src[t1 + (size_t)s.i * 64] : (R)0;
     const R fb2 = have2 ? src[t2 + (size_t)s.kd * 64] : (R)0;
     return L::bouzidi(order, (R)s.q, fb, fi, fb1, fb2, fi1, have1, have2, sizeof(R) == 8 ? (R)s.wall64 : (R)s.wall32);
+}
+
+/* The same from the packed slot (tess_gpu_link_pack_t) of link l, with the tile's neighbours nb in shared memory. */
+template <typename R, int LATTICE>
+static __device__ __forceinline__ R tess_gpu_q_link_packed(const R *__restrict__ src, const tess_gpu_link_pack_t pk,
+                                                           const int32_t *nb, int32_t k, const tess_gpu_q_args_t &a,
+                                                           int64_t l)
+{
+    typedef tess_gpu_q<R, LATTICE> L;
+    enum { Q = L::q };
+    const tess_params_t *p = &tess_gpu_c.p;
+    const int order = p->wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1;
+    const unsigned i = (unsigned)(pk.bits & 31u), kd = (unsigned)(pk.bits >> 5) & 31u;
+    const unsigned node = (unsigned)(pk.bits >> 10) & 63u;
+    const unsigned c1 = (unsigned)(pk.bits >> 16) & 0xFFFu, c2 = (unsigned)(pk.bits >> 28) & 0xFFFu;
+    const int have1 = (int)(c1 >> 11), have2 = (int)(c2 >> 11);
+    const size_t t1 = have1 ? (size_t)nb[(c1 >> 6) & 31u] * Q * 64 + (c1 & 63u) : 0;
+    const size_t t2 = have2 ? (size_t)nb[(c2 >> 6) & 31u] * Q * 64 + (c2 & 63u) : 0;
+    const R fb = src[((size_t)k * Q + kd) * 64 + node], fi = src[((size_t)k * Q + i) * 64 + node];
+    const R fb1 = have1 ? src[t1 + (size_t)kd * 64] : (R)0, fi1 = have1 ? src[t1 + (size_t)i * 64] : (R)0;
+    const R fb2 = have2 ? src[t2 + (size_t)kd * 64] : (R)0;
+    const R wall = (pk.bits >> 40) & 1u ? (sizeof(R) == 8 ? (R)a.slots[l].wall64 : (R)a.slots[l].wall32) : (R)0;
+    return L::bouzidi(order, (R)pk.q, fb, fi, fb1, fb2, fi1, have1, have2, wall);
 }
 
 /* The patterns of the tile kernel: AB (two copies), and AA's odd and even steps on one copy (docs/patterns.md,
@@ -387,7 +411,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez,
         HX = EX + 2, HY = EY + 2, ZO = EZ == 1 ? 0 : 1, HZ = EZ + 2 * ZO, NH = HX * HY * HZ,
         BARRIER = LINKS && PAT == TESS_GPU_AB, /* AB computes the link values in the kernel */
-        EARLY = BARRIER && LV == 1, /* V9: in the halo phase, before the node codes' barrier */
+        EARLY = BARRIER && LV >= 1, /* V9: in the halo phase, before the node codes' barrier */
+        PACK = EARLY && LV == 2,    /* V10: from the 16-byte packed slots */
         LATE = BARRIER && LV == 0,  /* V8: while the pull is in flight, behind a barrier of its own */
         TL = BARRIER ? TESS_GPU_MAX_TILES_PER_BLOCK : 1
     };
@@ -434,20 +459,31 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         if (EARLY && active) {
             const int64_t l0 = a.tile_link[k], l1 = a.tile_link[k + 1];
             for (int64_t l = l0 + n; l < l1; l += 64) {
-                const tess_gpu_link_slot_t sl = a.slots[l];
                 const int at = (int)(l - l0);
-                if (sl.i != TESS_GPU_LINK_NONE) {
-                    const R v = tess_gpu_q_link<R, LATTICE>(src, sl, k);
-                    if (at < TESS_GPU_TILE_LINKS)
-                        s_val[local][at] = v;
-                    else
-                        ((R *)a.link_val)[l] = v;
+                unsigned dir, node;
+                R v = (R)0;
+                if (PACK) {
+                    const tess_gpu_link_pack_t pk = a.packs[l];
+                    dir = (unsigned)(pk.bits & 31u);
+                    node = (unsigned)(pk.bits >> 10) & 63u;
+                    if (dir != TESS_GPU_PACK_NONE)
+                        v = tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l);
+                } else {
+                    const tess_gpu_link_slot_t sl = a.slots[l];
+                    dir = sl.i;
+                    node = sl.node;
+                    if (dir != TESS_GPU_LINK_NONE)
+                        v = tess_gpu_q_link<R, LATTICE>(src, sl, k);
                 }
-                if (at < TESS_GPU_TILE_LINKS)
-                    s_dir[local][at] = sl.i;
+                if (at < TESS_GPU_TILE_LINKS) {
+                    s_val[local][at] = v;
+                    s_dir[local][at] = (uint8_t)dir;
+                } else {
+                    ((R *)a.link_val)[l] = v;
+                }
                 /* a node's links are consecutive (sorted by tile and node): the same range whatever the order */
-                atomicAdd(&s_lcount[local][sl.node], 1);
-                atomicMin(&s_lfirst[local][sl.node], at);
+                atomicAdd(&s_lcount[local][node], 1);
+                atomicMin(&s_lfirst[local][node], at);
             }
         }
         __syncthreads();
