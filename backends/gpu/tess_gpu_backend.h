@@ -37,7 +37,6 @@ struct tess_backend {
     tess_gpu_link_pack_t *packs; /* the same in 16 bytes, for the AB tile kernel */
     int64_t nlinks;
     int slots_ready;
-    int link_variant;    /* MEASUREMENT SWITCH: TESS_GPU_LINK_VARIANT (tess_gpu_launch.h); removed before merge */
     uint8_t *host_type;  /* 64 per tile: the node types, for the list of inlet/outlet nodes */
     int64_t *open;       /* the inlet/outlet nodes (64 tile + local), device; NULL when none */
     int32_t nopen;
@@ -155,7 +154,6 @@ TESS_GPU_OP tess_status tess_gpu_create(const tess_backend_config_t *cfg, tess_b
     /* The paper used two tiles per block for FP32 on Kepler (16 resident blocks per SM); on the H100 (32 blocks per
      * SM) one tile per block was as fast or faster in both precisions (docs/performance.md). */
     be->tiles_per_block = cfg->tiles_per_block ? cfg->tiles_per_block : 1;
-    be->link_variant = getenv("TESS_GPU_LINK_VARIANT") ? atoi(getenv("TESS_GPU_LINK_VARIANT")) : 1;
     snprintf(be->device_name, sizeof be->device_name, "%s", prop.name);
     *out = be;
     return TESS_OK;

@@ -15,27 +15,22 @@
 template <typename R> using tess_gpu_q_kernel_t = void (*)(const R *, R *, const tess_gpu_q_args_t);
 
 template <typename R, int LAT, bool LINKS, int PAT>
-static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision, int link_variant)
+static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision)
 {
-    /* MEASUREMENT SWITCH (TESS_GPU_LINK_VARIANT=0: V8's link phase), D3Q19 LBGK AB only; removed before merge */
-    if constexpr (LINKS && PAT == TESS_GPU_AB && LAT == TESS_LATTICE_D3Q19)
-        if (link_variant != 1 && collision != TESS_COLLISION_MRT && collision != TESS_COLLISION_REGULARIZED)
-            return link_variant == 0 ? tess_gpu_q_step<R, LAT, TESS_COLLISION_LBGK, TESS_KERNEL_FULL, true, PAT, 0, 0>
-                                     : tess_gpu_q_step<R, LAT, TESS_COLLISION_LBGK, TESS_KERNEL_FULL, true, PAT,
-                                                       sizeof(R) == 4 ? 7 : 0, 2>;
     if (collision == TESS_COLLISION_MRT)
         return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_MRT>::value, TESS_KERNEL_FULL, LINKS, PAT>;
     if (collision == TESS_COLLISION_REGULARIZED)
         return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_REGULARIZED>::value, TESS_KERNEL_FULL,
                                LINKS, PAT>;
-    /* LBGK without curved links: with the register cap that measured faster (tess_gpu_q_cap) */
+    /* LBGK: with the register cap that measured faster (tess_gpu_q_cap, tess_gpu_q_links_cap) */
     return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, LINKS, PAT,
-                           LINKS ? (sizeof(R) == 4 && LAT == TESS_LATTICE_D3Q19 && PAT == TESS_GPU_AB ? 7 : 0) : tess_gpu_q_cap<R, LAT, PAT>::value>;
+                           LINKS ? (int)tess_gpu_q_links_cap<R, LAT, PAT>::value
+                                 : (int)tess_gpu_q_cap<R, LAT, PAT>::value>;
 }
 
 /* The measurement variants exist for AB only (tess_gpu_create refuses them with AA): fewer instances to compile. */
 template <typename R, int LAT, int PAT>
-static tess_gpu_q_kernel_t<R> tess_gpu_pick_q(tess_kernel_variant v, int collision, bool links, int link_variant)
+static tess_gpu_q_kernel_t<R> tess_gpu_pick_q(tess_kernel_variant v, int collision, bool links)
 {
     if constexpr (PAT == TESS_GPU_AB) {
         if (v == TESS_KERNEL_READ_WRITE_ONLY)
@@ -43,8 +38,8 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q(tess_kernel_variant v, int collisi
         if (v == TESS_KERNEL_PROPAGATION_ONLY)
             return tess_gpu_q_step<R, LAT, TESS_GPU_MODEL_ANY, TESS_KERNEL_PROPAGATION_ONLY, false, TESS_GPU_AB>;
     }
-    return links ? tess_gpu_pick_q_full<R, LAT, true, PAT>(collision, link_variant)
-                 : tess_gpu_pick_q_full<R, LAT, false, PAT>(collision, link_variant);
+    return links ? tess_gpu_pick_q_full<R, LAT, true, PAT>(collision)
+                 : tess_gpu_pick_q_full<R, LAT, false, PAT>(collision);
 }
 
 /* One step: one or two tiles (64 threads each) per block. AB: the sweep from one copy into the other, then the
@@ -90,7 +85,7 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
         }
     }
     if (blocks)
-        tess_gpu_pick_q<R, LAT, PAT>(be->cfg.variant, be->consts.p.collision, links, be->link_variant)<<<blocks, 64 * tpb>>>(src, dst, a);
+        tess_gpu_pick_q<R, LAT, PAT>(be->cfg.variant, be->consts.p.collision, links)<<<blocks, 64 * tpb>>>(src, dst, a);
     if constexpr (PAT != TESS_GPU_AB) {
         if (open && o1 > o0)
             tess_gpu_q_open_store<R, LAT><<<ob, 64>>>((const R *)be->open_val + (size_t)Q * o0, dst, a, be->open + o0,
