@@ -58,7 +58,8 @@ tess_gpu_link_slots_fill(const tess_link_t *__restrict__ links, const int32_t *_
     pk.q = s.q;
     pk.bits = (uint64_t)(s.i == TESS_LINK_NONE ? TESS_GPU_PACK_NONE : s.i) | (uint64_t)s.kd << 5 |
               (uint64_t)s.node << 10 | tess_gpu_link_pack_node(nb27, s.n1) << 16 |
-              tess_gpu_link_pack_node(nb27, s.n2) << 28 | (uint64_t)(__double_as_longlong(s.wall64) != 0 || __float_as_uint(s.wall32) != 0u) << 40;
+              tess_gpu_link_pack_node(nb27, s.n2) << 28 |
+              (uint64_t)(__double_as_longlong(s.wall64) != 0 || __float_as_uint(s.wall32) != 0u) << 40;
     packs[l] = pk;
 }
 

@@ -451,8 +451,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 const int at = (int)(l - l0);
                 const tess_gpu_link_pack_t pk = a.packs[l];
                 const unsigned dir = (unsigned)(pk.bits & 31u), node = (unsigned)(pk.bits >> 10) & 63u;
-                const R v = dir != TESS_GPU_PACK_NONE ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l)
-                                                      : (R)0;
+                const R v =
+                    dir != TESS_GPU_PACK_NONE ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l) : (R)0;
                 if (at < TESS_GPU_TILE_LINKS) {
                     s_val[local][at] = v;
                     s_dir[local][at] = (uint8_t)dir;
