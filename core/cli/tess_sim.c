@@ -3,6 +3,7 @@
 #include "tess_mpi.h"
 #include "tess_memory.h"
 #include "tess_restart.h"
+#include "tess_sim_dist.h"
 #include "tess_state.h"
 #include "tess_vti.h"
 #include "tess_wall_q.h"
@@ -20,6 +21,9 @@ struct tess_sim {
     long step;
     void *pops;           /* host copy of the canonical populations, for fields and restarts */
     double *rho_t, *u_t;  /* per tile node */
+    double *u_prev_t;     /* per tile node: the velocity of the previous monitor row (tess_sim_stats), or NULL */
+    int have_prev;
+    int dist;             /* distributed (cpu_dist.h): reductions over every rank's own tiles (tess_sim_dist.h) */
 };
 
 static tess_status nomem(tess_error_t *err, const char *what)
@@ -148,6 +152,7 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
     if (!s)
         return nomem(err, "the simulation");
     s->ops = ops;
+    s->dist = tess_cpu_dist_is(ops);
     s->cfg = *cfg;
     s->params = c->params;
     cfg = &s->cfg;
@@ -223,6 +228,8 @@ static tess_status tile_fields(tess_sim_t *s, tess_error_t *err)
 
 tess_status tess_sim_check(tess_sim_t *s, tess_check_t *r, tess_error_t *err)
 {
+    if (s->dist)
+        return tess_sim_dist_check(s->be, s->cfg.threads, r, err);
     if (s->ops->check_state)
         return s->ops->check_state(s->be, r, err);
     /* From the populations: no per-node fields to fill and read back (half the cost of tess_sim_fields). */
@@ -233,11 +240,47 @@ tess_status tess_sim_check(tess_sim_t *s, tess_check_t *r, tess_error_t *err)
     return st;
 }
 
+tess_status tess_sim_stats(tess_sim_t *s, const tess_check_bounds_t *b, int row, tess_sim_stats_t *out,
+                           tess_error_t *err)
+{
+    if (s->dist)
+        return tess_sim_dist_stats(s->be, b, row, out, err);
+    memset(out, 0, sizeof *out);
+    tess_status st = tile_fields(s, err);
+    if (st != TESS_OK)
+        return st;
+    const size_t nodes = 64 * (size_t)(s->tiling.ntiles ? s->tiling.ntiles : 1);
+    double *part = malloc(TESS_TILE_STATS_N * (size_t)(s->tiling.ntiles ? s->tiling.ntiles : 1) * sizeof *part);
+    if (!part || (row && !s->u_prev_t && !(s->u_prev_t = malloc(3 * nodes * sizeof *s->u_prev_t)))) {
+        free(part);
+        return nomem(err, "the monitor's reductions");
+    }
+    /* The same per-tile partials, combined in the same tile order, as every rank of a distributed run. */
+    tess_tile_stats(&s->tiling, s->tiling.ntiles, &s->params, s->rho_t, s->u_t, s->have_prev ? s->u_prev_t : NULL,
+                    part);
+    tess_tile_stats_combine(part, s->tiling.ntiles, s->have_prev, &out->m);
+    free(part);
+    out->bad = tess_check_locate(&s->tiling, &s->params, s->rho_t, s->u_t, b, out->at, &out->bad_rho, &out->bad_u);
+    if (row) {
+        memcpy(s->u_prev_t, s->u_t, 3 * nodes * sizeof *s->u_t);
+        s->have_prev = 1;
+    }
+    return TESS_OK;
+}
+
 tess_status tess_sim_check_locate(tess_sim_t *s, const tess_check_bounds_t *b, int at[3], double *rho, double *u,
                                   int *found, tess_error_t *err)
 {
-    const tess_status st = tile_fields(s, err);
-    *found = st == TESS_OK && tess_check_locate(&s->tiling, &s->params, s->rho_t, s->u_t, b, at, rho, u);
+    tess_sim_stats_t r;
+    const int prev = s->have_prev;
+    const tess_status st = tess_sim_stats(s, b, 0, &r, err);
+    s->have_prev = prev;
+    *found = st == TESS_OK && r.bad;
+    if (*found) {
+        memcpy(at, r.at, sizeof r.at);
+        *rho = r.bad_rho;
+        *u = r.bad_u;
+    }
     return st;
 }
 
@@ -268,6 +311,7 @@ void tess_sim_free(tess_sim_t *s)
     free(s->pops);
     free(s->rho_t);
     free(s->u_t);
+    free(s->u_prev_t);
     free(s);
 }
 

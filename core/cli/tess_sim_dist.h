@@ -1,0 +1,29 @@
+/* The parts of a simulation's outputs that a distributed run computes on every rank from its own tiles
+ * (docs/mpi.md, "Outputs without the global copy"), as tasks of the distributed driver (cpu_dist.h): the
+ * monitor's reductions and the divergence test; rank 0 combines the ranks' results in global tile order, so the
+ * values are the single-process run's bits (tess_tile_stats.h). tess_sim.c calls these under mpirun. */
+#ifndef TESS_SIM_DIST_H
+#define TESS_SIM_DIST_H
+
+#include "tess_backend.h"
+#include "tess_check.h"
+#include "tess_tile_stats.h"
+
+/* Every rank, before it serves or drives a distributed run: the tasks below become the driver's. */
+void tess_sim_dist_register(void);
+
+/* The monitor's values and the divergence test over the wet nodes (tess_sim_stats). */
+typedef struct {
+    tess_tile_stats_t m;
+    int bad;       /* 1: a wet node breaks the bounds: the first one (z, y, x order) */
+    int at[3];
+    double bad_rho, bad_u;
+} tess_sim_stats_t;
+
+/* Rank 0 of a distributed run (be: tess_cpu_dist_find's table): tess_sim_stats and tess_sim_check over every
+ * rank's own tiles. row 1 keeps this state's velocity per rank as the previous row's. */
+tess_status tess_sim_dist_stats(tess_backend_t *be, const tess_check_bounds_t *b, int row, tess_sim_stats_t *out,
+                                tess_error_t *err);
+tess_status tess_sim_dist_check(tess_backend_t *be, int threads, tess_check_t *r, tess_error_t *err);
+
+#endif
