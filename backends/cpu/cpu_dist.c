@@ -42,7 +42,7 @@ typedef struct {
     tess_status fail;            /* the first failure of a step (node_failed) */
     tess_error_t ferr;
     tess_params_t params;        /* as initialised: what the tasks see */
-    void *keep;                  /* the tasks' own data on this rank (tess_dist_view_t.keep) */
+    void *keep[TESS_DIST_TASKS_MAX]; /* each task's own data on this rank (tess_dist_view_t.keep) */
 } node_t;
 
 /* Rank 0's instance: its node plus what it needs to scatter and gather the global state. */
@@ -115,7 +115,8 @@ static void node_free(node_t *d)
     if (d->eng)
         d->ex->ops->destroy(d->eng);
     tess_halo_plan_free(&d->plan);
-    free(d->keep);
+    for (int k = 0; k < TESS_DIST_TASKS_MAX; k++)
+        free(d->keep[k]);
     free(d->off);
     tess_mpi_requests_free(d->req);
     memset(d, 0, sizeof *d);
@@ -491,7 +492,7 @@ static tess_status node_download(node_t *d, char **local, tess_error_t *err)
  * status is agreed again. */
 static tess_status node_task(node_t *d, const dist_t *root, int task, void *arg, tess_error_t *err)
 {
-    if (task < 0 || task >= ntasks)
+    if (task < 0 || task >= ntasks || task >= TESS_DIST_TASKS_MAX)
         return tess_fail(err, TESS_ERR_UNSUPPORTED, "rank %d: no task %d", tess_mpi_rank(), task);
     char *pops = NULL;
     tess_status st = tasks[task].download ? node_download(d, &pops, err) : TESS_OK;
@@ -500,7 +501,7 @@ static tess_status node_task(node_t *d, const dist_t *root, int task, void *arg,
         return st;
     }
     const tess_halo_plan_t *pl = &d->plan;
-    tess_dist_view_t v = {&pl->local, pl->nowned, pl->global, &d->params, d->cfg.precision, pops, &d->keep, d,
+    tess_dist_view_t v = {&pl->local, pl->nowned, pl->global, &d->params, d->cfg.precision, pops, &d->keep[task], d,
                           0, 0, NULL, NULL};
     if (root) {
         v.nranks = root->nranks;

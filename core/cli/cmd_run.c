@@ -248,10 +248,7 @@ static tess_status events(run_t *r, long step, int at_start, int final, tess_err
                                       dt > 0 ? (double)(step - r->last_row_step) * (double)r->n_wet / dt / 1e6 : 0.0,
                                       fs.m.max_u, fs.m.mean_rho, fs.m.du_rel, NULL};
             if (c->forces.nbody) {
-                const void *pops;
-                if ((st = tess_sim_populations(r->sim, &pops, err)) != TESS_OK ||
-                    (st = tess_forces_compute(tess_lattice_get(c->params.lattice), tess_sim_tiling(r->sim), &c->geometry,
-                                              &c->params, &c->forces, c->precision, pops, r->force, err)) != TESS_OK)
+                if ((st = tess_sim_forces(r->sim, c, r->force, err)) != TESS_OK)
                     return st;
                 tess_forces_values(&c->forces, r->force, r->force_cols);
                 for (int k = 0; k < r->mon.nextra; k++)

@@ -1,6 +1,7 @@
 #include "tess_sim.h"
 #include "cpu_dist.h"
 #include "tess_mpi.h"
+#include "tess_lattice.h"
 #include "tess_memory.h"
 #include "tess_restart.h"
 #include "tess_sim_dist.h"
@@ -23,6 +24,8 @@ struct tess_sim {
     double *rho_t, *u_t;  /* per tile node */
     double *u_prev_t;     /* per tile node: the velocity of the previous monitor row (tess_sim_stats), or NULL */
     int have_prev;
+    tess_force_links_t flinks; /* the forces' links over the global tiling (tess_sim_forces), found once */
+    int have_flinks;
     int dist;             /* distributed (cpu_dist.h): reductions over every rank's own tiles (tess_sim_dist.h) */
 };
 
@@ -294,6 +297,23 @@ tess_status tess_sim_fields(tess_sim_t *s, double *rho_dense, double *u_dense, t
     return TESS_OK;
 }
 
+tess_status tess_sim_forces(tess_sim_t *s, const tess_case_t *c, double *force, tess_error_t *err)
+{
+    const tess_lattice_t *lat = tess_lattice_get(c->params.lattice);
+    tess_status st;
+    if (!s->have_flinks) {
+        if ((st = tess_forces_links(lat, &s->tiling, &c->geometry, &s->params, &c->forces, &s->flinks, err)) != TESS_OK)
+            return st;
+        s->have_flinks = 1;
+    }
+    if (s->dist)
+        return tess_sim_dist_forces(s->be, &s->flinks, c->forces.nbody, force, err);
+    if ((st = s->ops->download_populations(s->be, s->pops, err)) != TESS_OK)
+        return st;
+    return tess_forces_from_links(lat, &s->tiling, &s->params, c->forces.nbody, &s->flinks, s->cfg.precision, s->pops,
+                                  force, err);
+}
+
 tess_status tess_sim_populations(tess_sim_t *s, const void **pops, tess_error_t *err)
 {
     const tess_status st = s->ops->download_populations(s->be, s->pops, err);
@@ -312,6 +332,7 @@ void tess_sim_free(tess_sim_t *s)
     free(s->rho_t);
     free(s->u_t);
     free(s->u_prev_t);
+    tess_forces_links_free(&s->flinks);
     free(s);
 }
 

@@ -37,6 +37,10 @@ void tess_sim_free(tess_sim_t *s);
  * valid until the next call on s. For the momentum-exchange forces (tess_forces.h). */
 tess_status tess_sim_populations(tess_sim_t *s, const void **pops, tess_error_t *err);
 
+/* The forces on the case's named bodies by momentum exchange (tess_forces.h), as per-tile partials summed in
+ * global tile order: under mpirun every rank computes its own tiles' (docs/mpi.md), with the same bits. */
+tess_status tess_sim_forces(tess_sim_t *s, const tess_case_t *c, double *force, tess_error_t *err);
+
 /* A distributed run's figures per rank (docs/mpi.md): *nranks the MPI ranks and out (room for tess_mpi_size()
  * entries) filled, or *nranks 0 when the run is not distributed. Every rank takes part (a command). */
 tess_status tess_sim_ranks(tess_sim_t *s, tess_halo_rank_t *out, double *imbalance, int *nranks, tess_error_t *err);

@@ -2,13 +2,14 @@
 #include "tess_sim_dist.h"
 #include "cpu_dist.h"
 #include "tess_mpi.h"
+#include "tess_lattice.h"
 #include "tess_state.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { TASK_STATS, TASK_CHECK, NTASKS };
-enum { TAG_PARTS = 300 };
+enum { TASK_STATS, TASK_CHECK, TASK_FORCES, NTASKS };
+enum { TAG_PARTS = 300, TAG_LINKS };
 
 /* The worst status over the ranks (every rank calls it): what a task agrees on before its collective calls. */
 static tess_status all_ok(tess_status st, tess_error_t *err)
@@ -192,8 +193,175 @@ tess_status tess_sim_dist_check(tess_backend_t *be, int threads, tess_check_t *r
     return tess_cpu_dist_task(be, TASK_CHECK, &arg, err);
 }
 
+/* ---- forces on named bodies ------------------------------------------------------------------------------- */
+
+typedef struct {
+    const tess_force_links_t *fl; /* over the global tiling */
+    int32_t nbody;
+    double *force;
+} forces_arg_t;
+
+/* A rank's links, one block (tess_dist_view_t.keep): per own tile (local order) start[k]..start[k + 1]. */
+typedef struct {
+    int32_t nowned, nbody;
+    int64_t *start;
+    tess_force_link_t *link;
+} rank_links_t;
+
+/* Rank 0 to every rank, once: the links of its own tiles in its local order. */
+static tess_status send_links(const tess_dist_view_t *v, const forces_arg_t *arg, tess_error_t *err)
+{
+    const int root = tess_mpi_rank() == 0;
+    int32_t nbody = root ? arg->nbody : 0;
+    tess_mpi_bcast(&nbody, sizeof nbody, 0);
+    int64_t n = 0;
+    if (root)
+        for (int r = v->nranks - 1; r >= 0; r--) { /* its own last: n ends as rank 0's count */
+            n = 0;
+            for (int32_t k = 0; k < v->nowned_of[r]; k++) {
+                const int32_t g = v->owned[r][k];
+                n += arg->fl->start[g + 1] - arg->fl->start[g];
+            }
+            if (r)
+                tess_mpi_send(&n, sizeof n, r, TAG_LINKS);
+        }
+    else
+        tess_mpi_recv(&n, sizeof n, 0, TAG_LINKS);
+    const size_t head = sizeof(rank_links_t), starts = ((size_t)v->nowned + 1) * sizeof(int64_t);
+    rank_links_t *rl = malloc(head + starts + (size_t)n * sizeof(tess_force_link_t) + 8);
+    tess_force_link_t *buf = NULL;
+    int64_t *sbuf = NULL;
+    if (root) {
+        int64_t most = 1;
+        for (int r = 1; r < v->nranks; r++) {
+            int64_t m = 0;
+            for (int32_t k = 0; k < v->nowned_of[r]; k++)
+                m += arg->fl->start[v->owned[r][k] + 1] - arg->fl->start[v->owned[r][k]];
+            most = m > most ? m : most;
+        }
+        buf = malloc((size_t)most * sizeof *buf);
+        sbuf = malloc(((size_t)most_owned(v) + 1) * sizeof *sbuf);
+    }
+    tess_status st = (!rl || (root && (!buf || !sbuf)))
+                         ? tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the forces' links", tess_mpi_rank())
+                         : TESS_OK;
+    if ((st = all_ok(st, err)) != TESS_OK) {
+        free(rl);
+        free(buf);
+        free(sbuf);
+        return st;
+    }
+    rl->nowned = v->nowned;
+    rl->nbody = nbody;
+    rl->start = (int64_t *)(void *)((char *)rl + head);
+    rl->link = (tess_force_link_t *)(void *)((char *)rl->start + starts);
+    rl->start[0] = 0;
+    if (root) {
+        for (int r = 0; r < v->nranks; r++) {
+            tess_force_link_t *to = r ? buf : rl->link;
+            int64_t *at = r ? sbuf : rl->start, m = 0;
+            at[0] = 0;
+            for (int32_t k = 0; k < v->nowned_of[r]; k++) {
+                const int32_t g = v->owned[r][k];
+                const int64_t c = arg->fl->start[g + 1] - arg->fl->start[g];
+                memcpy(to + m, arg->fl->link + arg->fl->start[g], (size_t)c * sizeof *to);
+                at[k + 1] = m += c;
+            }
+            if (r) {
+                tess_mpi_send(sbuf, ((size_t)v->nowned_of[r] + 1) * sizeof *sbuf, r, TAG_LINKS);
+                tess_mpi_send(buf, (size_t)m * sizeof *buf, r, TAG_LINKS);
+            }
+        }
+    } else {
+        tess_mpi_recv(rl->start, ((size_t)v->nowned + 1) * sizeof *rl->start, 0, TAG_LINKS);
+        tess_mpi_recv(rl->link, (size_t)n * sizeof *rl->link, 0, TAG_LINKS);
+    }
+    free(buf);
+    free(sbuf);
+    free(*v->keep);
+    *v->keep = rl;
+    return TESS_OK;
+}
+
+static tess_status task_forces(const tess_dist_view_t *v, void *argp, tess_error_t *err)
+{
+    forces_arg_t *arg = argp;
+    const int root = tess_mpi_rank() == 0;
+    int32_t first = root ? *v->keep == NULL : 0;
+    tess_mpi_bcast(&first, sizeof first, 0);
+    tess_status st;
+    if (first && (st = send_links(v, arg, err)) != TESS_OK)
+        return st;
+    rank_links_t *rl = *v->keep;
+    const int nb = rl->nbody;
+    const tess_lattice_t *lat = tess_lattice_get(v->params->lattice);
+    int32_t with = 0; /* own tiles with links */
+    for (int32_t k = 0; k < rl->nowned; k++)
+        with += rl->start[k + 1] > rl->start[k];
+    double *part = malloc(3 * (size_t)(nb ? nb : 1) * (size_t)(with ? with : 1) * sizeof *part);
+    /* rank 0: every tile with links gets its place in global tile order */
+    int64_t *place = root ? malloc((size_t)(v->global_ntiles + 1) * sizeof *place) : NULL;
+    double *all = NULL, *tmp = NULL;
+    int64_t nparts = 0;
+    if (root && place) {
+        for (int32_t g = 0; g < v->global_ntiles; g++) {
+            place[g] = nparts;
+            nparts += arg->fl->start[g + 1] > arg->fl->start[g];
+        }
+        all = malloc(3 * (size_t)(nb ? nb : 1) * (size_t)(nparts ? nparts : 1) * sizeof *all);
+        tmp = all ? malloc(3 * (size_t)(nb ? nb : 1) * (size_t)(nparts ? nparts : 1) * sizeof *tmp) : NULL;
+    }
+    st = (!part || (root && (!place || !all || !tmp)))
+             ? tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the forces on bodies", tess_mpi_rank())
+             : TESS_OK;
+    if ((st = all_ok(st, err)) == TESS_OK) {
+        int32_t m = 0;
+        for (int32_t k = 0; k < rl->nowned; k++)
+            if (rl->start[k + 1] > rl->start[k])
+                tess_forces_tile(lat, v->local, v->params, nb, k, rl->link + rl->start[k], rl->start[k + 1] - rl->start[k],
+                                 v->precision, v->pops, part + 3 * (size_t)nb * (size_t)m++);
+        const size_t each = 3 * (size_t)nb * sizeof *part;
+        if (!root) {
+            tess_mpi_send(part, (size_t)with * each, 0, TAG_PARTS);
+        } else {
+            for (int r = 0; r < v->nranks; r++) {
+                const double *in = part;
+                int32_t cnt = 0;
+                for (int32_t k = 0; k < v->nowned_of[r]; k++) {
+                    const int32_t g = v->owned[r][k];
+                    cnt += arg->fl->start[g + 1] > arg->fl->start[g];
+                }
+                if (r) {
+                    tess_mpi_recv(tmp, (size_t)cnt * each, r, TAG_PARTS);
+                    in = tmp;
+                }
+                int32_t j = 0;
+                for (int32_t k = 0; k < v->nowned_of[r]; k++) {
+                    const int32_t g = v->owned[r][k];
+                    if (arg->fl->start[g + 1] > arg->fl->start[g])
+                        memcpy((char *)all + (size_t)place[g] * each, (const char *)in + (size_t)j++ * each, each);
+                }
+            }
+            tess_forces_combine(all, nparts, nb, arg->force);
+        }
+    }
+    free(part);
+    free(place);
+    free(all);
+    free(tmp);
+    return st;
+}
+
+tess_status tess_sim_dist_forces(tess_backend_t *be, const tess_force_links_t *fl, int nbody, double *force,
+                                 tess_error_t *err)
+{
+    forces_arg_t arg = {fl, nbody, force};
+    return tess_cpu_dist_task(be, TASK_FORCES, &arg, err);
+}
+
 void tess_sim_dist_register(void)
 {
-    static const tess_dist_task_t list[NTASKS] = {[TASK_STATS] = {task_stats, 1}, [TASK_CHECK] = {task_check, 1}};
+    static const tess_dist_task_t list[NTASKS] = {[TASK_STATS] = {task_stats, 1}, [TASK_CHECK] = {task_check, 1},
+                                                  [TASK_FORCES] = {task_forces, 1}};
     tess_cpu_dist_set_tasks(list, NTASKS);
 }

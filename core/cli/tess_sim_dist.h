@@ -1,12 +1,13 @@
 /* The parts of a simulation's outputs that a distributed run computes on every rank from its own tiles
  * (docs/mpi.md, "Outputs without the global copy"), as tasks of the distributed driver (cpu_dist.h): the
- * monitor's reductions and the divergence test; rank 0 combines the ranks' results in global tile order, so the
+ * monitor's reductions, the divergence test and the forces on named bodies; rank 0 combines the ranks' results in global tile order, so the
  * values are the single-process run's bits (tess_tile_stats.h). tess_sim.c calls these under mpirun. */
 #ifndef TESS_SIM_DIST_H
 #define TESS_SIM_DIST_H
 
 #include "tess_backend.h"
 #include "tess_check.h"
+#include "tess_forces.h"
 #include "tess_tile_stats.h"
 
 /* Every rank, before it serves or drives a distributed run: the tasks below become the driver's. */
@@ -25,5 +26,9 @@ typedef struct {
 tess_status tess_sim_dist_stats(tess_backend_t *be, const tess_check_bounds_t *b, int row, tess_sim_stats_t *out,
                                 tess_error_t *err);
 tess_status tess_sim_dist_check(tess_backend_t *be, int threads, tess_check_t *r, tess_error_t *err);
+/* The forces on the nbody bodies from fl, the links over the global tiling (tess_forces.h): sent to the ranks on
+ * the first call (each keeps its own tiles'), then per-tile partials from every rank summed in global tile order. */
+tess_status tess_sim_dist_forces(tess_backend_t *be, const tess_force_links_t *fl, int nbody, double *force,
+                                 tess_error_t *err);
 
 #endif
