@@ -389,6 +389,10 @@ static tess_restart_header_t header(const tess_sim_t *s)
 
 tess_status tess_sim_save_restart(tess_sim_t *s, const char *path, tess_error_t *err)
 {
+    if (s->dist) {
+        const tess_restart_header_t h = header(s);
+        return tess_sim_dist_save(s->be, path, &h, err);
+    }
     const tess_status st = s->ops->download_populations(s->be, s->pops, err);
     if (st != TESS_OK)
         return st;
@@ -400,6 +404,12 @@ tess_status tess_sim_load_restart(tess_sim_t *s, const char *path, tess_error_t 
 {
     const tess_restart_header_t want = header(s);
     tess_restart_header_t got;
+    if (s->dist) { /* every rank reads its own tiles and initialises its engine */
+        const tess_status st = tess_sim_dist_load(s->be, path, &want, &got, err);
+        if (st == TESS_OK)
+            s->step = got.step;
+        return st;
+    }
     tess_status st = tess_restart_read(path, &want, &got, s->pops, err);
     if (st != TESS_OK)
         return st;

@@ -1,14 +1,18 @@
 /* Tasks over every rank's own tiles (tess_sim_dist.h; the driver's side: cpu_dist.h, tess_cpu_dist_task). */
+#define _POSIX_C_SOURCE 200809L /* getpid */
 #include "tess_sim_dist.h"
 #include "cpu_dist.h"
 #include "tess_mpi.h"
+#include "tess_restart.h"
 #include "tess_lattice.h"
 #include "tess_state.h"
 #include <math.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { TASK_STATS, TASK_CHECK, TASK_FORCES, NTASKS };
+enum { TASK_STATS, TASK_CHECK, TASK_FORCES, TASK_SAVE, TASK_LOAD, NTASKS };
 enum { TAG_PARTS = 300, TAG_LINKS };
 
 /* The worst status over the ranks (every rank calls it): what a task agrees on before its collective calls. */
@@ -359,9 +363,223 @@ tess_status tess_sim_dist_forces(tess_backend_t *be, const tess_force_links_t *f
     return tess_cpu_dist_task(be, TASK_FORCES, &arg, err);
 }
 
+/* ---- restart files with MPI-IO ----------------------------------------------------------------------------- */
+
+typedef struct {
+    int32_t g, k;
+} tile_at_t;
+
+static int by_global(const void *a, const void *b)
+{
+    const int32_t x = ((const tile_at_t *)a)->g, y = ((const tile_at_t *)b)->g;
+    return (x > y) - (x < y);
+}
+
+/* The blocks of local tiles [0, n) in file order: byte offsets in the file (after the header) and in the
+ * rank's state (local order). */
+static int file_blocks(const tess_dist_view_t *v, int32_t n, size_t block, int64_t **foff, int64_t **moff)
+{
+    tile_at_t *t = malloc((size_t)(n ? n : 1) * sizeof *t);
+    *foff = malloc((size_t)(n ? n : 1) * sizeof **foff);
+    *moff = malloc((size_t)(n ? n : 1) * sizeof **moff);
+    if (!t || !*foff || !*moff) {
+        free(t);
+        return 0;
+    }
+    for (int32_t k = 0; k < n; k++)
+        t[k] = (tile_at_t){v->global[k], k};
+    qsort(t, (size_t)n, sizeof *t, by_global);
+    for (int32_t k = 0; k < n; k++) {
+        (*foff)[k] = TESS_RESTART_HEADER_BYTES + (int64_t)t[k].g * (int64_t)block;
+        (*moff)[k] = (int64_t)t[k].k * (int64_t)block;
+    }
+    free(t);
+    return 1;
+}
+
+static size_t tile_block(const tess_dist_view_t *v)
+{
+    return (size_t)v->local->q * 64 * tess_precision_size(v->precision);
+}
+
+/* The file's CRC-32 on rank 0 from every rank's CRC-32 of each own tile's block (tess_restart_crc_blocks);
+ * data: the rank's state in local order. */
+static tess_status file_crc(const tess_dist_view_t *v, const void *data, const unsigned char header[64],
+                            unsigned char out[64], uint32_t *crc, tess_error_t *err)
+{
+    const int root = tess_mpi_rank() == 0;
+    const size_t block = tile_block(v);
+    uint32_t *mine = malloc((size_t)(v->nowned ? v->nowned : 1) * sizeof *mine);
+    uint32_t *all = root ? malloc((size_t)(v->global_ntiles ? v->global_ntiles : 1) * sizeof *all) : NULL;
+    char *tmp = root ? malloc((size_t)most_owned(v) * sizeof(uint32_t)) : NULL;
+    tess_status st = (!mine || (root && (!all || !tmp)))
+                         ? tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the restart file's checksum",
+                                     tess_mpi_rank())
+                         : TESS_OK;
+    if ((st = all_ok(st, err)) == TESS_OK) {
+        for (int32_t k = 0; k < v->nowned; k++)
+            mine[k] = tess_restart_block_crc((const char *)data + (size_t)k * block, block);
+        gather_tiles(v, mine, sizeof *mine, all, tmp);
+        if (root)
+            *crc = tess_restart_crc_blocks(header, all, v->global_ntiles, block, out);
+    }
+    free(mine);
+    free(all);
+    free(tmp);
+    return st;
+}
+
+typedef struct {
+    char path[1100];
+    tess_restart_header_t h; /* save: the header to write; load: what the case expects */
+} file_head_t;
+
+typedef struct {
+    const file_head_t *head;
+    tess_restart_header_t *got; /* load */
+} file_arg_t;
+
+static tess_status io_failed(const char *path, const char *what, tess_error_t *err)
+{
+    return tess_fail(err, TESS_ERR_IO, "rank %d: %s: cannot %s the restart file (MPI-IO)", tess_mpi_rank(), path, what);
+}
+
+/* Every rank writes its own tiles' blocks at their places in one file (a temporary name, renamed by rank 0 when
+ * all succeeded): the single process's file, byte for byte. */
+static tess_status task_save(const tess_dist_view_t *v, void *argp, tess_error_t *err)
+{
+    const file_arg_t *arg = argp;
+    const int root = tess_mpi_rank() == 0;
+    file_head_t h;
+    char tmpname[1200];
+    if (root) {
+        h = *arg->head;
+        snprintf(tmpname, sizeof tmpname, "%s.%ld.tmp", h.path, (long)getpid()); /* tess_tmp.h's pattern */
+    }
+    tess_mpi_bcast(&h, sizeof h, 0);
+    tess_mpi_bcast(tmpname, sizeof tmpname, 0);
+    unsigned char hb[TESS_RESTART_HEADER_BYTES];
+    tess_restart_header_bytes(&h.h, hb);
+    uint32_t crc = 0;
+    tess_status st = file_crc(v, v->pops, hb, hb, &crc, err);
+    if (st != TESS_OK)
+        return st;
+    int64_t *foff = NULL, *moff = NULL;
+    const size_t block = tile_block(v);
+    st = file_blocks(v, v->nowned, block, &foff, &moff)
+             ? TESS_OK
+             : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory writing the restart file", tess_mpi_rank());
+    if (root)
+        remove(tmpname); /* a leftover of an earlier failure */
+    if ((st = all_ok(st, err)) == TESS_OK) {
+        tess_mpi_file_t *f = NULL;
+        st = tess_mpi_file_open(tmpname, 1, &f) ? io_failed(tmpname, "create", err) : TESS_OK;
+        if ((st = all_ok(st, err)) == TESS_OK) {
+            int rc = root ? tess_mpi_file_write_at(f, 0, hb, sizeof hb) : 0;
+            rc |= tess_mpi_file_blocks(f, 1, foff, moff, v->nowned, block, (void *)(uintptr_t)v->pops);
+            rc |= tess_mpi_file_close(f);
+            st = all_ok(rc ? io_failed(tmpname, "write", err) : TESS_OK, err);
+        }
+        if (root) {
+            if (st == TESS_OK && rename(tmpname, h.path) != 0)
+                st = io_failed(h.path, "rename into place", err);
+            if (st != TESS_OK)
+                remove(tmpname);
+        }
+        st = all_ok(st, err);
+    }
+    free(foff);
+    free(moff);
+    return st;
+}
+
+/* Rank 0 checks the header; every rank reads its local tiles' blocks (its own and its halo tiles, as the
+ * initial scatter gives them) and the ranks' CRC-32s of the own tiles make the file's, which rank 0 checks;
+ * then every rank initialises its engine from them. */
+static tess_status task_load(const tess_dist_view_t *v, void *argp, tess_error_t *err)
+{
+    const file_arg_t *arg = argp;
+    const int root = tess_mpi_rank() == 0;
+    file_head_t h;
+    tess_restart_header_t got = {0};
+    unsigned char raw[TESS_RESTART_HEADER_BYTES] = {0};
+    uint32_t want_crc = 0;
+    tess_status st = TESS_OK;
+    if (root) {
+        h = *arg->head;
+        st = tess_restart_read_header(h.path, &got, &want_crc, raw, err);
+        /* Another count or precision: the single-process reader names the fault (corrupt first, else mismatch). */
+        if (st == TESS_OK && (got.count != h.h.count || got.precision != h.h.precision)) {
+            tess_restart_header_t g2;
+            st = tess_restart_read(h.path, &h.h, &g2, NULL, err);
+            if (st == TESS_OK) /* cannot happen: the counts differ */
+                st = tess_fail(err, TESS_ERR_INPUT, "%s: restart file does not match the case", h.path);
+        }
+    }
+    if ((st = all_ok(st, err)) != TESS_OK)
+        return st;
+    tess_mpi_bcast(&h, sizeof h, 0);
+    tess_mpi_bcast(&got, sizeof got, 0);
+    const size_t block = tile_block(v);
+    const int32_t n = v->local->ntiles;
+    char *pops = malloc(block * (size_t)(n ? n : 1));
+    int64_t *foff = NULL, *moff = NULL;
+    st = pops && file_blocks(v, n, block, &foff, &moff)
+             ? TESS_OK
+             : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory reading the restart file", tess_mpi_rank());
+    if ((st = all_ok(st, err)) == TESS_OK) {
+        tess_mpi_file_t *f = NULL;
+        st = tess_mpi_file_open(h.path, 0, &f) ? io_failed(h.path, "open", err) : TESS_OK;
+        if ((st = all_ok(st, err)) == TESS_OK) {
+            int rc = tess_mpi_file_blocks(f, 0, foff, moff, n, block, pops);
+            rc |= tess_mpi_file_close(f);
+            st = all_ok(rc ? io_failed(h.path, "read", err) : TESS_OK, err);
+        }
+    }
+    uint32_t crc = 0;
+    if (st == TESS_OK && (st = file_crc(v, pops, raw, NULL, &crc, err)) == TESS_OK) {
+        if (root && crc != want_crc)
+            st = tess_fail(err, TESS_ERR_INPUT, "%s: corrupt restart file: CRC-32 %08x, the header says %08x", h.path,
+                           (unsigned)crc, (unsigned)want_crc);
+        if (root && st == TESS_OK)
+            st = tess_restart_match(h.path, &got, &h.h, err);
+        if ((st = all_ok(st, err)) == TESS_OK) {
+            tess_params_t p = *v->params;
+            p.step0 = got.step;
+            st = all_ok(tess_cpu_dist_view_initialise(v, &p, pops, err), err);
+        }
+    }
+    if (root && st == TESS_OK)
+        *arg->got = got;
+    free(pops);
+    free(foff);
+    free(moff);
+    return st;
+}
+
+tess_status tess_sim_dist_save(tess_backend_t *be, const char *path, const tess_restart_header_t *h, tess_error_t *err)
+{
+    file_head_t head = {{0}, *h};
+    if (snprintf(head.path, sizeof head.path, "%s", path) >= (int)sizeof head.path)
+        return tess_fail(err, TESS_ERR_INPUT, "%s: path too long for a restart file", path);
+    const file_arg_t arg = {&head, NULL};
+    return tess_cpu_dist_task(be, TASK_SAVE, (void *)&arg, err);
+}
+
+tess_status tess_sim_dist_load(tess_backend_t *be, const char *path, const tess_restart_header_t *expect,
+                               tess_restart_header_t *got, tess_error_t *err)
+{
+    file_head_t head = {{0}, *expect};
+    if (snprintf(head.path, sizeof head.path, "%s", path) >= (int)sizeof head.path)
+        return tess_fail(err, TESS_ERR_INPUT, "%s: path too long for a restart file", path);
+    const file_arg_t arg = {&head, got};
+    return tess_cpu_dist_task(be, TASK_LOAD, (void *)&arg, err);
+}
+
 void tess_sim_dist_register(void)
 {
     static const tess_dist_task_t list[NTASKS] = {[TASK_STATS] = {task_stats, 1}, [TASK_CHECK] = {task_check, 1},
-                                                  [TASK_FORCES] = {task_forces, 1}};
+                                                  [TASK_FORCES] = {task_forces, 1}, [TASK_SAVE] = {task_save, 1},
+                                                  [TASK_LOAD] = {task_load, 0}};
     tess_cpu_dist_set_tasks(list, NTASKS);
 }

@@ -1,6 +1,6 @@
 /* The parts of a simulation's outputs that a distributed run computes on every rank from its own tiles
  * (docs/mpi.md, "Outputs without the global copy"), as tasks of the distributed driver (cpu_dist.h): the
- * monitor's reductions, the divergence test and the forces on named bodies; rank 0 combines the ranks' results in global tile order, so the
+ * monitor's reductions, the divergence test, the forces on named bodies and the restart files; rank 0 combines the ranks' results in global tile order, so the
  * values are the single-process run's bits (tess_tile_stats.h). tess_sim.c calls these under mpirun. */
 #ifndef TESS_SIM_DIST_H
 #define TESS_SIM_DIST_H
@@ -8,6 +8,7 @@
 #include "tess_backend.h"
 #include "tess_check.h"
 #include "tess_forces.h"
+#include "tess_restart.h"
 #include "tess_tile_stats.h"
 
 /* Every rank, before it serves or drives a distributed run: the tasks below become the driver's. */
@@ -30,5 +31,11 @@ tess_status tess_sim_dist_check(tess_backend_t *be, int threads, tess_check_t *r
  * the first call (each keeps its own tiles'), then per-tile partials from every rank summed in global tile order. */
 tess_status tess_sim_dist_forces(tess_backend_t *be, const tess_force_links_t *fl, int nbody, double *force,
                                  tess_error_t *err);
+/* The restart file (tess_restart.h, the same bytes as the single process's) written and read with MPI-IO, every
+ * rank its own tiles' blocks at their canonical offsets; the CRC-32 from the ranks' per-tile CRC-32s. Load
+ * checks the file as tess_restart_read does and initialises every rank's engine from it (step0: got->step). */
+tess_status tess_sim_dist_save(tess_backend_t *be, const char *path, const tess_restart_header_t *h, tess_error_t *err);
+tess_status tess_sim_dist_load(tess_backend_t *be, const char *path, const tess_restart_header_t *expect,
+                               tess_restart_header_t *got, tess_error_t *err);
 
 #endif
