@@ -465,12 +465,26 @@ static tess_status node_upload(node_t *d, tess_error_t *err)
     return st;
 }
 
+/* The process's peak resident memory in bytes (VmHWM of /proc/self/status; 0 where there is none). */
+static double peak_resident(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kb = 0.0;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "VmHWM:", 6) == 0)
+            kb = strtod(line + 6, NULL);
+    if (f)
+        fclose(f);
+    return kb * 1024.0;
+}
+
 static void node_stats(node_t *d, tess_halo_rank_t *s)
 {
     const tess_halo_plan_t *pl = &d->plan;
     *s = (tess_halo_rank_t){pl->nowned, pl->local.ntiles - pl->nowned, pl->nnb,
                                 pl->local.n_wet, tess_halo_plan_recv_count(pl), d->step_s, d->exchange_s, d->wait_s,
-                                d->steps, d->x.mode, ""};
+                                d->steps, d->x.mode, peak_resident(), ""};
     tess_cpu_rank_binding(s->binding, sizeof s->binding);
 }
 
@@ -738,6 +752,15 @@ static tess_status plan_all(dist_t *d, const tess_params_t *p, tess_error_t *err
     if (st == TESS_OK)
         d->planned = 1;
     return st;
+}
+
+tess_status tess_cpu_dist_plan(tess_backend_t *b, const tess_params_t *p, tess_error_t *err)
+{
+    dist_t *d = dbe(b);
+    if (!d->global)
+        return tess_fail(err, TESS_ERR_INPUT, "planning before upload_geometry");
+    d->node.params = *p;
+    return d->planned ? TESS_OK : plan_all(d, p, err);
 }
 
 static tess_status d_initialise(tess_backend_t *b, const tess_params_t *p, const void *pops, tess_error_t *err)

@@ -35,6 +35,10 @@ const tess_backend_ops_t *tess_cpu_dist_find(const char *name);
 void tess_cpu_dist_set_service(void (*fn)(void));
 void tess_cpu_dist_service(void);
 
+/* Rank 0: partitions the tiling and sends every rank its plan (initialise does it when not done), so that a task
+ * can then initialise every rank's engine from its own tiles (an equilibrium state, a restart file). */
+tess_status tess_cpu_dist_plan(tess_backend_t *be, const tess_params_t *p, tess_error_t *err);
+
 /* Work over every rank's own tiles (docs/mpi.md, "Outputs without the global copy"): the monitor's reductions,
  * the forces on named bodies and the restart files, computed by each rank from its own state and combined on
  * rank 0, without the global populations. A task sees its rank's local tiling and state (tess_dist_view_t); it

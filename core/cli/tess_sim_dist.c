@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TASK_STATS, TASK_CHECK, TASK_FORCES, TASK_SAVE, TASK_LOAD, NTASKS };
+enum { TASK_STATS, TASK_CHECK, TASK_FORCES, TASK_SAVE, TASK_LOAD, TASK_EQUILIBRIUM, TASK_FIELDS, NTASKS };
 enum { TAG_PARTS = 300, TAG_LINKS };
 
 /* The worst status over the ranks (every rank calls it): what a task agrees on before its collective calls. */
@@ -576,10 +576,81 @@ tess_status tess_sim_dist_load(tess_backend_t *be, const char *path, const tess_
     return tess_cpu_dist_task(be, TASK_LOAD, (void *)&arg, err);
 }
 
+/* ---- the initial state and the per-node fields ----------------------------------------------------------- */
+
+typedef struct {
+    tess_params_t p;
+    double rho0, u0[3];
+} equilibrium_head_t;
+
+/* Every rank the uniform equilibrium of its local tiles (tess_state_equilibrium: a node's values depend on its
+ * own type alone, so the bits are those of the global state scattered). */
+static tess_status task_equilibrium(const tess_dist_view_t *v, void *argp, tess_error_t *err)
+{
+    equilibrium_head_t h;
+    if (tess_mpi_rank() == 0)
+        h = *(const equilibrium_head_t *)argp;
+    tess_mpi_bcast(&h, sizeof h, 0);
+    const int32_t n = v->local->ntiles;
+    char *pops = malloc(tile_block(v) * (size_t)(n ? n : 1));
+    tess_status st = all_ok(pops ? TESS_OK
+                                 : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for its initial state",
+                                             tess_mpi_rank()),
+                            err);
+    if (st == TESS_OK) {
+        tess_state_equilibrium(v->local, &h.p, v->precision, pops, h.rho0, h.u0, NULL, NULL);
+        st = tess_cpu_dist_view_initialise(v, &h.p, pops, err);
+    }
+    free(pops);
+    return st;
+}
+
+typedef struct {
+    double *rho, *u; /* rank 0: per tile node of the global tiling */
+} fields_arg_t;
+
+/* Every rank's own tiles' density and velocity per node, gathered into rank 0's per-tile-node arrays. */
+static tess_status task_fields(const tess_dist_view_t *v, void *argp, tess_error_t *err)
+{
+    const fields_arg_t *arg = argp;
+    const int root = tess_mpi_rank() == 0;
+    const tess_tiling_t t = own_tiles(v);
+    const size_t nodes = 64 * (size_t)(t.ntiles ? t.ntiles : 1);
+    double *rho = malloc(nodes * sizeof *rho), *u = malloc(3 * nodes * sizeof *u);
+    char *tmp = root ? malloc(3 * 64 * sizeof(double) * (size_t)most_owned(v)) : NULL;
+    tess_status st = (!rho || !u || (root && !tmp))
+                         ? tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the fields", tess_mpi_rank())
+                         : TESS_OK;
+    if ((st = all_ok(st, err)) == TESS_OK) {
+        tess_state_fields(&t, v->params, v->precision, v->pops, rho, u);
+        gather_tiles(v, rho, 64 * sizeof *rho, root ? arg->rho : NULL, tmp);
+        gather_tiles(v, u, 3 * 64 * sizeof *u, root ? arg->u : NULL, tmp);
+    }
+    free(rho);
+    free(u);
+    free(tmp);
+    return st;
+}
+
+tess_status tess_sim_dist_equilibrium(tess_backend_t *be, const tess_params_t *p, double rho0, const double u0[3],
+                                      tess_error_t *err)
+{
+    equilibrium_head_t h = {*p, rho0, {u0[0], u0[1], u0[2]}};
+    return tess_cpu_dist_task(be, TASK_EQUILIBRIUM, &h, err);
+}
+
+tess_status tess_sim_dist_fields(tess_backend_t *be, double *rho, double *u, tess_error_t *err)
+{
+    fields_arg_t arg = {rho, u};
+    return tess_cpu_dist_task(be, TASK_FIELDS, &arg, err);
+}
+
 void tess_sim_dist_register(void)
 {
     static const tess_dist_task_t list[NTASKS] = {[TASK_STATS] = {task_stats, 1}, [TASK_CHECK] = {task_check, 1},
                                                   [TASK_FORCES] = {task_forces, 1}, [TASK_SAVE] = {task_save, 1},
-                                                  [TASK_LOAD] = {task_load, 0}};
+                                                  [TASK_LOAD] = {task_load, 0},
+                                                  [TASK_EQUILIBRIUM] = {task_equilibrium, 0},
+                                                  [TASK_FIELDS] = {task_fields, 1}};
     tess_cpu_dist_set_tasks(list, NTASKS);
 }

@@ -37,5 +37,12 @@ tess_status tess_sim_dist_forces(tess_backend_t *be, const tess_force_links_t *f
 tess_status tess_sim_dist_save(tess_backend_t *be, const char *path, const tess_restart_header_t *h, tess_error_t *err);
 tess_status tess_sim_dist_load(tess_backend_t *be, const char *path, const tess_restart_header_t *expect,
                                tess_restart_header_t *got, tess_error_t *err);
+/* Every rank's engine initialised with the uniform equilibrium (rho0, u0) of its own and halo tiles, computed
+ * there (after tess_cpu_dist_plan): rank 0 never builds the global state. */
+tess_status tess_sim_dist_equilibrium(tess_backend_t *be, const tess_params_t *p, double rho0, const double u0[3],
+                                      tess_error_t *err);
+/* Density and velocity per tile node of the global tiling (rho: 64, u: 3 x 64 per tile) on rank 0, each rank's
+ * own tiles computed there: what the outputs that still need the whole box read (docs/mpi.md). */
+tess_status tess_sim_dist_fields(tess_backend_t *be, double *rho, double *u, tess_error_t *err);
 
 #endif
