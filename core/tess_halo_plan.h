@@ -47,6 +47,7 @@ typedef struct {
     double wait_s;          /* of which waiting (what the interior update did not hide) */
     long steps;
     int transport;          /* how its messages travel: TESS_XFER_* (backends/cpu/cpu_dist_xfer.h) */
+    double peak_bytes;      /* the process's peak resident memory (VmHWM), 0 where unknown */
     char binding[160];      /* its threads' cores (tess_cpu_rank_bind.h), or why none */
 } tess_halo_rank_t;
 

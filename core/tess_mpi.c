@@ -202,6 +202,70 @@ void tess_mpi_waitall(tess_mpi_requests_t *r)
     r->n = 0;
 }
 
+struct tess_mpi_file {
+    MPI_File fh;
+};
+
+int tess_mpi_file_open(const char *path, int write, tess_mpi_file_t **f)
+{
+    *f = calloc(1, sizeof **f);
+    const int mode = write ? MPI_MODE_CREATE | MPI_MODE_WRONLY : MPI_MODE_RDONLY;
+    const int ok = *f && MPI_File_open(MPI_COMM_WORLD, path, mode, MPI_INFO_NULL, &(*f)->fh) == MPI_SUCCESS;
+    if (!ok) {
+        free(*f);
+        *f = NULL;
+    }
+    return ok ? 0 : -1;
+}
+
+int tess_mpi_file_blocks(tess_mpi_file_t *f, int write, const int64_t *file_off, const int64_t *mem_off, int64_t n,
+                         size_t block, void *buf)
+{
+    /* One block a datatype element: counts stay small whatever the rank's share (MPI counts are int). */
+    MPI_Datatype blk, ftype, mtype;
+    MPI_Aint *fd = malloc((size_t)(n ? n : 1) * sizeof *fd), *md = malloc((size_t)(n ? n : 1) * sizeof *md);
+    int rc = fd && md && n <= 0x7fffffff && block <= 0x7fffffff ? 0 : -1;
+    for (int64_t k = 0; rc == 0 && k < n; k++) {
+        fd[k] = (MPI_Aint)file_off[k];
+        md[k] = (MPI_Aint)mem_off[k];
+    }
+    /* Every rank reaches the collective calls, a failed one with no blocks. */
+    if (rc)
+        n = 0;
+    MPI_Type_contiguous((int)block, MPI_BYTE, &blk);
+    MPI_Type_commit(&blk);
+    MPI_Type_create_hindexed_block((int)n, 1, fd, blk, &ftype);
+    MPI_Type_create_hindexed_block((int)n, 1, md, blk, &mtype);
+    MPI_Type_commit(&ftype);
+    MPI_Type_commit(&mtype);
+    MPI_File_set_view(f->fh, 0, MPI_BYTE, ftype, "native", MPI_INFO_NULL);
+    MPI_Status status;
+    const int r = write ? MPI_File_write_all(f->fh, buf, n ? 1 : 0, mtype, &status)
+                        : MPI_File_read_all(f->fh, buf, n ? 1 : 0, mtype, &status);
+    if (r != MPI_SUCCESS)
+        rc = -1;
+    MPI_File_set_view(f->fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
+    MPI_Type_free(&mtype);
+    MPI_Type_free(&ftype);
+    MPI_Type_free(&blk);
+    free(fd);
+    free(md);
+    return rc;
+}
+
+int tess_mpi_file_write_at(tess_mpi_file_t *f, int64_t off, const void *buf, size_t bytes)
+{
+    MPI_Status status;
+    return MPI_File_write_at(f->fh, (MPI_Offset)off, buf, (int)bytes, MPI_BYTE, &status) == MPI_SUCCESS ? 0 : -1;
+}
+
+int tess_mpi_file_close(tess_mpi_file_t *f)
+{
+    const int rc = f && MPI_File_close(&f->fh) == MPI_SUCCESS ? 0 : -1;
+    free(f);
+    return rc;
+}
+
 #else /* no MPI in this build: one process */
 
 void tess_mpi_init(int *argc, char ***argv)
@@ -280,5 +344,31 @@ void tess_mpi_irecv(tess_mpi_requests_t *r, void *buf, size_t bytes, int src, in
 void tess_mpi_waitall(tess_mpi_requests_t *r)
 {
     (void)r;
+}
+/* Never called without MPI (a distributed run needs it): every call fails. */
+struct tess_mpi_file {
+    int unused;
+};
+int tess_mpi_file_open(const char *path, int write, tess_mpi_file_t **f)
+{
+    (void)path, (void)write;
+    *f = NULL;
+    return -1;
+}
+int tess_mpi_file_blocks(tess_mpi_file_t *f, int write, const int64_t *file_off, const int64_t *mem_off, int64_t n,
+                         size_t block, void *buf)
+{
+    (void)f, (void)write, (void)file_off, (void)mem_off, (void)n, (void)block, (void)buf;
+    return -1;
+}
+int tess_mpi_file_write_at(tess_mpi_file_t *f, int64_t off, const void *buf, size_t bytes)
+{
+    (void)f, (void)off, (void)buf, (void)bytes;
+    return -1;
+}
+int tess_mpi_file_close(tess_mpi_file_t *f)
+{
+    (void)f;
+    return -1;
 }
 #endif

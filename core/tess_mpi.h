@@ -6,6 +6,7 @@
 #define TESS_MPI_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Starts MPI when a launcher's environment is present (Open MPI, MPICH/Hydra, PMIx, Slurm). Call once, first
  * thing in main(); tess_mpi_finalize before returning. */
@@ -53,5 +54,17 @@ void tess_mpi_requests_free(tess_mpi_requests_t *r);
 void tess_mpi_isend(tess_mpi_requests_t *r, const void *buf, size_t bytes, int dest, int tag);
 void tess_mpi_irecv(tess_mpi_requests_t *r, void *buf, size_t bytes, int src, int tag);
 void tess_mpi_waitall(tess_mpi_requests_t *r);
+
+/* MPI-IO on one file shared by every rank (the restart file of a distributed run, docs/mpi.md). open and close
+ * are collective; each returns 0 or -1 (a failure on this rank: the caller agrees with the others). */
+typedef struct tess_mpi_file tess_mpi_file_t;
+int tess_mpi_file_open(const char *path, int write, tess_mpi_file_t **f); /* write: created, write-only */
+/* Collective: n blocks of `block` bytes, block k between byte file_off[k] of the file (increasing) and byte
+ * mem_off[k] of buf (any order); write 1 writes them to the file, 0 reads them into buf. */
+int tess_mpi_file_blocks(tess_mpi_file_t *f, int write, const int64_t *file_off, const int64_t *mem_off, int64_t n,
+                         size_t block, void *buf);
+/* This rank alone: bytes at byte offset off (the header). Call before tess_mpi_file_blocks, whose view it resets. */
+int tess_mpi_file_write_at(tess_mpi_file_t *f, int64_t off, const void *buf, size_t bytes);
+int tess_mpi_file_close(tess_mpi_file_t *f);
 
 #endif

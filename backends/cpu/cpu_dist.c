@@ -16,9 +16,12 @@
 /* Commands from rank 0 (broadcast), and the tags of the point-to-point messages. */
 enum { CMD_CREATE = 1, CMD_UPLOAD, CMD_INIT, CMD_STEP, CMD_DOWNLOAD, CMD_BYTES, CMD_STATS, CMD_DESTROY, CMD_QUIT };
 enum { TAG_PLAN = 100, TAG_POPS, TAG_GATHER, TAG_HALO };
-/* A task outside the engine (tess_cpu_dist_set_service). */
-enum { CMD_SERVICE = 50 };
+/* A task outside the engine (tess_cpu_dist_set_service), and the tasks over every rank's own tiles
+ * (tess_cpu_dist_set_tasks). */
+enum { CMD_SERVICE = 50, CMD_TASK };
 static void (*service)(void);
+static const tess_dist_task_t *tasks;
+static int ntasks;
 
 typedef struct {
     int32_t op, arg;
@@ -38,6 +41,8 @@ typedef struct {
     tess_dist_xfer_t x;          /* where packing writes and MPI reads: host, device, or staged (cpu_dist_xfer.h) */
     tess_status fail;            /* the first failure of a step (node_failed) */
     tess_error_t ferr;
+    tess_params_t params;        /* as initialised: what the tasks see */
+    void *keep[TESS_DIST_TASKS_MAX]; /* each task's own data on this rank (tess_dist_view_t.keep) */
 } node_t;
 
 /* Rank 0's instance: its node plus what it needs to scatter and gather the global state. */
@@ -110,6 +115,8 @@ static void node_free(node_t *d)
     if (d->eng)
         d->ex->ops->destroy(d->eng);
     tess_halo_plan_free(&d->plan);
+    for (int k = 0; k < TESS_DIST_TASKS_MAX; k++)
+        free(d->keep[k]);
     free(d->off);
     tess_mpi_requests_free(d->req);
     memset(d, 0, sizeof *d);
@@ -458,12 +465,26 @@ static tess_status node_upload(node_t *d, tess_error_t *err)
     return st;
 }
 
+/* The process's peak resident memory in bytes (VmHWM of /proc/self/status; 0 where there is none). */
+static double peak_resident(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kb = 0.0;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "VmHWM:", 6) == 0)
+            kb = strtod(line + 6, NULL);
+    if (f)
+        fclose(f);
+    return kb * 1024.0;
+}
+
 static void node_stats(node_t *d, tess_halo_rank_t *s)
 {
     const tess_halo_plan_t *pl = &d->plan;
     *s = (tess_halo_rank_t){pl->nowned, pl->local.ntiles - pl->nowned, pl->nnb,
                                 pl->local.n_wet, tess_halo_plan_recv_count(pl), d->step_s, d->exchange_s, d->wait_s,
-                                d->steps, d->x.mode, ""};
+                                d->steps, d->x.mode, peak_resident(), ""};
     tess_cpu_rank_binding(s->binding, sizeof s->binding);
 }
 
@@ -479,6 +500,50 @@ static tess_status node_download(node_t *d, char **local, tess_error_t *err)
         return d->fail;
     }
     return d->ex->ops->download_populations(d->eng, *local, err);
+}
+
+/* One task on this rank (rank 0: with root, its instance): the download agreed first, then the task, whose
+ * status is agreed again. */
+static tess_status node_task(node_t *d, const dist_t *root, int task, void *arg, tess_error_t *err)
+{
+    if (task < 0 || task >= ntasks || task >= TESS_DIST_TASKS_MAX)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED, "rank %d: no task %d", tess_mpi_rank(), task);
+    char *pops = NULL;
+    tess_status st = tasks[task].download ? node_download(d, &pops, err) : TESS_OK;
+    if ((st = agree(st, err)) != TESS_OK) {
+        free(pops);
+        return st;
+    }
+    const tess_halo_plan_t *pl = &d->plan;
+    tess_dist_view_t v = {&pl->local, pl->nowned, pl->global, &d->params, d->cfg.precision, pops, &d->keep[task], d,
+                          0, 0, NULL, NULL};
+    if (root) {
+        v.nranks = root->nranks;
+        v.global_ntiles = root->global_ntiles;
+        v.owned = root->owned;
+        v.nowned_of = root->nowned;
+    }
+    st = tasks[task].fn(&v, arg, err);
+    free(pops);
+    return agree(st, err);
+}
+
+tess_status tess_cpu_dist_view_initialise(const tess_dist_view_t *v, const tess_params_t *p, const void *pops,
+                                          tess_error_t *err)
+{
+    node_t *d = v->node;
+    const tess_status st = d->ex->ops->initialise(d->eng, p, pops, err);
+    d->params = *p;
+    d->step_s = d->exchange_s = d->wait_s = 0.0;
+    d->steps = 0;
+    d->fail = TESS_OK;
+    return st;
+}
+
+void tess_cpu_dist_set_tasks(const tess_dist_task_t *list, int n)
+{
+    tasks = list;
+    ntasks = n;
 }
 
 int tess_cpu_dist_serve(void)
@@ -514,6 +579,7 @@ int tess_cpu_dist_serve(void)
                 st = tess_fail(&err, TESS_ERR_NOMEM, "rank %d: out of memory for its initial state", tess_mpi_rank());
             if (st == TESS_OK)
                 st = d.ex->ops->initialise(d.eng, &p, pops, &err);
+            d.params = p;
             free(pops);
             d.step_s = d.exchange_s = d.wait_s = 0.0;
             d.steps = 0;
@@ -544,6 +610,9 @@ int tess_cpu_dist_serve(void)
         case CMD_SERVICE:
             if (service)
                 service();
+            break;
+        case CMD_TASK:
+            st = node_task(&d, NULL, c.arg, NULL, &err);
             break;
         case CMD_DESTROY:
             node_free(&d);
@@ -685,6 +754,15 @@ static tess_status plan_all(dist_t *d, const tess_params_t *p, tess_error_t *err
     return st;
 }
 
+tess_status tess_cpu_dist_plan(tess_backend_t *b, const tess_params_t *p, tess_error_t *err)
+{
+    dist_t *d = dbe(b);
+    if (!d->global)
+        return tess_fail(err, TESS_ERR_INPUT, "planning before upload_geometry");
+    d->node.params = *p;
+    return d->planned ? TESS_OK : plan_all(d, p, err);
+}
+
 static tess_status d_initialise(tess_backend_t *b, const tess_params_t *p, const void *pops, tess_error_t *err)
 {
     dist_t *d = dbe(b);
@@ -710,6 +788,7 @@ static tess_status d_initialise(tess_backend_t *b, const tess_params_t *p, const
             tess_mpi_send(local, (size_t)d->nlocal[r] * block, r, TAG_POPS);
     }
     st = d->node.ex->ops->initialise(d->node.eng, p, local, err);
+    d->node.params = *p;
     free(local);
     d->node.step_s = d->node.exchange_s = d->node.wait_s = 0.0;
     d->node.steps = 0;
@@ -823,6 +902,15 @@ int tess_cpu_dist_is(const tess_backend_ops_t *ops)
         if (ops == &tables[i])
             return 1;
     return 0;
+}
+
+tess_status tess_cpu_dist_task(tess_backend_t *b, int task, void *arg, tess_error_t *err)
+{
+    dist_t *d = dbe(b);
+    if (!d->planned)
+        return tess_fail(err, TESS_ERR_INPUT, "a task before initialise");
+    bcast_cmd(CMD_TASK, task);
+    return node_task(&d->node, d, task, arg, err);
 }
 
 tess_status tess_cpu_dist_stats(tess_backend_t *b, tess_halo_rank_t *out, double *imbalance, tess_error_t *err)

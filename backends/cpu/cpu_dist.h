@@ -35,6 +35,45 @@ const tess_backend_ops_t *tess_cpu_dist_find(const char *name);
 void tess_cpu_dist_set_service(void (*fn)(void));
 void tess_cpu_dist_service(void);
 
+/* Rank 0: partitions the tiling and sends every rank its plan (initialise does it when not done), so that a task
+ * can then initialise every rank's engine from its own tiles (an equilibrium state, a restart file). */
+tess_status tess_cpu_dist_plan(tess_backend_t *be, const tess_params_t *p, tess_error_t *err);
+
+/* Work over every rank's own tiles (docs/mpi.md, "Outputs without the global copy"): the monitor's reductions,
+ * the forces on named bodies and the restart files, computed by each rank from its own state and combined on
+ * rank 0, without the global populations. A task sees its rank's local tiling and state (tess_dist_view_t); it
+ * runs on every rank alike (SPMD) and does its own collective calls (tess_mpi.h), so it must reach each of them
+ * on every rank whatever happens (agree on a failure first). */
+typedef struct {
+    const tess_tiling_t *local;  /* the rank's local tiling: its own tiles [0, nowned), then its halo tiles */
+    int32_t nowned;
+    const int32_t *global;       /* per local tile: its global index */
+    const tess_params_t *params; /* as initialised (step0 of the state held) */
+    tess_precision precision;
+    const void *pops;            /* canonical populations of the local tiles (download set; the halo tiles hold the
+                                    exchanged slots only), NULL otherwise */
+    void **keep;                 /* the task's own data on this rank between its runs, freed with free() when the
+                                    rank's engine goes */
+    void *node;                  /* for tess_cpu_dist_view_initialise */
+    /* rank 0 only (NULL and 0 elsewhere): every rank's own tiles as global indices in its local order */
+    int nranks;
+    int32_t global_ntiles;
+    int32_t *const *owned;
+    const int32_t *nowned_of;
+} tess_dist_view_t;
+enum { TESS_DIST_TASKS_MAX = 8 };
+typedef struct {
+    tess_status (*fn)(const tess_dist_view_t *v, void *arg, tess_error_t *err); /* arg: rank 0's, NULL elsewhere */
+    int download;                                                            /* 1: v->pops holds the state */
+} tess_dist_task_t;
+/* The tasks (at most TESS_DIST_TASKS_MAX; the same list on every rank, set before serving or driving; the array stays the caller's). */
+void tess_cpu_dist_set_tasks(const tess_dist_task_t *list, int n);
+/* Rank 0: runs task `task` on every rank (itself included); the status is the worst of all ranks. */
+tess_status tess_cpu_dist_task(tess_backend_t *be, int task, void *arg, tess_error_t *err);
+/* From a task: (re)initialises the rank's engine with the state of its local tiles (a restart file). */
+tess_status tess_cpu_dist_view_initialise(const tess_dist_view_t *v, const tess_params_t *p, const void *pops,
+                                          tess_error_t *err);
+
 /* Whether be is an instance of one of rank 0's tables (tess_cpu_dist_ops, tess_cpu_dist_find). */
 int tess_cpu_dist_is(const tess_backend_ops_t *ops);
 /* The figures of every rank (out: tess_mpi_size() entries) and the partition's imbalance (max over mean wet

@@ -43,9 +43,8 @@ typedef struct {
     tess_sim_t *sim, *ref;
     char out[1024], auto_note[16], check_pattern[16];
     size_t n;
-    double *rho, *u, *u_prev, *rho_ref, *u_ref;
+    double *rho, *u, *rho_ref, *u_ref;
     uint8_t *solid;
-    int have_prev;
     tess_monitor_t mon;
     tess_progress_t prog;
     double t0, t_step, t_last_row;
@@ -165,18 +164,6 @@ static tess_status write_fields(run_t *r, long step, tess_error_t *err)
     return tess_field_output_write(&r->fo, step, r->rho, r->u, r->solid, err);
 }
 
-static double rel_l2_change(const run_t *r)
-{
-    if (!r->have_prev)
-        return NAN;
-    double num = 0.0, den = 0.0;
-    for (size_t i = 0; i < 3 * r->n; i++) {
-        num += (r->u[i] - r->u_prev[i]) * (r->u[i] - r->u_prev[i]);
-        den += r->u[i] * r->u[i];
-    }
-    return den > 0.0 ? sqrt(num / den) : (num > 0.0 ? INFINITY : 0.0);
-}
-
 static tess_check_bounds_t bounds(const run_t *r)
 {
     const tess_check_bounds_t b = {r->c.density_min, r->c.density_max, r->c.speed_max};
@@ -244,24 +231,24 @@ static tess_status events(run_t *r, long step, int at_start, int final, tess_err
     if (chk && !mon && !out && (st = check_state(r, step, err)) != TESS_OK)
         return st;
     if (mon || out) {
-        if ((st = tess_sim_fields(r->sim, r->rho, r->u, err)) != TESS_OK)
+        /* Reduced where the state lives (every rank's own tiles under mpirun); the dense fields only for output. */
+        const tess_check_bounds_t b = bounds(r);
+        tess_sim_stats_t fs;
+        if ((st = tess_sim_stats(r->sim, &b, mon, &fs, err)) != TESS_OK)
             return st;
-        tess_field_stats_t fs;
-        tess_field_stats(c, r->rho, r->u, &fs);
         if (fs.bad)
             return diverged(r, step, fs.at, fs.bad_rho, fs.bad_u, err);
-        note_speed(r, step, fs.max_u);
+        note_speed(r, step, fs.m.max_u);
+        if (out && (st = tess_sim_fields(r->sim, r->rho, r->u, err)) != TESS_OK)
+            return st;
         if (mon) {
             const double now = tess_wall_seconds();
             const double dt = r->t_step - r->t_last_row;
             tess_monitor_row_t row = {step, now - r->t0,
                                       dt > 0 ? (double)(step - r->last_row_step) * (double)r->n_wet / dt / 1e6 : 0.0,
-                                      fs.max_u, fs.mean_rho, rel_l2_change(r), NULL};
+                                      fs.m.max_u, fs.m.mean_rho, fs.m.du_rel, NULL};
             if (c->forces.nbody) {
-                const void *pops;
-                if ((st = tess_sim_populations(r->sim, &pops, err)) != TESS_OK ||
-                    (st = tess_forces_compute(tess_lattice_get(c->params.lattice), tess_sim_tiling(r->sim), &c->geometry,
-                                              &c->params, &c->forces, c->precision, pops, r->force, err)) != TESS_OK)
+                if ((st = tess_sim_forces(r->sim, c, r->force, err)) != TESS_OK)
                     return st;
                 tess_forces_values(&c->forces, r->force, r->force_cols);
                 for (int k = 0; k < r->mon.nextra; k++)
@@ -270,8 +257,6 @@ static tess_status events(run_t *r, long step, int at_start, int final, tess_err
             }
             r->t_last_row = r->t_step;
             r->last_row_step = step;
-            memcpy(r->u_prev, r->u, 3 * r->n * sizeof *r->u);
-            r->have_prev = 1;
             if ((st = tess_monitor_add(&r->mon, &row, err)) != TESS_OK)
                 return st;
         }
@@ -302,7 +287,7 @@ static tess_status events(run_t *r, long step, int at_start, int final, tess_err
         }
     }
     if (r->analysis &&
-        (st = tess_analysis_event(r->analysis, step, out, ckpt, final, r->rho, r->u, mon || out, err)) != TESS_OK)
+        (st = tess_analysis_event(r->analysis, step, out, ckpt, final, r->rho, r->u, out, err)) != TESS_OK)
         return st;
     if (ckpt) {
         char path[1200];
@@ -440,13 +425,12 @@ static tess_status setup(run_t *r, tess_error_t *err)
     r->n = (size_t)r->c.geometry.nx * r->c.geometry.ny * r->c.geometry.nz;
     r->rho = malloc(r->n * sizeof *r->rho);
     r->u = malloc(3 * r->n * sizeof *r->u);
-    r->u_prev = malloc(3 * r->n * sizeof *r->u_prev);
     r->solid = malloc(r->n);
     if (r->ref) {
         r->rho_ref = malloc(r->n * sizeof *r->rho_ref);
         r->u_ref = malloc(3 * r->n * sizeof *r->u_ref);
     }
-    if (!r->rho || !r->u || !r->u_prev || !r->solid || (r->ref && (!r->rho_ref || !r->u_ref)))
+    if (!r->rho || !r->u || !r->solid || (r->ref && (!r->rho_ref || !r->u_ref)))
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the output fields");
     for (size_t i = 0; i < r->n; i++)
         r->solid[i] = !tess_kind_is_wet(r->c.params.mat[r->c.geometry.type[i]].kind);
@@ -597,7 +581,6 @@ static void free_run(run_t *r)
     tess_field_output_free(&r->fo);
     free(r->rho);
     free(r->u);
-    free(r->u_prev);
     free(r->solid);
     free(r->rho_ref);
     free(r->u_ref);

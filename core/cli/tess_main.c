@@ -4,6 +4,7 @@
 #include "tess_dist_engines.h"
 #include "tess_mpi.h"
 #include "tess_signal.h"
+#include "tess_sim_dist.h"
 #include "tess_vti_pieces.h"
 #include <stdio.h>
 #include <string.h>
@@ -87,6 +88,7 @@ int main(int argc, char **argv)
 {
     tess_mpi_init(&argc, &argv);
     tess_dist_engines_register();
+    tess_sim_dist_register(); /* what every rank computes from its own tiles (docs/mpi.md) */
     const int code = dispatch(argc, argv);
     tess_cpu_dist_release(code);
     tess_mpi_finalize();

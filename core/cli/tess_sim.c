@@ -1,8 +1,10 @@
 #include "tess_sim.h"
 #include "cpu_dist.h"
 #include "tess_mpi.h"
+#include "tess_lattice.h"
 #include "tess_memory.h"
 #include "tess_restart.h"
+#include "tess_sim_dist.h"
 #include "tess_state.h"
 #include "tess_vti.h"
 #include "tess_wall_q.h"
@@ -20,6 +22,11 @@ struct tess_sim {
     long step;
     void *pops;           /* host copy of the canonical populations, for fields and restarts */
     double *rho_t, *u_t;  /* per tile node */
+    double *u_prev_t;     /* per tile node: the velocity of the previous monitor row (tess_sim_stats), or NULL */
+    int have_prev;
+    tess_force_links_t flinks; /* the forces' links over the global tiling (tess_sim_forces), found once */
+    int have_flinks;
+    int dist;             /* distributed (cpu_dist.h): reductions over every rank's own tiles (tess_sim_dist.h) */
 };
 
 static tess_status nomem(tess_error_t *err, const char *what)
@@ -130,6 +137,38 @@ static tess_status read_init_file(const tess_case_t *c, double **rho, double **u
     return st;
 }
 
+/* The per-tile-node fields (64 and 3 x 64 doubles a tile): a single process from the start, a distributed run's
+ * rank 0 from the first output that needs them (docs/mpi.md). Returns 0 when out of memory. */
+static int fields_room(tess_sim_t *s)
+{
+    if (s->dist || s->rho_t)
+        return 1;
+    const size_t nodes = 64 * (size_t)(s->tiling.ntiles ? s->tiling.ntiles : 1);
+    s->rho_t = malloc(nodes * sizeof *s->rho_t);
+    s->u_t = malloc(3 * nodes * sizeof *s->u_t);
+    return s->rho_t && s->u_t;
+}
+
+static tess_status ensure_fields(tess_sim_t *s, tess_error_t *err)
+{
+    if (s->rho_t)
+        return TESS_OK;
+    const size_t nodes = 64 * (size_t)(s->tiling.ntiles ? s->tiling.ntiles : 1);
+    s->rho_t = malloc(nodes * sizeof *s->rho_t);
+    s->u_t = malloc(3 * nodes * sizeof *s->u_t);
+    return s->rho_t && s->u_t ? TESS_OK : nomem(err, "the per-node fields");
+}
+
+/* The global copy of the populations on the host (a distributed run's rank 0: only for the outputs that still
+ * need it, wall shear stress, from their first call on; docs/mpi.md). */
+static tess_status ensure_pops(tess_sim_t *s, tess_error_t *err)
+{
+    if (!s->pops && !(s->pops = malloc((tess_state_count(&s->tiling) ? tess_state_count(&s->tiling) : 1) *
+                                       tess_precision_size(s->cfg.precision))))
+        return nomem(err, "the host copy of the populations");
+    return TESS_OK;
+}
+
 tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops, const tess_backend_config_t *cfg,
                             tess_sim_t **out, tess_error_t *err)
 {
@@ -148,6 +187,7 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
     if (!s)
         return nomem(err, "the simulation");
     s->ops = ops;
+    s->dist = tess_cpu_dist_is(ops);
     s->cfg = *cfg;
     s->params = c->params;
     cfg = &s->cfg;
@@ -164,12 +204,15 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
     const size_t n = tess_state_count(&s->tiling), nodes = 64 * (size_t)(s->tiling.ntiles ? s->tiling.ntiles : 1);
     /* Check the host memory before allocating: an oversized domain fails here with the figures, instead of
      * paging for minutes. The host copy and the per-node fields always live here; the CPU backend's own copies
-     * too (AB two of 19 values, AA one, MR two of 10 moments), a GPU backend's are on the device. */
+     * too (AB two of 19 values, AA one, MR two of 10 moments), a GPU backend's are on the device. Distributed,
+     * rank 0 holds its share of the engine, the per-node fields for the outputs, and no global populations (but
+     * briefly, to scatter an [init] file's state). */
     const size_t vsize = tess_precision_size(cfg->precision);
-    size_t need = n * vsize + 4 * nodes * sizeof(double);
+    const int global_pops = !s->dist || c->init_file[0];
+    size_t need = (global_pops ? n * vsize : 0) + 4 * nodes * sizeof(double);
     if (strcmp(ops->name, "cpu") == 0)
         need += (cfg->pattern == TESS_PATTERN_AA ? 1 : 2) * (size_t)tess_state_node_values(cfg->pattern, s->tiling.lattice, s->tiling.q) *
-                nodes * vsize;
+                nodes * vsize / (size_t)tess_mpi_size();
     char what[160];
     snprintf(what, sizeof what, "a run on %d tiles (%s backend, %s, pattern %s)", s->tiling.ntiles, ops->name,
              tess_precision_name(cfg->precision),
@@ -178,12 +221,22 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
         tess_sim_free(s);
         return st;
     }
-    s->pops = malloc((n ? n : 1) * tess_precision_size(cfg->precision));
-    s->rho_t = malloc(nodes * sizeof *s->rho_t);
-    s->u_t = malloc(3 * nodes * sizeof *s->u_t);
-    if (!s->pops || !s->rho_t || !s->u_t) {
+    if ((global_pops && !(s->pops = malloc((n ? n : 1) * vsize))) || !fields_room(s)) {
         tess_sim_free(s);
         return nomem(err, "the host copy of the populations");
+    }
+    if ((st = ops->create(cfg, &s->be, err)) != TESS_OK || (st = ops->upload_geometry(s->be, &s->tiling, err)) != TESS_OK) {
+        tess_sim_free(s);
+        return st;
+    }
+    if (!global_pops) { /* every rank its own tiles' equilibrium (tess_sim_dist.h) */
+        if ((st = tess_cpu_dist_plan(s->be, &s->params, err)) != TESS_OK ||
+            (st = tess_sim_dist_equilibrium(s->be, &s->params, c->init_density, c->init_velocity, err)) != TESS_OK) {
+            tess_sim_free(s);
+            return st;
+        }
+        *out = s;
+        return TESS_OK;
     }
     double *rho = NULL, *u = NULL;
     if (c->init_file[0] && (st = read_init_file(c, &rho, &u, err)) != TESS_OK) {
@@ -193,10 +246,13 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
     tess_state_equilibrium(&s->tiling, &s->params, cfg->precision, s->pops, c->init_density, c->init_velocity, rho, u);
     free(rho);
     free(u);
-    if ((st = ops->create(cfg, &s->be, err)) != TESS_OK || (st = ops->upload_geometry(s->be, &s->tiling, err)) != TESS_OK ||
-        (st = ops->initialise(s->be, &s->params, s->pops, err)) != TESS_OK) {
+    if ((st = ops->initialise(s->be, &s->params, s->pops, err)) != TESS_OK) {
         tess_sim_free(s);
         return st;
+    }
+    if (s->dist) { /* scattered: rank 0 keeps no global copy */
+        free(s->pops);
+        s->pops = NULL;
     }
     *out = s;
     return TESS_OK;
@@ -213,9 +269,14 @@ tess_status tess_sim_step(tess_sim_t *s, int n, tess_error_t *err)
 /* Density and velocity per tile node into s->rho_t, s->u_t. */
 static tess_status tile_fields(tess_sim_t *s, tess_error_t *err)
 {
+    tess_status st = ensure_fields(s, err);
+    if (st != TESS_OK)
+        return st;
+    if (s->dist)
+        return tess_sim_dist_fields(s->be, s->rho_t, s->u_t, err);
     if (s->ops->download_fields)
         return s->ops->download_fields(s->be, s->rho_t, s->u_t, err);
-    const tess_status st = s->ops->download_populations(s->be, s->pops, err);
+    st = s->ops->download_populations(s->be, s->pops, err);
     if (st == TESS_OK)
         tess_state_fields(&s->tiling, &s->params, s->cfg.precision, s->pops, s->rho_t, s->u_t);
     return st;
@@ -223,6 +284,8 @@ static tess_status tile_fields(tess_sim_t *s, tess_error_t *err)
 
 tess_status tess_sim_check(tess_sim_t *s, tess_check_t *r, tess_error_t *err)
 {
+    if (s->dist)
+        return tess_sim_dist_check(s->be, s->cfg.threads, r, err);
     if (s->ops->check_state)
         return s->ops->check_state(s->be, r, err);
     /* From the populations: no per-node fields to fill and read back (half the cost of tess_sim_fields). */
@@ -233,11 +296,47 @@ tess_status tess_sim_check(tess_sim_t *s, tess_check_t *r, tess_error_t *err)
     return st;
 }
 
+tess_status tess_sim_stats(tess_sim_t *s, const tess_check_bounds_t *b, int row, tess_sim_stats_t *out,
+                           tess_error_t *err)
+{
+    if (s->dist)
+        return tess_sim_dist_stats(s->be, b, row, out, err);
+    memset(out, 0, sizeof *out);
+    tess_status st = tile_fields(s, err);
+    if (st != TESS_OK)
+        return st;
+    const size_t nodes = 64 * (size_t)(s->tiling.ntiles ? s->tiling.ntiles : 1);
+    double *part = malloc(TESS_TILE_STATS_N * (size_t)(s->tiling.ntiles ? s->tiling.ntiles : 1) * sizeof *part);
+    if (!part || (row && !s->u_prev_t && !(s->u_prev_t = malloc(3 * nodes * sizeof *s->u_prev_t)))) {
+        free(part);
+        return nomem(err, "the monitor's reductions");
+    }
+    /* The same per-tile partials, combined in the same tile order, as every rank of a distributed run. */
+    tess_tile_stats(&s->tiling, s->tiling.ntiles, &s->params, s->rho_t, s->u_t, s->have_prev ? s->u_prev_t : NULL,
+                    part);
+    tess_tile_stats_combine(part, s->tiling.ntiles, s->have_prev, &out->m);
+    free(part);
+    out->bad = tess_check_locate(&s->tiling, &s->params, s->rho_t, s->u_t, b, out->at, &out->bad_rho, &out->bad_u);
+    if (row) {
+        memcpy(s->u_prev_t, s->u_t, 3 * nodes * sizeof *s->u_t);
+        s->have_prev = 1;
+    }
+    return TESS_OK;
+}
+
 tess_status tess_sim_check_locate(tess_sim_t *s, const tess_check_bounds_t *b, int at[3], double *rho, double *u,
                                   int *found, tess_error_t *err)
 {
-    const tess_status st = tile_fields(s, err);
-    *found = st == TESS_OK && tess_check_locate(&s->tiling, &s->params, s->rho_t, s->u_t, b, at, rho, u);
+    tess_sim_stats_t r;
+    const int prev = s->have_prev;
+    const tess_status st = tess_sim_stats(s, b, 0, &r, err);
+    s->have_prev = prev;
+    *found = st == TESS_OK && r.bad;
+    if (*found) {
+        memcpy(at, r.at, sizeof r.at);
+        *rho = r.bad_rho;
+        *u = r.bad_u;
+    }
     return st;
 }
 
@@ -251,9 +350,28 @@ tess_status tess_sim_fields(tess_sim_t *s, double *rho_dense, double *u_dense, t
     return TESS_OK;
 }
 
+tess_status tess_sim_forces(tess_sim_t *s, const tess_case_t *c, double *force, tess_error_t *err)
+{
+    const tess_lattice_t *lat = tess_lattice_get(c->params.lattice);
+    tess_status st;
+    if (!s->have_flinks) {
+        if ((st = tess_forces_links(lat, &s->tiling, &c->geometry, &s->params, &c->forces, &s->flinks, err)) != TESS_OK)
+            return st;
+        s->have_flinks = 1;
+    }
+    if (s->dist)
+        return tess_sim_dist_forces(s->be, &s->flinks, c->forces.nbody, force, err);
+    if ((st = s->ops->download_populations(s->be, s->pops, err)) != TESS_OK)
+        return st;
+    return tess_forces_from_links(lat, &s->tiling, &s->params, c->forces.nbody, &s->flinks, s->cfg.precision, s->pops,
+                                  force, err);
+}
+
 tess_status tess_sim_populations(tess_sim_t *s, const void **pops, tess_error_t *err)
 {
-    const tess_status st = s->ops->download_populations(s->be, s->pops, err);
+    tess_status st = ensure_pops(s, err);
+    if (st == TESS_OK)
+        st = s->ops->download_populations(s->be, s->pops, err);
     *pops = st == TESS_OK ? s->pops : NULL;
     return st;
 }
@@ -268,6 +386,8 @@ void tess_sim_free(tess_sim_t *s)
     free(s->pops);
     free(s->rho_t);
     free(s->u_t);
+    free(s->u_prev_t);
+    tess_forces_links_free(&s->flinks);
     free(s);
 }
 
@@ -324,6 +444,10 @@ static tess_restart_header_t header(const tess_sim_t *s)
 
 tess_status tess_sim_save_restart(tess_sim_t *s, const char *path, tess_error_t *err)
 {
+    if (s->dist) {
+        const tess_restart_header_t h = header(s);
+        return tess_sim_dist_save(s->be, path, &h, err);
+    }
     const tess_status st = s->ops->download_populations(s->be, s->pops, err);
     if (st != TESS_OK)
         return st;
@@ -335,6 +459,12 @@ tess_status tess_sim_load_restart(tess_sim_t *s, const char *path, tess_error_t 
 {
     const tess_restart_header_t want = header(s);
     tess_restart_header_t got;
+    if (s->dist) { /* every rank reads its own tiles and initialises its engine */
+        const tess_status st = tess_sim_dist_load(s->be, path, &want, &got, err);
+        if (st == TESS_OK)
+            s->step = got.step;
+        return st;
+    }
     tess_status st = tess_restart_read(path, &want, &got, s->pops, err);
     if (st != TESS_OK)
         return st;

@@ -7,6 +7,7 @@
 #include "tess_halo_plan.h"
 #include "tess_case.h"
 #include "tess_tiling.h"
+#include "tess_sim_dist.h"
 
 typedef struct tess_sim tess_sim_t;
 
@@ -20,7 +21,14 @@ tess_status tess_sim_fields(tess_sim_t *s, double *rho_dense, double *u_dense, t
 /* The divergence test's reduction of the current state (tess_check.h): the backend's check_state where it has
  * one, else the host's over the downloaded fields. */
 tess_status tess_sim_check(tess_sim_t *s, tess_check_t *r, tess_error_t *err);
-/* The first wet node (z, y, x order) whose values break b, from the downloaded fields: *found 1 with its box
+/* The monitor's values (largest speed, mean density, du_rel) and the divergence test at the wet nodes (the first
+ * one, z, y, x order, that breaks b), reduced per tile and combined in global tile order (tess_tile_stats.h):
+ * a distributed run computes them on every rank from its own tiles, without gathering the state (docs/mpi.md),
+ * and gives the single-process bits. row 1: a monitor row, whose velocity becomes the previous row's (du_rel of
+ * the next; NaN on the first row). */
+tess_status tess_sim_stats(tess_sim_t *s, const tess_check_bounds_t *b, int row, tess_sim_stats_t *out,
+                           tess_error_t *err);
+/* The first wet node (z, y, x order) whose values break b (tess_sim_stats): *found 1 with its box
  * coordinates, density and |u|, or 0. */
 tess_status tess_sim_check_locate(tess_sim_t *s, const tess_check_bounds_t *b, int at[3], double *rho, double *u,
                                   int *found, tess_error_t *err);
@@ -28,6 +36,10 @@ void tess_sim_free(tess_sim_t *s);
 /* The canonical populations of the stored state (post-collision), downloaded into the simulation's host copy:
  * valid until the next call on s. For the momentum-exchange forces (tess_forces.h). */
 tess_status tess_sim_populations(tess_sim_t *s, const void **pops, tess_error_t *err);
+
+/* The forces on the case's named bodies by momentum exchange (tess_forces.h), as per-tile partials summed in
+ * global tile order: under mpirun every rank computes its own tiles' (docs/mpi.md), with the same bits. */
+tess_status tess_sim_forces(tess_sim_t *s, const tess_case_t *c, double *force, tess_error_t *err);
 
 /* A distributed run's figures per rank (docs/mpi.md): *nranks the MPI ranks and out (room for tess_mpi_size()
  * entries) filled, or *nranks 0 when the run is not distributed. Every rank takes part (a command). */

@@ -4,6 +4,7 @@
 #include "tess_state.h"
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Moving-wall momentum 6 w_j rho_w (c_j . u_w) of the lattice, from the core's boundary rules. */
@@ -17,11 +18,28 @@ static double wall_term(int lattice, int j, const tess_material_t *wall)
     }
 }
 
-/* f*_i of the box node (x, y, z) (periodic wrap), and whether that node is wet. */
-static int wet_pop(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *pops, int x, int y,
-                   int z, int i, double *f)
+/* The node at offset d (|d| <= 2 per axis) from node `local` of tile k, through the tile's neighbour list (so
+ * it works on a rank's local tiling, which has no tile map; the list wraps periodic axes): its index tile * 64 +
+ * local, or -1 when its tile is not held (empty, outside the box, or not on this rank). */
+static int64_t node_near(const tess_tiling_t *t, int32_t k, int local, const int d[3])
 {
-    const int64_t n = tess_tiling_node_index(t, x, y, z);
+    int c[3], o[3];
+    const int e[3] = {t->ex, t->ey, t->ez};
+    tess_tiling_local_xyz(t, local, &c[0], &c[1], &c[2]);
+    for (int a = 0; a < 3; a++) {
+        c[a] += d[a];
+        o[a] = c[a] < 0 ? -1 : c[a] >= e[a] ? 1 : 0;
+        c[a] -= o[a] * e[a];
+    }
+    const int32_t n = t->neighbors[27 * (size_t)k + (size_t)tess_tiling_slot(o[0], o[1], o[2])];
+    return n < 0 ? -1 : 64 * (int64_t)n + tess_tiling_local(t, c[0], c[1], c[2]);
+}
+
+/* f*_i of the node at offset d from node `local` of tile k, and whether that node is wet. */
+static int wet_pop(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *pops, int32_t k,
+                   int local, const int d[3], int i, double *f)
+{
+    const int64_t n = node_near(t, k, local, d);
     if (n < 0 || !tess_kind_is_wet(p->mat[t->node_type[n]].kind))
         return 0;
     const size_t idx = tess_state_index(t, (int32_t)(n / 64), i, (int)(n % 64));
@@ -41,13 +59,12 @@ static double link_q(const tess_tiling_t *t, const tess_params_t *p, int32_t k, 
     return -1.0;
 }
 
-/* What the wall returns to wet node x = (x, y, z) along j = opp(i) in the next step, given the node's outgoing
- * f_i* towards the wall: halfway bounce-back (with the wall's momentum), or, on a curved-wall link of the
- * tiling, the core's Bouzidi rule with the same neighbours as the engine's pull (tess_q_step_t.h):
+/* What the wall returns to wet node x (node `local` of tile k) along j = opp(i) in the next step, given the
+ * node's outgoing f_i* towards the wall: halfway bounce-back (with the wall's momentum), or, on a curved-wall
+ * link of the tiling, the core's Bouzidi rule with the same neighbours as the engine's pull (tess_q_step_t.h):
  * x - c_i and x - 2 c_i when wet. Never a second copy of either formula. */
 static double returning(const tess_lattice_t *lat, const tess_tiling_t *t, const tess_params_t *p, tess_precision prec,
-                        const void *pops, int32_t k, int local, const int at[3], int i, double f_out,
-                        const tess_material_t *wall)
+                        const void *pops, int32_t k, int local, int i, double f_out, const tess_material_t *wall)
 {
     const int j = lat->opp[i];
     const double w = wall_term(lat->id, j, wall);
@@ -55,24 +72,25 @@ static double returning(const tess_lattice_t *lat, const tess_tiling_t *t, const
     if (q < 0.0)
         return f_out + w; /* tess_bounce_back / tess_q_bounce_back: f*_opp(j) + the wall term */
     const int *c = lat->c[j]; /* x + c_j = x - c_i: away from the wall */
+    const int d0[3] = {0, 0, 0}, d1[3] = {c[0], c[1], c[2]}, d2[3] = {2 * c[0], 2 * c[1], 2 * c[2]};
     double fi = 0, fb1 = 0, fi1 = 0, fb2 = 0;
-    wet_pop(t, p, prec, pops, at[0], at[1], at[2], j, &fi);
-    const int have1 = wet_pop(t, p, prec, pops, at[0] + c[0], at[1] + c[1], at[2] + c[2], i, &fb1);
+    wet_pop(t, p, prec, pops, k, local, d0, j, &fi);
+    const int have1 = wet_pop(t, p, prec, pops, k, local, d1, i, &fb1);
     int have2 = 0;
     if (have1) {
-        wet_pop(t, p, prec, pops, at[0] + c[0], at[1] + c[1], at[2] + c[2], j, &fi1);
+        wet_pop(t, p, prec, pops, k, local, d1, j, &fi1);
         if (p->wall == TESS_WALL_BOUZIDI_QUADRATIC)
-            have2 = wet_pop(t, p, prec, pops, at[0] + 2 * c[0], at[1] + 2 * c[1], at[2] + 2 * c[2], i, &fb2);
+            have2 = wet_pop(t, p, prec, pops, k, local, d2, i, &fb2);
     }
     return tess_q_bouzidi_d3q19_f64(p->wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1, q, f_out, fi, fb1, fb2, fi1, have1,
                                     have2, w);
 }
 
-tess_status tess_forces_compute(const tess_lattice_t *lat, const tess_tiling_t *t, const tess_geometry_t *g,
-                                const tess_params_t *p, const tess_case_forces_t *bodies, tess_precision prec,
-                                const void *pops, double *force, tess_error_t *err)
+tess_status tess_forces_links(const tess_lattice_t *lat, const tess_tiling_t *t, const tess_geometry_t *g,
+                              const tess_params_t *p, const tess_case_forces_t *bodies, tess_force_links_t *out,
+                              tess_error_t *err)
 {
-    memset(force, 0, 3 * (size_t)bodies->nbody * sizeof *force);
+    memset(out, 0, sizeof *out);
     if (!lat || (int)lat->id != t->lattice)
         return tess_fail(err, TESS_ERR_INPUT, "forces on bodies: the lattice does not match the tiling's");
     int body_of[256];
@@ -81,7 +99,12 @@ tess_status tess_forces_compute(const tess_lattice_t *lat, const tess_tiling_t *
     for (int b = 0; b < bodies->nbody; b++)
         body_of[bodies->material[b]] = b;
     const int n[3] = {g->nx, g->ny, g->nz};
-    for (int32_t k = 0; k < t->ntiles; k++)
+    out->ntiles = t->ntiles;
+    out->start = calloc((size_t)t->ntiles + 1, sizeof *out->start);
+    if (!out->start)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the forces' links");
+    size_t cap = 0;
+    for (int32_t k = 0; k < t->ntiles; k++) {
         for (int l = 0; l < 64; l++) {
             if (!tess_kind_is_wet(p->mat[t->node_type[64 * (size_t)k + l]].kind))
                 continue;
@@ -106,14 +129,88 @@ tess_status tess_forces_compute(const tess_lattice_t *lat, const tess_tiling_t *
                 const int b = body_of[mt];
                 if (b < 0)
                     continue;
-                const size_t idx = tess_state_index(t, k, i, l);
-                const double f_out =
-                    prec == TESS_PRECISION_SINGLE ? (double)((const float *)pops)[idx] : ((const double *)pops)[idx];
-                const double sum = f_out + returning(lat, t, p, prec, pops, k, l, at, i, f_out, &p->mat[mt]);
-                for (int a = 0; a < 3; a++)
-                    force[3 * b + a] += lat->c[i][a] * sum;
+                const size_t m = (size_t)out->start[k + 1];
+                if (m == cap) {
+                    cap = cap ? 2 * cap : 256;
+                    tess_force_link_t *grown = realloc(out->link, cap * sizeof *grown);
+                    if (!grown) {
+                        tess_forces_links_free(out);
+                        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the forces' links");
+                    }
+                    out->link = grown;
+                }
+                out->link[m] = (tess_force_link_t){(uint8_t)l, (uint8_t)i, (uint8_t)b, mt};
+                out->start[k + 1]++;
             }
         }
+        if (k + 1 < t->ntiles)
+            out->start[k + 2] = out->start[k + 1];
+    }
+    return TESS_OK;
+}
+
+void tess_forces_links_free(tess_force_links_t *fl)
+{
+    free(fl->start);
+    free(fl->link);
+    memset(fl, 0, sizeof *fl);
+}
+
+void tess_forces_tile(const tess_lattice_t *lat, const tess_tiling_t *t, const tess_params_t *p, int nbody, int32_t k,
+                      const tess_force_link_t *link, int64_t nlink, tess_precision prec, const void *pops, double *f)
+{
+    memset(f, 0, 3 * (size_t)nbody * sizeof *f);
+    for (int64_t e = 0; e < nlink; e++) {
+        const tess_force_link_t *L = &link[e];
+        const size_t idx = tess_state_index(t, k, L->dir, L->node);
+        const double f_out =
+            prec == TESS_PRECISION_SINGLE ? (double)((const float *)pops)[idx] : ((const double *)pops)[idx];
+        const double sum = f_out + returning(lat, t, p, prec, pops, k, L->node, L->dir, f_out, &p->mat[L->mat]);
+        for (int a = 0; a < 3; a++)
+            f[3 * L->body + a] += lat->c[L->dir][a] * sum;
+    }
+}
+
+void tess_forces_combine(const double *part, int64_t nparts, int nbody, double *force)
+{
+    memset(force, 0, 3 * (size_t)nbody * sizeof *force);
+    for (int64_t k = 0; k < nparts; k++)
+        for (int m = 0; m < 3 * nbody; m++)
+            force[m] += part[3 * (size_t)nbody * (size_t)k + (size_t)m];
+}
+
+tess_status tess_forces_compute(const tess_lattice_t *lat, const tess_tiling_t *t, const tess_geometry_t *g,
+                                const tess_params_t *p, const tess_case_forces_t *bodies, tess_precision prec,
+                                const void *pops, double *force, tess_error_t *err)
+{
+    memset(force, 0, 3 * (size_t)bodies->nbody * sizeof *force);
+    tess_force_links_t fl;
+    tess_status st = tess_forces_links(lat, t, g, p, bodies, &fl, err);
+    if (st != TESS_OK)
+        return st;
+    st = tess_forces_from_links(lat, t, p, bodies->nbody, &fl, prec, pops, force, err);
+    tess_forces_links_free(&fl);
+    return st;
+}
+
+tess_status tess_forces_from_links(const tess_lattice_t *lat, const tess_tiling_t *t, const tess_params_t *p, int nbody,
+                                   const tess_force_links_t *fl, tess_precision prec, const void *pops, double *force,
+                                   tess_error_t *err)
+{
+    /* Only the tiles with links contribute: their partials, in tile order. */
+    int64_t nparts = 0;
+    for (int32_t k = 0; k < fl->ntiles; k++)
+        nparts += fl->start[k + 1] > fl->start[k];
+    double *part = malloc(3 * (size_t)(nbody ? nbody : 1) * (size_t)(nparts ? nparts : 1) * sizeof *part);
+    if (!part)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the forces on bodies");
+    int64_t m = 0;
+    for (int32_t k = 0; k < fl->ntiles; k++)
+        if (fl->start[k + 1] > fl->start[k])
+            tess_forces_tile(lat, t, p, nbody, k, fl->link + fl->start[k], fl->start[k + 1] - fl->start[k], prec, pops,
+                             part + 3 * (size_t)nbody * (size_t)m++);
+    tess_forces_combine(part, nparts, nbody, force);
+    free(part);
     return TESS_OK;
 }
 

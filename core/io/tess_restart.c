@@ -88,8 +88,8 @@ static tess_status bad_file(const char *path, const char *what, tess_error_t *er
     return tess_fail(err, TESS_ERR_INPUT, "%s: corrupt restart file: %s", path, what);
 }
 
-tess_status tess_restart_read(const char *path, const tess_restart_header_t *expect, tess_restart_header_t *got,
-                              void *pops, tess_error_t *err)
+tess_status tess_restart_read_header(const char *path, tess_restart_header_t *out, uint32_t *crc_out,
+                                     unsigned char raw[TESS_RESTART_HEADER_BYTES], tess_error_t *err)
 {
     size_t size;
     tess_status st = tess_input_file_check(path, "the restart file", (size_t)-1, &size, err);
@@ -98,26 +98,22 @@ tess_status tess_restart_read(const char *path, const tess_restart_header_t *exp
     FILE *f = fopen(path, "rb");
     if (!f)
         return tess_fail(err, TESS_ERR_INPUT, "%s: cannot open the restart file: %s", path, strerror(errno));
-    unsigned char b[TESS_RESTART_HEADER_BYTES];
+    unsigned char *b = raw;
     tess_restart_header_t h;
-    const size_t hn = fread(b, 1, sizeof b, f);
-    if (hn < 8 || memcmp(b, magic, 8) != 0) {
-        fclose(f);
+    const size_t hn = fread(b, 1, TESS_RESTART_HEADER_BYTES, f);
+    fclose(f);
+    if (hn < 8 || memcmp(b, magic, 8) != 0)
         return tess_fail(err, TESS_ERR_INPUT, "%s: not a tessera restart file (expected magic TESSRST)", path);
-    }
     memcpy(&h.version, b + 8, hn >= 12 ? 4 : 0);
     if (hn < 12 || h.version != TESS_RESTART_VERSION) {
-        fclose(f);
         if (hn < 12)
             return bad_file(path, "the header is cut short", err);
         return tess_fail(err, TESS_ERR_INPUT, "%s: restart file version %u, this build reads version %u%s", path,
                          h.version, TESS_RESTART_VERSION,
                          h.version == 1 ? " (version 1 files carry no checksum: run again from the start)" : "");
     }
-    if (hn != sizeof b) {
-        fclose(f);
+    if (hn != TESS_RESTART_HEADER_BYTES)
         return bad_file(path, "the header is cut short", err);
-    }
     uint32_t vsize, crc;
     memcpy(&h.precision, b + 12, 4);
     memcpy(&h.step, b + 16, 8);
@@ -130,7 +126,7 @@ tess_status tess_restart_read(const char *path, const tess_restart_header_t *exp
     memcpy(&vsize, b + 56, 4);
     memcpy(&crc, b + 60, 4);
 
-    /* The file on its own: fields in range, then its size, then its checksum. */
+    /* The file on its own: fields in range, then its size. */
     char detail[200] = "";
     size_t bytes = 0, want_size = 0;
     if (h.precision > 1)
@@ -144,16 +140,63 @@ tess_status tess_restart_read(const char *path, const tess_restart_header_t *exp
         snprintf(detail, sizeof detail, "sizes %d x %d x %d nodes, %d tiles (expected positive)", h.nx, h.ny, h.nz,
                  h.ntiles);
     else if (h.count > SIZE_MAX || !tess_mul_size((size_t)h.count, vsize, &bytes) ||
-             !tess_add_size(bytes, sizeof b, &want_size))
+             !tess_add_size(bytes, TESS_RESTART_HEADER_BYTES, &want_size))
         snprintf(detail, sizeof detail, "the header's %llu values of %u bytes are more than any file holds",
                  (unsigned long long)h.count, vsize);
     else if (want_size != size)
         snprintf(detail, sizeof detail, "%zu bytes, the header's %llu values of %u bytes need %zu (%s)", size,
                  (unsigned long long)h.count, vsize, want_size, size > want_size ? "trailing bytes" : "truncated");
-    if (detail[0]) {
-        fclose(f);
+    if (detail[0])
         return bad_file(path, detail, err);
+    *out = h;
+    *crc_out = crc;
+    return TESS_OK;
+}
+
+tess_status tess_restart_match(const char *path, const tess_restart_header_t *h, const tess_restart_header_t *expect,
+                               tess_error_t *err)
+{
+    char detail[200] = "";
+    const char *bad = NULL;
+    if (h->precision != expect->precision)
+        snprintf(detail, sizeof detail, "%s precision, the run uses %s", h->precision ? "single" : "double",
+                 expect->precision ? "single" : "double"),
+            bad = "precision";
+    else if (h->nx != expect->nx || h->ny != expect->ny || h->nz != expect->nz)
+        snprintf(detail, sizeof detail, "%dx%dx%d nodes, the case has %dx%dx%d", h->nx, h->ny, h->nz, expect->nx,
+                 expect->ny, expect->nz),
+            bad = "dims";
+    else if (h->ntiles != expect->ntiles)
+        snprintf(detail, sizeof detail, "%d tiles, the case has %d", h->ntiles, expect->ntiles), bad = "tiles";
+    else if (h->count != expect->count)
+        snprintf(detail, sizeof detail, "%llu population values, the case needs %llu (another lattice?)",
+                 (unsigned long long)h->count, (unsigned long long)expect->count),
+            bad = "values";
+    else if (h->hash != expect->hash)
+        snprintf(detail, sizeof detail, "geometry/physics hash %016llx, the case gives %016llx",
+                 (unsigned long long)h->hash, (unsigned long long)expect->hash),
+            bad = "hash";
+    if (bad)
+        return tess_fail(err, TESS_ERR_INPUT, "%s: restart file does not match the case (%s: %s)", path, bad, detail);
+    return TESS_OK;
+}
+
+tess_status tess_restart_read(const char *path, const tess_restart_header_t *expect, tess_restart_header_t *got,
+                              void *pops, tess_error_t *err)
+{
+    unsigned char b[TESS_RESTART_HEADER_BYTES];
+    tess_restart_header_t h;
+    uint32_t crc;
+    tess_status st = tess_restart_read_header(path, &h, &crc, b, err);
+    if (st != TESS_OK)
+        return st;
+    FILE *f = fopen(path, "rb");
+    if (!f || fseek(f, TESS_RESTART_HEADER_BYTES, SEEK_SET) != 0) {
+        if (f)
+            fclose(f);
+        return tess_fail(err, TESS_ERR_INPUT, "%s: cannot open the restart file: %s", path, strerror(errno));
     }
+    const size_t bytes = (size_t)h.count * value_size(h.precision);
     /* Checksum: the values go straight into pops when the count is the case's, else through a buffer (the
      * file is then refused for not matching, but a corrupt file is reported as corrupt first). */
     uLong c = crc32(0L, Z_NULL, 0);
@@ -162,7 +205,7 @@ tess_status tess_restart_read(const char *path, const tess_restart_header_t *exp
     memset(hz + 60, 0, 4);
     c = crc_bytes(c, hz, sizeof hz);
     int read_ok = 1;
-    if (h.count == expect->count && h.precision == expect->precision) {
+    if (pops && h.count == expect->count && h.precision == expect->precision) {
         read_ok = fread(pops, 1, bytes, f) == bytes;
         if (read_ok)
             c = crc_bytes(c, pops, bytes);
@@ -181,29 +224,38 @@ tess_status tess_restart_read(const char *path, const tess_restart_header_t *exp
     if ((uint32_t)c != crc)
         return tess_fail(err, TESS_ERR_INPUT, "%s: corrupt restart file: CRC-32 %08x, the header says %08x", path,
                          (unsigned)c, (unsigned)crc);
-
     /* A sound file: does it belong to this case? */
-    const char *bad = NULL;
-    if (h.precision != expect->precision)
-        snprintf(detail, sizeof detail, "%s precision, the run uses %s", h.precision ? "single" : "double",
-                 expect->precision ? "single" : "double"),
-            bad = "precision";
-    else if (h.nx != expect->nx || h.ny != expect->ny || h.nz != expect->nz)
-        snprintf(detail, sizeof detail, "%dx%dx%d nodes, the case has %dx%dx%d", h.nx, h.ny, h.nz, expect->nx,
-                 expect->ny, expect->nz),
-            bad = "dims";
-    else if (h.ntiles != expect->ntiles)
-        snprintf(detail, sizeof detail, "%d tiles, the case has %d", h.ntiles, expect->ntiles), bad = "tiles";
-    else if (h.count != expect->count)
-        snprintf(detail, sizeof detail, "%llu population values, the case needs %llu (another lattice?)",
-                 (unsigned long long)h.count, (unsigned long long)expect->count),
-            bad = "values";
-    else if (h.hash != expect->hash)
-        snprintf(detail, sizeof detail, "geometry/physics hash %016llx, the case gives %016llx",
-                 (unsigned long long)h.hash, (unsigned long long)expect->hash),
-            bad = "hash";
-    if (bad)
-        return tess_fail(err, TESS_ERR_INPUT, "%s: restart file does not match the case (%s: %s)", path, bad, detail);
+    if ((st = tess_restart_match(path, &h, expect, err)) != TESS_OK)
+        return st;
     *got = h;
     return TESS_OK;
+}
+
+uint32_t tess_restart_block_crc(const void *data, size_t bytes)
+{
+    return (uint32_t)crc_bytes(crc32(0L, Z_NULL, 0), data, bytes);
+}
+
+void tess_restart_header_bytes(const tess_restart_header_t *h, unsigned char b[TESS_RESTART_HEADER_BYTES])
+{
+    put_header(b, h, 0);
+}
+
+uint32_t tess_restart_crc_blocks(const unsigned char header[TESS_RESTART_HEADER_BYTES], const uint32_t *block_crc,
+                                 int64_t n, size_t block, unsigned char out[TESS_RESTART_HEADER_BYTES])
+{
+    unsigned char hz[TESS_RESTART_HEADER_BYTES];
+    memcpy(hz, header, sizeof hz);
+    memset(hz + 60, 0, 4);
+    uLong c = crc_bytes(crc32(0L, Z_NULL, 0), hz, sizeof hz);
+    /* CRC(A B) from CRC(A), CRC(B) and B's length (zlib's crc32_combine; the operator for a block's length once). */
+    const uLong op = crc32_combine_gen((z_off_t)block);
+    for (int64_t k = 0; k < n; k++)
+        c = crc32_combine_op(c, block_crc[k], op);
+    if (out) {
+        memcpy(out, header, TESS_RESTART_HEADER_BYTES);
+        const uint32_t v = (uint32_t)c;
+        memcpy(out + 60, &v, 4);
+    }
+    return (uint32_t)c;
 }

@@ -97,11 +97,12 @@ tess_status tess_summary_write(const char *path, const tess_summary_t *s, tess_e
             fprintf(f,
                     "%s\n    {\"rank\": %d, \"tiles\": %d, \"halo_tiles\": %d, \"neighbours\": %d, \"fluid_nodes\": %lld, "
                     "\"halo_populations\": %lld, \"halo_bytes_per_step\": %lld, \"steps\": %ld, \"step_seconds\": %.6f, "
-                    "\"exchange_seconds\": %.6f, \"wait_seconds\": %.6f, \"mlups\": %.4f, \"binding\": \"%s\"}",
+                    "\"exchange_seconds\": %.6f, \"wait_seconds\": %.6f, \"mlups\": %.4f, \"peak_resident_mb\": %.1f, "
+                    "\"binding\": \"%s\"}",
                     r ? "," : "", r, (int)k->tiles, (int)k->halo_tiles, k->neighbours, (long long)k->wet,
                     (long long)k->halo_slots, (long long)(k->halo_slots * (int64_t)vs), k->steps, k->step_s,
                     k->exchange_s, k->wait_s, k->step_s > 0 ? (double)k->wet * (double)k->steps / k->step_s / 1e6 : 0.0,
-                    k->binding);
+                    k->peak_bytes / 1e6, k->binding);
         }
         fprintf(f, "\n  ]}");
     }

@@ -4,7 +4,7 @@
 # (oversubscribed) for each pattern (ab, aa, mr; ab also with finite-difference inlet and outlet, wall shear stress
 # and averages at 3 ranks), the final populations (a checkpoint) and the written fields byte for byte, and the
 # monitor (forces included) but its two timing columns; a checkpoint written at 4 ranks equal to the single-process
-# one and read at 2 ranks to the same final fields; --check (a second instance) refused with one line and exit
+# one and read at 2 and 1 ranks, and the single process's read at 3, to the same final state; --check (a second instance) refused with one line and exit
 # status 2. About 25 s on 2 cores.
 # Over several ranks the fields come in pieces (fields_<step>.pvti): VTK's parallel reader (ParaView's) must
 # assemble each into the single-process file's values byte for byte, and every piece equal it over its extent
@@ -86,19 +86,46 @@ for variant in ab aa mr ab-fd; do
     done
 done
 
-# Restart across rank counts: a checkpoint at step 20 written by 4 ranks, read by 2, to the end of the run.
+# Restart across rank counts (every rank writes and reads its own tiles, MPI-IO): a checkpoint at step 20 written
+# by 4 ranks, byte for byte the single process's, read by 2 and by 1 rank, and the single process's read by 3, each
+# to the end of the run: the final state (every population) and fields bitwise the uninterrupted run's.
 "$tessera" run "$case_file" --threads 1 --quiet --steps 20 --checkpoint-every 20 --out "$work/ck1" >/dev/null
 mpi 4 run "$case_file" --threads 1 --quiet --steps 20 --checkpoint-every 20 --out "$work/ck4" >/dev/null
-mpi 2 run "$case_file" --threads 1 --quiet --restart "$work/ck4/restart.tsr" --out "$work/rs2" >/dev/null
+mkdir -p "$work/ref40"
+cp "$work/ab-ref/fields_000040.vti" "$work/ref40/"
 if ! cmp -s "$work/ck1/restart.tsr" "$work/ck4/restart.tsr"; then
     echo "FAIL restart: the checkpoint written by 4 ranks differs from the single-process one"
     fails=$((fails + 1))
-elif ! mkdir -p "$work/ref40" || ! cp "$work/ab-ref/fields_000040.vti" "$work/ref40/" ||
-    ! same_fields "$work/ref40" "$work/rs2" "restart" >/dev/null; then
-    echo "FAIL restart: 4-rank checkpoint read by 2 ranks does not end as the uninterrupted run"
+else
+    echo "ok   restart: the checkpoint written by 4 ranks equals the single process's, byte for byte"
+fi
+for rs in 4:2 4:1 1:3; do
+    from=${rs%%:*} n=${rs##*:}
+    mpi "$n" run "$case_file" --threads 1 --quiet --restart "$work/ck$from/restart.tsr" --checkpoint-every 40 \
+        --out "$work/rs$from-$n" >/dev/null
+    if ! cmp -s "$work/ab-ref/restart.tsr" "$work/rs$from-$n/restart.tsr" ||
+        ! same_fields "$work/ref40" "$work/rs$from-$n" "restart" >/dev/null; then
+        echo "FAIL restart: the checkpoint of $from rank(s) read by $n does not end as the uninterrupted run"
+        fails=$((fails + 1))
+    else
+        echo "ok   restart: the checkpoint of $from rank(s) read by $n: the final state and fields bitwise the uninterrupted run's"
+    fi
+done
+
+# A corrupt checkpoint (one population byte flipped) read by 2 ranks: the CRC-32 that rank 0 makes from the ranks'
+# per-tile CRC-32s must refuse it with the single process's line and exit status 2.
+cp "$work/ck4/restart.tsr" "$work/bad.tsr"
+"$python" -c 'import sys; f = open(sys.argv[1], "r+b"); f.seek(5000); b = f.read(1); f.seek(5000); f.write(bytes([b[0] ^ 0xff]))' "$work/bad.tsr"
+set +e
+mpi 2 run "$case_file" --threads 1 --quiet --restart "$work/bad.tsr" --out "$work/rsbad" >"$work/rsbad.out" 2>&1
+rc=$?
+set -e
+if [ "$rc" -ne 2 ] || ! grep -q "^tessera: .*bad.tsr: corrupt restart file: CRC-32 " "$work/rsbad.out"; then
+    echo "FAIL a corrupt checkpoint read by 2 ranks: expected exit status 2 and the CRC line; got $rc:"
+    grep '^tessera' "$work/rsbad.out"
     fails=$((fails + 1))
 else
-    echo "ok   restart: checkpoint of 4 ranks equals the single process's; read by 2 ranks, the run ends bitwise"
+    echo "ok   a corrupt checkpoint read by 2 ranks: $(grep -m1 'corrupt' "$work/rsbad.out")"
 fi
 
 # Pieces in a folder that is continued or overwritten: a 4-rank run to step 40 with a checkpoint at 20, continued
