@@ -22,9 +22,10 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision)
     if (collision == TESS_COLLISION_REGULARIZED)
         return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_REGULARIZED>::value, TESS_KERNEL_FULL,
                                LINKS, PAT>;
-    /* LBGK without curved links: with the register cap that measured faster (tess_gpu_q_cap) */
+    /* LBGK: with the register cap that measured faster (tess_gpu_q_cap, tess_gpu_q_links_cap) */
     return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, LINKS, PAT,
-                           LINKS ? 0 : tess_gpu_q_cap<R, LAT, PAT>::value>;
+                           LINKS ? (int)tess_gpu_q_links_cap<R, LAT, PAT>::value
+                                 : (int)tess_gpu_q_cap<R, LAT, PAT>::value>;
 }
 
 /* The measurement variants exist for AB only (tess_gpu_create refuses them with AA): fewer instances to compile. */

@@ -15,20 +15,52 @@ extern "C" {
 typedef tess_link_slot_t tess_gpu_link_slot_t; /* 32 bytes: one sector */
 #define TESS_GPU_LINK_NONE TESS_LINK_NONE
 
+/* The slot packed into 16 bytes for the AB tile kernel, which has the tile's 27 neighbours in shared memory: q, and
+ * in `bits` the direction i (5 bits, TESS_GPU_PACK_NONE for TESS_LINK_NONE), kd (5), the node (6), x + c_i and
+ * x + 2 c_i each as 12 bits (1 << 11 when present | neighbour slot 0..26 << 6 | local index), and one bit set when
+ * the wall term is not +0.0 (then read from the full slot). A tile extent of at least 2 keeps x + 2 c_i within the
+ * 3x3x3 neighbourhood. */
+typedef struct {
+    double q;
+    uint64_t bits;
+} tess_gpu_link_pack_t;
+#define TESS_GPU_PACK_NONE 31u
+
+static __device__ __forceinline__ uint64_t tess_gpu_link_pack_node(const int32_t *nb27, int32_t m)
+{
+    if (m < 0)
+        return 0;
+    int j = 0;
+    while (j < 26 && nb27[j] != (m >> 6))
+        j++;
+    return (uint64_t)((1u << 11) | ((unsigned)j << 6) | (unsigned)(m & 63));
+}
+
 /* One thread per link: core's tess_link_slot_fill on the device's tile neighbourhoods and node types, with this run's
- * materials and wall rule. L: tess_gpu_q of the lattice (its slot_fill writes both precisions' wall terms). */
+ * materials and wall rule, and its packed form. L: tess_gpu_q of the lattice (its slot_fill writes both precisions'
+ * wall terms). */
 template <typename L>
 __global__ void __launch_bounds__(128)
 tess_gpu_link_slots_fill(const tess_link_t *__restrict__ links, const int32_t *__restrict__ link_tile, int64_t nlinks,
-                         const tess_q_grid_t g, tess_gpu_link_slot_t *__restrict__ slots)
+                         const tess_q_grid_t g, tess_gpu_link_slot_t *__restrict__ slots,
+                         tess_gpu_link_pack_t *__restrict__ packs)
 {
     const int64_t l = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (l >= nlinks)
         return;
     const tess_link_t link = links[l];
     tess_gpu_link_slot_t s;
-    L::slot_fill(&tess_gpu_c.p, &g, link_tile[l], &link, &s);
+    const int32_t k = link_tile[l];
+    L::slot_fill(&tess_gpu_c.p, &g, k, &link, &s);
     slots[l] = s;
+    const int32_t *nb27 = g.neighbors + 27 * (size_t)k;
+    tess_gpu_link_pack_t pk;
+    pk.q = s.q;
+    pk.bits = (uint64_t)(s.i == TESS_LINK_NONE ? TESS_GPU_PACK_NONE : s.i) | (uint64_t)s.kd << 5 |
+              (uint64_t)s.node << 10 | tess_gpu_link_pack_node(nb27, s.n1) << 16 |
+              tess_gpu_link_pack_node(nb27, s.n2) << 28 |
+              (uint64_t)(__double_as_longlong(s.wall64) != 0 || __float_as_uint(s.wall32) != 0u) << 40;
+    packs[l] = pk;
 }
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "tess_gpu_constants.h"
 #include "tess_gpu_link_slots.h"
+#include <limits.h>
 extern "C" {
 #include "tess_q_step.h"
 }
@@ -28,6 +29,7 @@ typedef struct {
     const uint8_t *node_type;   /* 64 per tile, local order */
     const tess_link_t *links;   /* the tiling's curved-wall links, sorted by tile and node */
     const tess_gpu_link_slot_t *slots; /* per link: where its rule reads (tess_gpu_link_slots.h) */
+    const tess_gpu_link_pack_t *packs; /* the same in 16 bytes (the AB kernel) */
     const int64_t *tile_link;   /* per tile: its first link; ntiles + 1 entries */
     void *link_val;             /* per link: its value this step (R), written and read by the tile's block */
     const int64_t *node_link;   /* per tile node: its first link */
@@ -182,23 +184,29 @@ static __device__ __forceinline__ void tess_gpu_q_collide(const tess_params_t *p
     L::collide(p, COLL == TESS_GPU_MODEL_ANY ? p->collision : COLL, f);
 }
 
-/* The incoming population of one curved-wall link of tile k (tess_q_pull_from's Bouzidi rule with the data its
- * slot names, the loads issued together). Called by the tile's threads before the pull, one link each, while
- * no population is live in registers. */
+/* The incoming population of curved-wall link l of tile k: tess_q_pull_from's Bouzidi rule with the data its packed
+ * slot (tess_gpu_link_pack_t) names, the tile's neighbours nb from shared memory, the loads issued together. Called
+ * by the tile's threads, one link each, in the halo phase, while no population is live in registers. */
 template <typename R, int LATTICE>
-static __device__ __forceinline__ R tess_gpu_q_link(const R *__restrict__ src, const tess_gpu_link_slot_t s, int32_t k)
+static __device__ __forceinline__ R tess_gpu_q_link_packed(const R *__restrict__ src, const tess_gpu_link_pack_t pk,
+                                                           const int32_t *nb, int32_t k, const tess_gpu_q_args_t &a,
+                                                           int64_t l)
 {
     typedef tess_gpu_q<R, LATTICE> L;
     enum { Q = L::q };
     const tess_params_t *p = &tess_gpu_c.p;
     const int order = p->wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1;
-    const int have1 = s.n1 >= 0, have2 = s.n2 >= 0;
-    const size_t t1 = have1 ? (size_t)(s.n1 >> 6) * Q * 64 + (size_t)(s.n1 & 63) : 0;
-    const size_t t2 = have2 ? (size_t)(s.n2 >> 6) * Q * 64 + (size_t)(s.n2 & 63) : 0;
-    const R fb = src[((size_t)k * Q + s.kd) * 64 + s.node], fi = src[((size_t)k * Q + s.i) * 64 + s.node];
-    const R fb1 = have1 ? src[t1 + (size_t)s.kd * 64] : (R)0, fi1 = have1 ? src[t1 + (size_t)s.i * 64] : (R)0;
-    const R fb2 = have2 ? src[t2 + (size_t)s.kd * 64] : (R)0;
-    return L::bouzidi(order, (R)s.q, fb, fi, fb1, fb2, fi1, have1, have2, sizeof(R) == 8 ? (R)s.wall64 : (R)s.wall32);
+    const unsigned i = (unsigned)(pk.bits & 31u), kd = (unsigned)(pk.bits >> 5) & 31u;
+    const unsigned node = (unsigned)(pk.bits >> 10) & 63u;
+    const unsigned c1 = (unsigned)(pk.bits >> 16) & 0xFFFu, c2 = (unsigned)(pk.bits >> 28) & 0xFFFu;
+    const int have1 = (int)(c1 >> 11), have2 = (int)(c2 >> 11);
+    const size_t t1 = have1 ? (size_t)nb[(c1 >> 6) & 31u] * Q * 64 + (c1 & 63u) : 0;
+    const size_t t2 = have2 ? (size_t)nb[(c2 >> 6) & 31u] * Q * 64 + (c2 & 63u) : 0;
+    const R fb = src[((size_t)k * Q + kd) * 64 + node], fi = src[((size_t)k * Q + i) * 64 + node];
+    const R fb1 = have1 ? src[t1 + (size_t)kd * 64] : (R)0, fi1 = have1 ? src[t1 + (size_t)i * 64] : (R)0;
+    const R fb2 = have2 ? src[t2 + (size_t)kd * 64] : (R)0;
+    const R wall = (pk.bits >> 40) & 1u ? (sizeof(R) == 8 ? (R)a.slots[l].wall64 : (R)a.slots[l].wall32) : (R)0;
+    return L::bouzidi(order, (R)pk.q, fb, fi, fb1, fb2, fi1, have1, have2, wall);
 }
 
 /* The patterns of the tile kernel: AB (two copies), and AA's odd and even steps on one copy (docs/patterns.md,
@@ -308,7 +316,7 @@ tess_gpu_q_open_store(const R *__restrict__ val, R *__restrict__ f, const tess_g
 }
 
 /* AA's curved-wall links: one thread per link, its value through the step's read convention (the core's
- * tess_q_pull_link, the rule tess_gpu_q_link applies to the canonical state) into a.link_val, before the sweep
+ * tess_q_pull_link, the rule tess_gpu_q_link_packed applies to the canonical state) into a.link_val, before the sweep
  * overwrites the slots it reads (a link reads its neighbours' populations, which other blocks update in place). */
 template <typename R, int LATTICE>
 __global__ void __launch_bounds__(128)
@@ -336,7 +344,7 @@ tess_gpu_q_link_pass(const R *__restrict__ f, const tess_gpu_q_args_t a, const i
  * the CPU). VARIANT: TESS_KERNEL_FULL, or the measurement variants (propagation without collision; read and write
  * only). LINKS: whether the run has curved-wall links (Bouzidi); a kernel without carries none of their code or
  * registers, and the measurement variants pull with halfway walls only. AB computes the link values in the
- * kernel, behind a barrier; AA reads them from tess_gpu_q_link_pass, which ran before the sweep. */
+ * kernel, before the node codes' barrier; AA reads them from tess_gpu_q_link_pass, which ran before the sweep. */
 /* Shared-memory reads that the compiler must repeat (volatile) or may reuse (AA's odd-step stores, below). */
 template <bool V, typename T> struct tess_gpu_reread {
     typedef const T type;
@@ -377,6 +385,13 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_cap {
     };
 };
 
+/* The same for the LBGK kernel with curved links: D3Q19 FP32 AB computes its links before the pull since V9
+ * (docs/performance-notes.md, "Bouzidi on the GPU"), which took it from 64 to 80 registers; 7 blocks hold it at 72
+ * without spills (8: 64 with 44 bytes of spill loads). */
+template <typename R, int LATTICE, int PAT> struct tess_gpu_q_links_cap {
+    enum { value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 && PAT == TESS_GPU_AB ? 7 : 0 };
+};
+
 template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0>
 __global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
 tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
@@ -385,11 +400,17 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     enum {
         Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez,
         HX = EX + 2, HY = EY + 2, ZO = EZ == 1 ? 0 : 1, HZ = EZ + 2 * ZO, NH = HX * HY * HZ,
-        BARRIER = LINKS && PAT == TESS_GPU_AB /* the in-kernel link phase and its barrier */
+        EARLY = LINKS && PAT == TESS_GPU_AB, /* AB computes the link values in the kernel, in the halo phase */
+        TL = EARLY ? TESS_GPU_MAX_TILES_PER_BLOCK : 1
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
-    __shared__ R s_val[BARRIER ? TESS_GPU_MAX_TILES_PER_BLOCK : 1][BARRIER ? TESS_GPU_TILE_LINKS : 1];
+    /* EARLY: per link of the tile its value and direction, and per node its first link and number of links, so
+     * that a node reads no link array in global memory after the barrier */
+    __shared__ R s_val[TL][EARLY ? TESS_GPU_TILE_LINKS : 1];
+    __shared__ uint8_t s_dir[TL][EARLY ? TESS_GPU_TILE_LINKS : 1];
+    __shared__ int s_lfirst[TL][EARLY ? 64 : 1];
+    __shared__ int s_lcount[TL][EARLY ? 64 : 1];
     const int local = (int)(threadIdx.x >> 6);
     const int n = (int)(threadIdx.x & 63u);
     const int32_t k = a.k0 + (int32_t)(blockIdx.x * (blockDim.x >> 6)) + local;
@@ -401,6 +422,10 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         /* Algorithm 2, lines 1-4: the neighbourhood, then the node codes of the tile and its halo. */
         if (active && n < 27)
             s_nb[local][n] = a.neighbors[27 * (size_t)k + n];
+        if (EARLY) {
+            s_lfirst[local][n] = INT_MAX;
+            s_lcount[local][n] = 0;
+        }
         __syncthreads();
         if (active) {
             for (int j = n; j < NH; j += 64) {
@@ -414,15 +439,39 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 s_code[local][j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
             }
         }
+        /* AB's curved-wall links: the tile's threads compute them, one link each, while the node codes' loads
+         * are in flight and no population is live in registers, into shared memory (global beyond
+         * TESS_GPU_TILE_LINKS), with each node's range of links, behind the barrier the node codes need anyway
+         * (a link reads only the previous step's copy, so nothing orders it after the pull). Spread evenly over
+         * the tile's threads rather than over the few nodes with links; from 16-byte packed slots; no call, no
+         * spill (docs/performance-notes.md, "Bouzidi on the GPU": V10). */
+        if (EARLY && active) {
+            const int64_t l0 = a.tile_link[k], l1 = a.tile_link[k + 1];
+            for (int64_t l = l0 + n; l < l1; l += 64) {
+                const int at = (int)(l - l0);
+                const tess_gpu_link_pack_t pk = a.packs[l];
+                const unsigned dir = (unsigned)(pk.bits & 31u), node = (unsigned)(pk.bits >> 10) & 63u;
+                const R v =
+                    dir != TESS_GPU_PACK_NONE ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l) : (R)0;
+                if (at < TESS_GPU_TILE_LINKS) {
+                    s_val[local][at] = v;
+                    s_dir[local][at] = (uint8_t)dir;
+                } else {
+                    ((R *)a.link_val)[l] = v;
+                }
+                /* a node's links are consecutive (sorted by tile and node): the same range whatever the order */
+                atomicAdd(&s_lcount[local][node], 1);
+                atomicMin(&s_lfirst[local][node], at);
+            }
+        }
         __syncthreads();
     }
-    if (!BARRIER && !active)
+    if (!active)
         return;
     const unsigned own_type = active ? a.node_type[64 * (size_t)k + n] : 0u;
-    /* Without the links' barrier, dry nodes leave at once (nothing reads them as fluid); with it every thread of
-     * the block stays up to the barrier. */
+    /* Dry nodes leave at once (nothing reads them as fluid). */
     const bool wet = active && c->wet[own_type];
-    if (!BARRIER && !wet)
+    if (!wet)
         return;
     const tess_params_t *p = &c->p;
     R f[Q];
@@ -433,7 +482,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     } else {
         /* Inlet and outlet nodes are not swept here: tess_gpu_q_open_step, over the list of such nodes. */
         const bool sweep = wet && tess_gpu_q_in_sweep(LATTICE, &p->mat[own_type]);
-        if (!BARRIER && !sweep)
+        if (!sweep)
             return;
         /* The plain pull. Every load is issued unconditionally, so all Q are in flight together. Where the
          * upstream node is dry, FP64 loads the node's own f*_opp(i), which bounce-back then turns into f_i (one
@@ -442,7 +491,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
          * the H100; docs/performance-notes.md). The AA even step finds every incoming population in the node's
          * own slot opp(i), f*_opp(i) where the upstream node is dry (TESS_Q_SWAPPED): one load per direction. */
         const bool own_load = sizeof(R) == 8 || PAT == TESS_GPU_AA_EVEN;
-        if (sweep) {
+        {
             TESS_UNROLL
             for (int i = 0; i < Q; i++) {
                 const int ux = x - L::cx(i), uy = y - L::cy(i), uz = z - L::cz(i);
@@ -460,31 +509,6 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 f[i] = src[at];
             }
         }
-        /* The tile's curved-wall links, one per thread while the pull's loads are in flight (their data is the
-         * pull's, mostly: L1 hits), into shared memory (global beyond TESS_GPU_TILE_LINKS): spread evenly over
-         * the tile's threads rather than over the few nodes with links, with no call and no spill
-         * (docs/performance-notes.md, "Bouzidi on the GPU"). A block whose tiles have no link skips the phase
-         * and its barrier (the condition is the same for every thread of the block). */
-        const int32_t kb = a.k0 + (int32_t)(blockIdx.x * (blockDim.x >> 6));
-        const int32_t ke = min(kb + (int32_t)(blockDim.x >> 6), a.ntiles);
-        if (BARRIER && a.tile_link[kb] != a.tile_link[ke]) {
-            if (active) {
-                const int64_t l0 = a.tile_link[k], l1 = a.tile_link[k + 1];
-                for (int64_t l = l0 + n; l < l1; l += 64) {
-                    const tess_gpu_link_slot_t sl = a.slots[l];
-                    if (sl.i != TESS_GPU_LINK_NONE) {
-                        const R v = tess_gpu_q_link<R, LATTICE>(src, sl, k);
-                        if (l - l0 < TESS_GPU_TILE_LINKS)
-                            s_val[local][l - l0] = v;
-                        else
-                            ((R *)a.link_val)[l] = v;
-                    }
-                }
-            }
-            __syncthreads();
-        }
-        if (!sweep)
-            return;
         TESS_UNROLL
         for (int i = 0; i < Q; i++) {
             const int ux = x - L::cx(i), uy = y - L::cy(i), uz = z - L::cz(i);
@@ -495,16 +519,36 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             }
         }
         /* Curved-wall links: the values the tile's threads computed replace the bounce-back of those links
-         * (tess_q_pull_from's rule, the last link of a direction winning as there). */
-        const int nl = LINKS ? (int)a.node_nlink[64 * (size_t)k + n] : 0;
+         * (tess_q_pull_from's rule, the last link of a direction winning as there). f stays in registers only if
+         * indexed by constants: select instead of f[dir] = v (TESS_GPU_PACK_NONE or TESS_GPU_LINK_NONE: no change,
+         * the upstream node is wet). AA reads the values of tess_gpu_q_link_pass. */
+        if (EARLY) {
+            const int nl = s_lcount[local][n];
+            const int first = s_lfirst[local][n];
+            for (int l = 0; l < nl; l++) {
+                const int at = first + l;
+                unsigned dir;
+                R v;
+                if (at < TESS_GPU_TILE_LINKS) {
+                    dir = s_dir[local][at];
+                    v = s_val[local][at];
+                } else { /* a tile with more links than shared memory holds */
+                    const int64_t g = a.tile_link[k] + at;
+                    dir = a.slots[g].i;
+                    v = ((const R *)a.link_val)[g];
+                }
+                TESS_UNROLL
+                for (int j = 1; j < Q; j++)
+                    if ((unsigned)j == dir)
+                        f[j] = v;
+            }
+        }
+        const int nl = LINKS && !EARLY ? (int)a.node_nlink[64 * (size_t)k + n] : 0;
         if (nl) {
-            const int64_t first = a.node_link[64 * (size_t)k + n], l0 = a.tile_link[k];
+            const int64_t first = a.node_link[64 * (size_t)k + n];
             for (int l = 0; l < nl; l++) {
                 const unsigned dir = a.slots[first + l].i;
-                const int64_t at = first + l - l0;
-                const R v = BARRIER && at < TESS_GPU_TILE_LINKS ? s_val[local][at] : ((const R *)a.link_val)[first + l];
-                /* f stays in registers only if indexed by constants: select instead of f[dir] = v (TESS_GPU_LINK_NONE:
-                 * no change, the upstream node is wet). */
+                const R v = ((const R *)a.link_val)[first + l];
                 TESS_UNROLL
                 for (int j = 1; j < Q; j++)
                     if ((unsigned)j == dir)
