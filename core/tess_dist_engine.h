@@ -32,6 +32,9 @@ typedef struct tess_dist_engine {
      * progress writes (AB: the other copy; AA and MR: the one copy). Device memory where device is set. */
     void *(*state)(tess_backend_t *eng, int next);
     int64_t (*steps_done)(const tess_backend_t *eng); /* AA: odd means the next step is an even one */
+    /* The plan's slot indices (tile-major, tess_pop_layout.h) as the engine's state indices, in place over n of
+     * them; called once on each of the plan's lists after upload. NULL: the engine's state is tile-major. */
+    void (*state_slots)(const tess_backend_t *eng, int64_t *idx, int64_t n);
     /* buf[k] = f[idx[k]] and f[idx[k]] = buf[k] for k < n, values of vs bytes; idx from lists (below). */
     tess_status (*pack)(tess_backend_t *eng, void *buf, const void *f, const int64_t *idx, int64_t n, size_t vs,
                         tess_error_t *err);

@@ -1,6 +1,7 @@
 /* Local tilings and exchange lists of a distributed run (tess_halo_plan.h). */
 #include "tess_halo_plan.h"
 #include "tess_lattice.h"
+#include "tess_pop_layout.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -251,8 +252,8 @@ tess_status tess_halo_plan_build(tess_halo_plan_t *plans, const tess_tiling_t *t
                         const uint8_t m = mark[((size_t)h * q + i) * 64 + n];
                         if (!m)
                             continue;
-                        const int64_t mine = ((int64_t)(pl->nowned + h) * q + i) * 64 + n;
-                        const int64_t theirs = ((int64_t)ls_loc[g] * q + i) * 64 + n;
+                        const int64_t mine = tess_pop_index(tess_pop_layout_tiles(), q, pl->nowned + h, i, n);
+                        const int64_t theirs = tess_pop_index(tess_pop_layout_tiles(), q, ls_loc[g], i, n);
                         if (m & 1 ? !push(&ls[r].ra, mine) || !push(&ls[s].sa, theirs)
                                   : !push(&ls[r].rb, mine) || !push(&ls[s].sb, theirs))
                             goto nomem;

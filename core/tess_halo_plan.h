@@ -4,8 +4,9 @@
  *
  * Local tile order: the owned tiles next to another rank's tiles first (the boundary, updated before the
  * exchange is posted), then the other owned tiles (the interior, updated while messages travel), then the halo
- * tiles; each group in increasing global tile index. A slot is named by its index in the engine's storage,
- * (local tile * q + i) * 64 + node (backends/cpu/cpu_q.h).
+ * tiles; each group in increasing global tile index. A slot is named by its tile-major index over the local
+ * tiles, (local tile * q + i) * 64 + node (tess_pop_layout.h); an engine that stores its populations otherwise
+ * converts the lists once (tess_dist_engine_t.state_slots: the CPU engine, direction-major).
  *
  * Two lists per ordered pair of neighbour ranks (r needs from s), both in increasing (global tile, i, node):
  *  - A, the crossing populations: slot i of a wet node y of s with y = x - c_i for a wet node x of r (x pulls it);

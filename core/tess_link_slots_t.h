@@ -42,9 +42,9 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_link_slot_fill)(const tess_params_t *p, c
         s->n2 = 64 * k2 + tess_q_grid_local(g, x2, y2, z2);
 }
 
-/* f*_j of tile node m (64 tile + local): from the populations f (canonical slot), or rebuilt from the node's stored
- * moments ms (tess_q_load's Hermite rebuild). */
-TESS_HD TESS_INLINE R TESS_QFN(tess_link_slot_load)(const R *f, const R *ms, int64_t m, int j)
+/* f*_j of tile node m (64 tile + local): from the populations f (canonical slot, laid out as pop says), or rebuilt
+ * from the node's stored moments ms (tess_q_load's Hermite rebuild). */
+TESS_HD TESS_INLINE R TESS_QFN(tess_link_slot_load)(tess_pop_layout_t pop, const R *f, const R *ms, int64_t m, int j)
 {
 #if TESS_QL_Q != 13
     if (ms) {
@@ -56,32 +56,33 @@ TESS_HD TESS_INLINE R TESS_QFN(tess_link_slot_load)(const R *f, const R *ms, int
 #else
     (void)ms;
 #endif
-    return f[((m >> 6) * TESS_QL_Q + j) * 64 + (m & 63)];
+    return f[tess_pop_index(pop, TESS_QL_Q, m >> 6, j, (int)(m & 63))];
 }
 
 /* The incoming f_i across the link of slot s (s->i != TESS_LINK_NONE) of tile k: tess_q_pull_link_from's value, bit
- * for bit, from the populations f through convention conv or from the moments ms (conv canonical). In the swapped
+ * for bit, from the populations f (laid out as pop says) through convention conv or from the moments ms (conv
+ * canonical). In the swapped
  * convention f*_j(y) sits in slot opp(j) of y + c_j when that node is wet: x - c_i is dry, x + c_i wet when n1 is
  * set, x + 2 c_i when n2 is, so every read's slot follows from the slot alone. */
-TESS_HD TESS_INLINE R TESS_QFN(tess_link_slot_value)(const tess_params_t *p, const R *f, const R *ms, int conv,
-                                                     int32_t k, const tess_link_slot_t *s)
+TESS_HD TESS_INLINE R TESS_QFN(tess_link_slot_value)(const tess_params_t *p, tess_pop_layout_t pop, const R *f,
+                                                     const R *ms, int conv, int32_t k, const tess_link_slot_t *s)
 {
     const int order = p->wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1;
     const int i = s->i, kd = s->kd, sw = conv == TESS_Q_SWAPPED;
     const int have1 = s->n1 >= 0, have2 = s->n2 >= 0;
     const int64_t x = 64 * (int64_t)k + s->node, n1 = s->n1, n2 = s->n2;
-    const R fb = TESS_QFN(tess_link_slot_load)(f, ms, x, kd);
+    const R fb = TESS_QFN(tess_link_slot_load)(pop, f, ms, x, kd);
     const R fi =
-        sw && have1 ? TESS_QFN(tess_link_slot_load)(f, ms, n1, kd) : TESS_QFN(tess_link_slot_load)(f, ms, x, i);
+        sw && have1 ? TESS_QFN(tess_link_slot_load)(pop, f, ms, n1, kd) : TESS_QFN(tess_link_slot_load)(pop, f, ms, x, i);
     R fb1 = (R)0, fi1 = (R)0, fb2 = (R)0;
     if (have1) {
-        fb1 = sw ? TESS_QFN(tess_link_slot_load)(f, ms, x, i) : TESS_QFN(tess_link_slot_load)(f, ms, n1, kd);
+        fb1 = sw ? TESS_QFN(tess_link_slot_load)(pop, f, ms, x, i) : TESS_QFN(tess_link_slot_load)(pop, f, ms, n1, kd);
         if (order == 2) { /* the linear rule does not read fi1 */
-            fi1 = sw && have2 ? TESS_QFN(tess_link_slot_load)(f, ms, n2, kd)
-                              : TESS_QFN(tess_link_slot_load)(f, ms, n1, i);
+            fi1 = sw && have2 ? TESS_QFN(tess_link_slot_load)(pop, f, ms, n2, kd)
+                              : TESS_QFN(tess_link_slot_load)(pop, f, ms, n1, i);
             if (have2)
-                fb2 = sw ? TESS_QFN(tess_link_slot_load)(f, ms, n1, i)
-                         : TESS_QFN(tess_link_slot_load)(f, ms, n2, kd);
+                fb2 = sw ? TESS_QFN(tess_link_slot_load)(pop, f, ms, n1, i)
+                         : TESS_QFN(tess_link_slot_load)(pop, f, ms, n2, kd);
         }
     }
     return TESS_QFN(tess_q_bouzidi)(order, (R)s->q, fb, fi, fb1, fb2, fi1, have1, have2,

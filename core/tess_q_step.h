@@ -3,7 +3,8 @@
  * call the same functions, one thread a node), so the engine's physics exists once.
  *
  * Storage: per non-empty tile t, per direction i, a block of 64 values; node `local` (x + ex (y + ey z)) of the
- * tile holds population i at (t * Q + i) * 64 + local. Two conventions say which population a slot holds:
+ * tile holds population i at tess_pop_index(g->pop, Q, t, i, local) (tess_pop_layout.h: tile-major on the GPU,
+ * direction-major in the CPU engine). Two conventions say which population a slot holds:
  *   TESS_Q_CANON    slot i of node y holds the post-collision f*_i(y) (the AB state; AA after even steps);
  *   TESS_Q_SWAPPED  f*_i(y) sits in slot opp(i) of y + c_i when that node is wet, else in slot i of y (AA after
  *                   odd steps: every population already moved to the node that pulls it, in the opposite slot).
@@ -15,6 +16,7 @@
 #include "tess_boundary_q.h"
 #include "tess_inlet.h"
 #include "tess_links.h"
+#include "tess_pop_layout.h"
 #include <stdint.h>
 
 enum { TESS_Q_CANON = 0, TESS_Q_SWAPPED = 1 };
@@ -27,6 +29,7 @@ typedef struct {
     int ex, ey, ez;           /* tile extent */
     int64_t step;             /* the step the sweep computes (tess_params_t.step0 + sweeps since initialise): the
                                * time at which time-dependent inlets and outlets take their waveforms' values */
+    tess_pop_layout_t pop;    /* where the populations' values lie (last: zero-initialised, tile-major) */
 } tess_q_grid_t;
 
 TESS_HD TESS_INLINE int tess_q_kind_is_wet(int kind)

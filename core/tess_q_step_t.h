@@ -13,9 +13,9 @@ TESS_HD TESS_INLINE int64_t TESS_QFN(tess_q_slot)(const tess_q_grid_t *g, const 
         int x2 = x, y2 = y, z2 = z;
         const int32_t k2 = tess_q_grid_move(g, k, &x2, &y2, &z2, cx[j], cy[j], cz[j]);
         if (k2 >= 0 && tess_q_kind_is_wet(p->mat[tess_q_grid_type(g, k2, x2, y2, z2)].kind))
-            return ((int64_t)k2 * TESS_QL_Q + opp[j]) * 64 + tess_q_grid_local(g, x2, y2, z2);
+            return tess_pop_index(g->pop, TESS_QL_Q, k2, opp[j], tess_q_grid_local(g, x2, y2, z2));
     }
-    return ((int64_t)k * TESS_QL_Q + j) * 64 + tess_q_grid_local(g, x, y, z);
+    return tess_pop_index(g->pop, TESS_QL_Q, k, j, tess_q_grid_local(g, x, y, z));
 }
 
 #if TESS_QL_Q != 13

@@ -2,6 +2,7 @@
 #include "tess_layout.h"
 #include "tess_physics.h"
 #include "tess_physics_q.h"
+#include "tess_pop_layout.h"
 #include <string.h>
 
 size_t tess_state_count(const tess_tiling_t *t)
@@ -20,7 +21,7 @@ size_t tess_state_index(const tess_tiling_t *t, int32_t k, int i, int local)
 {
     if (t->lattice == TESS_LATTICE_D3Q19)
         return ((size_t)k * 19 + i) * 64 + tess_layout_offset(i, local & 3, (local >> 2) & 3, local >> 4, 0);
-    return ((size_t)k * t->q + i) * 64 + local;
+    return (size_t)tess_pop_index(tess_pop_layout_tiles(), t->q, k, i, local);
 }
 
 void tess_state_convert(const tess_tiling_t *t, tess_precision prec, void *canon, void *tiles, int32_t k0, int32_t k1,
@@ -40,7 +41,7 @@ void tess_state_convert(const tess_tiling_t *t, tess_precision prec, void *canon
 #pragma omp parallel for schedule(static)
     for (int32_t k = k0; k < k1; k++)
         for (int i = 0; i < t->q; i++) {
-            const size_t blk = ((size_t)(k - k0) * t->q + i) * 64;
+            const size_t blk = (size_t)tess_pop_index(tess_pop_layout_tiles(), t->q, k - k0, i, 0);
             for (int n = 0; n < 64; n++) {
                 const size_t ci = tess_state_index(t, k, i, n);
                 if (vs == sizeof(float)) {

@@ -457,6 +457,13 @@ static tess_status node_upload(node_t *d, tess_error_t *err)
         st = node_buffers(d, err);
     if (st == TESS_OK)
         st = d->ex->ops->upload_geometry(d->eng, &d->plan.local, err);
+    if (st == TESS_OK && d->ex->state_slots) { /* the lists in the engine's own state order */
+        tess_halo_plan_t *pl = &d->plan;
+        d->ex->state_slots(d->eng, pl->send_a, pl->send_a_start[pl->nnb]);
+        d->ex->state_slots(d->eng, pl->send_b, pl->send_b_start[pl->nnb]);
+        d->ex->state_slots(d->eng, pl->recv_a, pl->recv_a_start[pl->nnb]);
+        d->ex->state_slots(d->eng, pl->recv_b, pl->recv_b_start[pl->nnb]);
+    }
     if (st == TESS_OK && d->ex->set_owned) {
         const tess_tiling_t *l = &d->plan.local;
         st = d->ex->set_owned(d->eng, d->plan.nbound, d->plan.nowned, l->links.n > 0 ? l->links.start[d->plan.nowned] : 0,

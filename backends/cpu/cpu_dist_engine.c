@@ -1,5 +1,6 @@
 /* The CPU engine as a distributed rank's engine (core/tess_dist_engine.h): tile ranges through
- * tess_cpu_q_step_tiles, the state in host memory, packing and unpacking by plain loops. */
+ * tess_cpu_q_step_tiles, the state in host memory (direction-major: the plan's lists converted once), packing and
+ * unpacking by plain loops. */
 #include "cpu_q.h"
 #include "tess_dist_engine.h"
 
@@ -29,6 +30,11 @@ static void *ce_state(tess_backend_t *b, int next)
 static int64_t ce_steps_done(const tess_backend_t *b)
 {
     return ((const tess_cpu_q_t *)(const void *)b)->nsteps_done;
+}
+
+static void ce_state_slots(const tess_backend_t *b, int64_t *idx, int64_t n)
+{
+    tess_cpu_q_state_slots((const tess_cpu_q_t *)(const void *)b, idx, n);
 }
 
 static tess_status ce_pack(tess_backend_t *b, void *buf, const void *f, const int64_t *idx, int64_t n, size_t vs,
@@ -65,6 +71,7 @@ const tess_dist_engine_t tess_dist_engine_cpu = {
     .step_tiles = ce_step_tiles,
     .state = ce_state,
     .steps_done = ce_steps_done,
+    .state_slots = ce_state_slots,
     .pack = ce_pack,
     .unpack = ce_unpack,
     .device = 0,

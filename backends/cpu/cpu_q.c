@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* The node-by-node collision of the models without a vectorised copy: out of line, and with gcc not vectorised
  * (vectorising it cost compile minutes for nothing); clang (the fuzz build) has no such attribute. */
@@ -35,6 +38,8 @@ static int node_values(const tess_cpu_q_t *be)
 
 static size_t copy_bytes(const tess_cpu_q_t *be)
 {
+    if (be->cfg.pattern != TESS_PATTERN_MR)
+        return tess_pop_layout_values(be->grid.pop, be->q, be->ntiles) * tess_precision_size(be->cfg.precision);
     return (size_t)(be->ntiles > 0 ? be->ntiles : 1) * (size_t)node_values(be) * 64 *
            tess_precision_size(be->cfg.precision);
 }
@@ -116,6 +121,11 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
     be->grid.ex = t->ex;
     be->grid.ey = t->ey;
     be->grid.ez = t->ez;
+    /* AB and AA: one array per direction over the tiles and the threads' scratch tiles (cpu_q.h) */
+    be->grid.pop = be->cfg.pattern == TESS_PATTERN_MR
+                       ? tess_pop_layout_tiles()
+                       : tess_pop_layout_directions((int64_t)t->ntiles + be->nthreads,
+                                                    tess_precision_size(be->cfg.precision));
     /* AA and MR (the sliding window, cpu_q_mr_window.h) keep one copy */
     const int ncopies = be->cfg.pattern == TESS_PATTERN_AB ? 2 : 1;
     if (be->cfg.pattern == TESS_PATTERN_MR) {
@@ -331,10 +341,15 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
     }
     const size_t vs = tess_precision_size(be->cfg.precision);
     const int ncopies = be->cfg.pattern == TESS_PATTERN_AA ? 1 : 2;
+    const int64_t dir = be->grid.pop.dir, used = 64 * (int64_t)be->ntiles;
+    for (int c = 0; c < ncopies; c++) /* the scratch tiles and the padding of every direction: defined values */
+        for (int i = 0; i < be->q; i++)
+            memset((char *)be->f[c] + (size_t)(i * dir + used) * vs, 0, (size_t)(dir - used) * vs);
     for (int32_t k = 0; k < be->ntiles; k++)
         for (int i = 0; i < be->q; i++)
             for (int n = 0; n < 64; n++) {
-                const size_t from = tess_state_index(&be->shape, k, i, n), to = ((size_t)k * be->q + i) * 64 + n;
+                const size_t from = tess_state_index(&be->shape, k, i, n);
+                const size_t to = (size_t)tess_pop_index(be->grid.pop, be->q, k, i, n);
                 for (int c = 0; c < ncopies; c++)
                     memcpy((char *)be->f[c] + to * vs, (const char *)pops + from * vs, vs);
             }
@@ -390,8 +405,18 @@ static tess_status q_download(tess_backend_t *b, void *pops, tess_error_t *err)
         for (int i = 0; i < be->q; i++)
             for (int n = 0; n < 64; n++)
                 memcpy((char *)pops + tess_state_index(&be->shape, k, i, n) * vs,
-                       src + (((size_t)k * be->q + i) * 64 + n) * vs, vs);
+                       src + (size_t)tess_pop_index(be->grid.pop, be->q, k, i, n) * vs, vs);
     return TESS_OK;
+}
+
+void tess_cpu_q_state_slots(const tess_cpu_q_t *be, int64_t *idx, int64_t n)
+{
+    if (be->cfg.pattern == TESS_PATTERN_MR) /* the moments keep the plan's tile-major order */
+        return;
+    for (int64_t e = 0; e < n; e++) {
+        const int64_t t = idx[e] / 64, k = t / be->q;
+        idx[e] = tess_pop_index(be->grid.pop, be->q, k, (int)(t - k * be->q), (int)(idx[e] % 64));
+    }
 }
 
 static size_t q_bytes(const tess_backend_t *b)

@@ -26,7 +26,7 @@ typedef struct tess_cpu_q {
     int32_t *neighbors;       /* 27 per tile */
     uint8_t *node_type;       /* 64 per tile, local order */
     int32_t *corner;          /* 3 per tile: box coordinates of the tile's first node */
-    tess_q_grid_t grid;       /* views of the three arrays above */
+    tess_q_grid_t grid;       /* views of the three arrays above; grid.pop: where f holds the populations */
     tess_link_t *links;       /* the tiling's curved-wall links, sorted by tile and node */
     int64_t *node_link;       /* per tile node: first link (index into links) */
     uint8_t *node_nlink;      /* per tile node: number of links */
@@ -53,7 +53,11 @@ typedef struct tess_cpu_q {
     tess_cpu_fd_t fd;         /* finite-difference inlet/outlet nodes and their strain rates (pre-pass per step) */
     int reference;            /* tests: every tile through the full per-node function (tess_q_node_step) */
     tess_tiling_t shape;      /* lattice, q and extent only: for tess_state_index */
-    void *f[2];               /* AB: two copies; AA and MR: f[0] only (MR's reference sweep: two) */
+    /* AB: two copies; AA and MR: f[0] only (MR's reference sweep: two). AB and AA: populations direction-major
+     * (grid.pop, tess_pop_layout.h) over ntiles + nthreads tiles: tile ntiles + t is thread t's scratch tile, where
+     * the row pull of a tile reads and writes for an empty neighbour (the values are always fixed up). MR:
+     * moments, tess_q_mr_store's layout. */
+    void *f[2];
     struct tess_cpu_q_mrw *mrw; /* MR: the sliding window (cpu_q_mr_window.h) */
     int cur;                  /* AB: the copy holding the state */
     int64_t nsteps_done;      /* AA: odd means the copy is in the swapped convention */
@@ -69,6 +73,10 @@ extern const tess_backend_ops_t tess_cpu_q_ops;
  * and AA patterns only; the parts of one step must cover each updated tile once. */
 enum { TESS_CPU_Q_FIRST = 1, TESS_CPU_Q_LAST = 2 };
 void tess_cpu_q_step_tiles(tess_cpu_q_t *be, int32_t k0, int32_t k1, int part);
+
+/* The engine's state index of a slot of the halo plan (tile-major, core/tess_halo_plan.h), in place over n of them:
+ * the distributed driver's pack and unpack lists (tess_dist_engine_t.state_slots). */
+void tess_cpu_q_state_slots(const tess_cpu_q_t *be, int64_t *idx, int64_t n);
 
 /* 64-byte aligned memory (cpu_pattern.c), released with free. */
 void *tess_cpu_alloc(size_t bytes);

@@ -1,6 +1,6 @@
 /* The engine's sliding-window MR step (cpu_q_mr_window.h) for one lattice and precision. Instantiated by cpu_q.c
- * after cpu_q_step_t.h, whose row pull (cpu_q_rows) and tile buffer it uses: the window holds tiles in the
- * engine's population storage ((i * 64 + local) per tile), so the pull is the AB pattern's.
+ * after cpu_q_step_t.h, whose row pull (cpu_q_rows) and tile buffer it uses: the window holds tiles tile-major
+ * ((i * 64 + local) per tile, tess_pop_layout.h), so the pull is the AB pattern's with a direction stride of 64.
  *
  * Every pulled value is tess_q_load's for the moment representation (the Hermite rebuild of the upstream node's
  * old moments), whether it comes from the window, from the pre-pass (links from other blocks, curved links,
@@ -57,7 +57,8 @@ static void TESS_QFN(cpu_q_mrw_prepass)(tess_cpu_q_t *be, const R *ms)
         for (int32_t k = 0; k < be->ntiles; k++) /* curved-wall links, from their slots (tess_link_slots.h) */
             for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++)
                 if (be->slots[l].i != TESS_LINK_NONE)
-                    link_val[l] = TESS_QFN(tess_link_slot_value)(p, (const R *)0, ms, TESS_Q_CANON, k, &be->slots[l]);
+                    link_val[l] = TESS_QFN(tess_link_slot_value)(p, tess_pop_layout_tiles(), (const R *)0, ms,
+                                                                 TESS_Q_CANON, k, &be->slots[l]);
     }
 #pragma omp for schedule(static)
     for (int32_t k = 0; k < be->ntiles; k++) { /* links from other blocks; sorted by upstream node */
@@ -154,7 +155,7 @@ static void TESS_QFN(cpu_q_mrw_complete)(const tess_cpu_q_t *be, int32_t b, int 
                                                      w->tile_col[t2])
                           : scratch;
         }
-        TESS_QFN(cpu_q_rows)(base, buf, 0, ~(uint64_t)0);
+        TESS_QFN(cpu_q_rows)(base, 64, buf, 0, ~(uint64_t)0); /* the window's tiles: tile-major */
         if (w->tile_plain[k]) {
             TESS_QFN(cpu_q_mrw_collide)(p, buf, ms, k);
             continue;

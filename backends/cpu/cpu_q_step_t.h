@@ -27,7 +27,7 @@ static void TESS_QFN(cpu_q_prepass)(tess_cpu_q_t *be, const R *f, int conv)
     for (int32_t k = 0; k < be->ntiles; k++)
         for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++)
             if (slots[l].i != TESS_LINK_NONE && !be->link_local[l]) /* local links: in the sweep */
-                link_val[l] = TESS_QFN(tess_link_slot_value)(p, f, (const R *)0, conv, k, &slots[l]);
+                link_val[l] = TESS_QFN(tess_link_slot_value)(p, g->pop, f, (const R *)0, conv, k, &slots[l]);
 }
 
 /* Tile extent: 8 x 8 x 1 for D2Q9, 4 x 4 x 4 otherwise; node (x, y, z) is x + EX (y + EY z). */
@@ -61,10 +61,10 @@ __attribute__((noinline)) static void TESS_QFN(cpu_q_row_masked)(R *a, R *b, con
 /* Pull by rows: a row of EX nodes (one y, z) pulls f_i from the upstream row of the tile at the same x, shifted
  * by c_ix, plus for c_ix != 0 one end value of the x-neighbour tile's row, so the pull moves runs of EX or
  * EX - 1 contiguous values. base: the 27 tiles of the neighbourhood (tess_tiling_slot order; empty ones point at
- * a scratch tile). write = 0: buf->f[i][n] = slot i of x - c_i (the pull of the canonical convention, the AA
+ * a scratch tile), direction i of a tile ds values after its direction 0 (tess_pop_dir_stride). write = 0: buf->f[i][n] = slot i of x - c_i (the pull of the canonical convention, the AA
  * odd step's read); write = 1: slot i of x - c_i = buf->f[opp(i)][n] (the store of the swapped convention, the
  * AA odd step's write), for the nodes whose bit is set in wet (a row whose nodes are all wet moves as a run). */
-__attribute__((always_inline)) static inline void TESS_QFN(cpu_q_rows)(R *const *base,
+__attribute__((always_inline)) static inline void TESS_QFN(cpu_q_rows)(R *const *base, int64_t ds,
                                                                       TESS_QFN(cpu_q_buffer) *TESS_RESTRICT buf,
                                                                       int write, uint64_t wet)
 {
@@ -81,8 +81,8 @@ __attribute__((always_inline)) static inline void TESS_QFN(cpu_q_rows)(R *const 
                 const int sz = zu < 0 ? -1 : zu >= CPU_Q_EZ ? 1 : 0, sy = yu < 0 ? -1 : yu >= CPU_Q_EY ? 1 : 0;
                 const int row = CPU_Q_EX * ((yu - CPU_Q_EY * sy) + CPU_Q_EY * (zu - CPU_Q_EZ * sz));
                 const int n0 = CPU_Q_EX * (y + CPU_Q_EY * z);
-                R *a = base[13 + 3 * sy + 9 * sz] + i * 64 + row;
-                R *b = base[13 + (cx[i] > 0 ? -1 : 1) + 3 * sy + 9 * sz] + i * 64 + row;
+                R *a = base[13 + 3 * sy + 9 * sz] + i * ds + row;
+                R *b = base[13 + (cx[i] > 0 ? -1 : 1) + 3 * sy + 9 * sz] + i * ds + row;
                 R *v = &buf->f[write ? opp[i] : i][n0];
                 if (write && (wet >> n0 & full) != full) { /* a row with dry nodes: the wet ones, one by one */
                     TESS_QFN(cpu_q_row_masked)(a, b, v, cx[i], (unsigned)(wet >> n0 & full));
@@ -154,19 +154,21 @@ CPU_Q_NO_VECTORIZE static void TESS_QFN(cpu_q_collide_nodes)(
 static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, int32_t k, int canon, const char **pf)
 {
     const int cz[TESS_QL_Q] = TESS_QL_CZ;
-    const int64_t tile_bytes = (int64_t)TESS_QL_Q * 64 * (int64_t)sizeof(R);
+    const int64_t dir_bytes = tess_pop_dir_stride(be->grid.pop) * (int64_t)sizeof(R);
+    const int64_t tile_bytes = tess_pop_tile_stride(be->grid.pop, TESS_QL_Q) * (int64_t)sizeof(R);
     int n = 0;
     if (k >= be->sweep_k1)
         return 0;
-    for (int64_t o = 0; o < tile_bytes; o += 64)
-        pf[n++] = src + k * tile_bytes + o;
+    for (int i = 0; i < TESS_QL_Q; i++)
+        for (int64_t o = 0; o < 64 * (int64_t)sizeof(R); o += 64)
+            pf[n++] = src + k * tile_bytes + i * dir_bytes + o;
     if (!canon)
         return n;
     const int32_t *nb = be->neighbors + 27 * (size_t)k;
     for (int i = 0; i < TESS_QL_Q; i++)
         if (cz[i] != 0 && nb[13 - 9 * cz[i]] >= 0) {
-            const char *layer = src + nb[13 - 9 * cz[i]] * tile_bytes +
-                                ((int64_t)i * 64 + (cz[i] > 0 ? 48 : 0)) * (int64_t)sizeof(R);
+            const char *layer = src + nb[13 - 9 * cz[i]] * tile_bytes + i * dir_bytes +
+                                (int64_t)(cz[i] > 0 ? 48 : 0) * (int64_t)sizeof(R);
             pf[n++] = layer;
             pf[n++] = layer + 64;
         }
@@ -217,25 +219,29 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
     const int curved = p->wall != TESS_WALL_BOUNCE_BACK;
     const R *pre = (const R *)be->buf, *link_val = (const R *)be->link_val;
     const tess_link_slot_t *slots = be->slots;
-    const int64_t tile_size = (int64_t)TESS_QL_Q * 64;
+    /* populations direction-major (cpu_q.h): tile k's direction i at k * ts + i * ds */
+    const int64_t ts = tess_pop_tile_stride(g->pop, TESS_QL_Q), ds = tess_pop_dir_stride(g->pop);
 #pragma omp parallel num_threads(be->nthreads)
     {
         TESS_QFN(cpu_q_buffer) buf;
-        _Alignas(64) R scratch[TESS_QL_Q * 64]; /* where links from empty tiles read and write (always fixed up) */
-        memset(scratch, 0, sizeof scratch);
+#ifdef _OPENMP
+        const int64_t scratch = be->ntiles + omp_get_thread_num(); /* where links from empty tiles read and write */
+#else
+        const int64_t scratch = be->ntiles;
+#endif
 #pragma omp for schedule(static)
         for (int32_t k = be->sweep_k0; k < be->sweep_k1; k++) {
             const int32_t *nb = be->neighbors + 27 * (size_t)k;
             R *base[27];
             for (int s = 0; s < 27; s++)
-                base[s] = nb[s] >= 0 ? (R *)(uintptr_t)src + nb[s] * tile_size : scratch;
-            const R *self = src + k * tile_size;
+                base[s] = (R *)(uintptr_t)src + (nb[s] >= 0 ? nb[s] : scratch) * ts;
+            const R *self = src + k * ts;
             if (conv_in == TESS_Q_CANON)
-                TESS_QFN(cpu_q_rows)(base, &buf, 0, ~(uint64_t)0);
+                TESS_QFN(cpu_q_rows)(base, ds, &buf, 0, ~(uint64_t)0);
             else /* swapped: every population already sits at the node, in the opposite slot */
                 TESS_UNROLL
                 for (int i = 0; i < TESS_QL_Q; i++)
-                    memcpy(buf.f[i], self + opp[i] * 64, 64 * sizeof(R));
+                    memcpy(buf.f[i], self + opp[i] * ds, 64 * sizeof(R));
             const int plain = be->tile_plain[k];
             if (!plain) {
                 for (int64_t e = be->fix_start[k]; e < be->fix_start[k + 1]; e++) {
@@ -245,7 +251,7 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                             buf.f[i][fx.n] = (R)w[i] / (R)TESS_QL_WDEN;
                     } else {
                         buf.f[fx.i][fx.n] =
-                            TESS_QFN(tess_q_bounce_back)(fx.i, self[opp[fx.i] * 64 + fx.n], &p->mat[fx.mat]);
+                            TESS_QFN(tess_q_bounce_back)(fx.i, self[opp[fx.i] * ds + fx.n], &p->mat[fx.mat]);
                     }
                 }
                 if (curved) /* the links' slots (tess_link_slots.h), or their values from the pre-pass */
@@ -255,8 +261,8 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                             continue;
                         buf.f[sl->i][sl->node] = use_buf && !be->link_local[l]
                                                      ? link_val[l]
-                                                     : TESS_QFN(tess_link_slot_value)(p, src, (const R *)0, conv_in,
-                                                                                      k, sl);
+                                                     : TESS_QFN(tess_link_slot_value)(p, g->pop, src, (const R *)0,
+                                                                                      conv_in, k, sl);
                     }
                 for (int64_t s = be->tile_special[k]; s < be->tile_special[k + 1]; s++) {
                     const int64_t node = be->special[s];
@@ -280,23 +286,27 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                                 ? TESS_QFN(cpu_q_next_lines)(be, (const char *)src, k + 1, conv_in == TESS_Q_CANON, pf)
                                 : 0;
             TESS_QFN(cpu_q_collide_tile)(p, &buf, pf, npf);
-            R *out = dst + k * tile_size;
+            R *out = dst + k * ts;
             if (conv_out == TESS_Q_CANON) {
-                if (src != dst)
-                    tess_cpu_stream_copy(out, buf.f, sizeof buf.f); /* AB: the whole tile, no write-allocate */
+                if (src != dst) /* AB: the whole tile, no write-allocate */
+                    TESS_UNROLL
+                    for (int i = 0; i < TESS_QL_Q; i++)
+                        tess_cpu_stream_copy(out + i * ds, buf.f[i], sizeof buf.f[i]);
                 else
-                    memcpy(out, buf.f, sizeof buf.f);
+                    TESS_UNROLL
+                    for (int i = 0; i < TESS_QL_Q; i++)
+                        memcpy(out + i * ds, buf.f[i], sizeof buf.f[i]);
                 continue;
             }
             /* swapped: f*_j goes to slot opp(j) of x + c_j when that node is wet, else to slot j of x (the
              * fix-up links: x + c_j = x - c_i with j = opp(i)). Dry nodes write nothing: a slot of theirs may
              * be a wet neighbour's own slot. */
-            TESS_QFN(cpu_q_rows)(base, &buf, 1, be->tile_wet[k]);
+            TESS_QFN(cpu_q_rows)(base, ds, &buf, 1, be->tile_wet[k]);
             if (!plain)
                 for (int64_t e = be->fix_start[k]; e < be->fix_start[k + 1]; e++) {
                     const tess_cpu_q_fix_t fx = be->fix[e];
                     if (fx.i != TESS_CPU_Q_DRY)
-                        out[opp[fx.i] * 64 + fx.n] = buf.f[opp[fx.i]][fx.n];
+                        out[opp[fx.i] * ds + fx.n] = buf.f[opp[fx.i]][fx.n];
                 }
         }
         if (src != dst)

@@ -233,6 +233,7 @@ static __device__ __forceinline__ tess_q_grid_t tess_gpu_q_grid(const tess_gpu_q
     g.ey = ey;
     g.ez = ez;
     g.step = a->step;
+    g.pop = tess_pop_layout_tiles(); /* the GPU's populations are tile-major */
     return g;
 }
 

@@ -12,7 +12,7 @@
  * step 0 (left as is: the wall shear stress of interest lies away from the openings). */
 static tess_q_grid_t grid_of(const tess_tiling_t *t)
 {
-    const tess_q_grid_t g = {t->neighbors, t->node_type, t->tile_corner, t->ex, t->ey, t->ez, 0};
+    const tess_q_grid_t g = {t->neighbors, t->node_type, t->tile_corner, t->ex, t->ey, t->ez, 0, {0}};
     return g;
 }
 

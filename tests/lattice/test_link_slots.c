@@ -56,7 +56,7 @@ static int branches[4]; /* links with q < 1/2, q >= 1/2, no x + c_i, no x + 2 c_
             f[v] = (R)(0.01 + 0.1 * uniform());                                                                        \
         for (size_t v = 0; v < nm; v++)                                                                                \
             ms[v] = (R)((v / 64) % ((NM) ? (NM) : 1) == 0 ? 1.0 : 0.01 * (uniform() - 0.5)); /* rho 1 */     \
-        const tess_q_grid_t g = {t->neighbors, t->node_type, t->tile_corner, t->ex, t->ey, t->ez, 0};                 \
+        const tess_q_grid_t g = {t->neighbors, t->node_type, t->tile_corner, t->ex, t->ey, t->ez, 0, {0}};                 \
         int bad = 0;                                                                                                   \
         for (int32_t k = 0; k < t->ntiles; k++)                                                                        \
             for (int64_t l = t->links.start[k]; l < t->links.start[k + 1]; l++) {                                    \
@@ -76,7 +76,7 @@ static int branches[4]; /* links with q < 1/2, q >= 1/2, no x + c_i, no x + 2 c_
                     if (conv == 2 && (NM) == 0)                                                                        \
                         continue;                                                                                      \
                     const int cv = conv == 1 ? TESS_Q_SWAPPED : TESS_Q_CANON;                                          \
-                    const R a = tess_link_slot_value_##LAT##_##R(p, fp, mp, cv, k, &s);                               \
+                    const R a = tess_link_slot_value_##LAT##_##R(p, g.pop, fp, mp, cv, k, &s);                        \
                     const R b = tess_q_pull_link_from_##LAT##_##R(p, &g, fp, mp, cv, k, x, y, z, s.i, lk->q);         \
                     if (memcmp(&a, &b, sizeof a) != 0) {                                                               \
                         if (bad < 5)                                                                                   \

@@ -42,7 +42,7 @@ tess_status tess_matrix_reference_run(const tess_tiling_t *t, const tess_params_
     const tess_link_t *links = t->links.n > 0 ? t->links.link : NULL;
     if (links)
         tess_links_node_ranges(t, node_link, node_nlink);
-    tess_q_grid_t g = {t->neighbors, t->node_type, t->tile_corner, t->ex, t->ey, t->ez, 0};
+    tess_q_grid_t g = {t->neighbors, t->node_type, t->tile_corner, t->ex, t->ey, t->ez, 0, {0}};
     char *src = a, *dst = b;
     for (int s = 0; s < nsteps; s++) {
         g.step = p->step0 + s + 1; /* the time of the step's inlets, as the backends count it */
