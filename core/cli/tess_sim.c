@@ -1,5 +1,6 @@
 #include "tess_sim.h"
 #include "cpu_dist.h"
+#include "tess_setup.h"
 #include "tess_mpi.h"
 #include "tess_memory.h"
 #include "tess_restart.h"
@@ -18,13 +19,64 @@ struct tess_sim {
     tess_params_t params;
     tess_tiling_t tiling;
     long step;
-    void *pops;           /* host copy of the canonical populations, for fields and restarts */
-    double *rho_t, *u_t;  /* per tile node */
+    void *pops;           /* host copy of the canonical populations, for fields and restarts: made when first
+                           * needed (a GPU run that only steps never holds one) */
+    double *rho_t, *u_t;  /* per tile node, made when first needed */
+    tess_setup_t setup;   /* the set-up's stages (tess_setup.h; the case's is the caller's) */
 };
 
 static tess_status nomem(tess_error_t *err, const char *what)
 {
     return tess_fail(err, TESS_ERR_NOMEM, "out of memory for %s", what);
+}
+
+/* The host copy of the populations, allocated on first use (checked against the memory available first). */
+static tess_status host_pops(tess_sim_t *s, tess_error_t *err)
+{
+    if (s->pops)
+        return TESS_OK;
+    const size_t bytes = (tess_state_count(&s->tiling) ? tess_state_count(&s->tiling) : 1) *
+                         tess_precision_size(s->cfg.precision);
+    char what[96];
+    snprintf(what, sizeof what, "the host copy of the populations of %d tiles", s->tiling.ntiles);
+    const tess_status st = tess_memory_check(bytes, what, err);
+    if (st != TESS_OK)
+        return st;
+    s->pops = malloc(bytes);
+    return s->pops ? TESS_OK : nomem(err, "the host copy of the populations");
+}
+
+/* Density and velocity per tile node, allocated on first use. */
+static tess_status host_fields(tess_sim_t *s, tess_error_t *err)
+{
+    if (s->rho_t && s->u_t)
+        return TESS_OK;
+    const size_t nodes = 64 * (size_t)(s->tiling.ntiles ? s->tiling.ntiles : 1);
+    char what[96];
+    snprintf(what, sizeof what, "the per-node fields of %d tiles", s->tiling.ntiles);
+    const tess_status st = tess_memory_check(4 * nodes * sizeof(double), what, err);
+    if (st != TESS_OK)
+        return st;
+    if (!s->rho_t)
+        s->rho_t = malloc(nodes * sizeof *s->rho_t);
+    if (!s->u_t)
+        s->u_t = malloc(3 * nodes * sizeof *s->u_t);
+    return s->rho_t && s->u_t ? TESS_OK : nomem(err, "the per-node fields");
+}
+
+/* The initial state a range of tiles at a time (tess_state_fill_fn), for a backend's initialise_from. */
+typedef struct {
+    const tess_tiling_t *t;
+    const tess_params_t *p;
+    tess_precision prec;
+    double rho0;
+    const double *u0, *rho, *u;
+} equilibrium_source_t;
+
+static void equilibrium_fill(void *ctx, int32_t k0, int32_t k1, void *tiles)
+{
+    const equilibrium_source_t *e = (const equilibrium_source_t *)ctx;
+    tess_state_equilibrium_tiles(e->t, e->p, e->prec, k0, k1, tiles, e->rho0, e->u0, e->rho, e->u);
 }
 
 /* An initial state that the divergence test would refuse at once is bad input, not divergence: every wet node
@@ -151,22 +203,27 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
     s->cfg = *cfg;
     s->params = c->params;
     cfg = &s->cfg;
+    double t0 = tess_setup_now();
     tess_status st = tess_tiling_build(&s->tiling, &c->geometry, &c->params, err);
     if (st != TESS_OK) {
         free(s);
         return st;
     }
+    s->setup.seconds[TESS_SETUP_TILING] = tess_setup_now() - t0;
+    t0 = tess_setup_now();
     if (c->params.wall != TESS_WALL_BOUNCE_BACK &&
         (st = tess_links_build(&s->tiling.links, &s->tiling, &c->params, tess_wall_q_case, (void *)c, err)) != TESS_OK) {
         tess_sim_free(s);
         return st;
     }
+    s->setup.seconds[TESS_SETUP_LINKS] = tess_setup_now() - t0;
     const size_t n = tess_state_count(&s->tiling), nodes = 64 * (size_t)(s->tiling.ntiles ? s->tiling.ntiles : 1);
     /* Check the host memory before allocating: an oversized domain fails here with the figures, instead of
-     * paging for minutes. The host copy and the per-node fields always live here; the CPU backend's own copies
-     * too (AB two of 19 values, AA one, MR two of 10 moments), a GPU backend's are on the device. */
+     * paging for minutes. A backend that initialises from a source (a GPU's, initialise_from) keeps its copies on
+     * the device and needs no host copy of the state; the others get the host copy and the per-node fields that a
+     * run's outputs use, and the CPU backend's own copies (AB two of 19 values, AA one, MR two of 10 moments). */
     const size_t vsize = tess_precision_size(cfg->precision);
-    size_t need = n * vsize + 4 * nodes * sizeof(double);
+    size_t need = ops->initialise_from ? 0 : n * vsize + 4 * nodes * sizeof(double);
     if (strcmp(ops->name, "cpu") == 0)
         need += (cfg->pattern == TESS_PATTERN_AA ? 1 : 2) * (size_t)tess_state_node_values(cfg->pattern, s->tiling.lattice, s->tiling.q) *
                 nodes * vsize;
@@ -178,23 +235,28 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
         tess_sim_free(s);
         return st;
     }
-    s->pops = malloc((n ? n : 1) * tess_precision_size(cfg->precision));
-    s->rho_t = malloc(nodes * sizeof *s->rho_t);
-    s->u_t = malloc(3 * nodes * sizeof *s->u_t);
-    if (!s->pops || !s->rho_t || !s->u_t) {
-        tess_sim_free(s);
-        return nomem(err, "the host copy of the populations");
-    }
     double *rho = NULL, *u = NULL;
     if (c->init_file[0] && (st = read_init_file(c, &rho, &u, err)) != TESS_OK) {
         tess_sim_free(s);
         return st;
     }
-    tess_state_equilibrium(&s->tiling, &s->params, cfg->precision, s->pops, c->init_density, c->init_velocity, rho, u);
+    t0 = tess_setup_now();
+    if ((st = ops->create(cfg, &s->be, err)) == TESS_OK)
+        st = ops->upload_geometry(s->be, &s->tiling, err);
+    s->setup.seconds[TESS_SETUP_BACKEND] = tess_setup_now() - t0;
+    t0 = tess_setup_now();
+    if (st == TESS_OK && ops->initialise_from) {
+        equilibrium_source_t src = {&s->tiling, &s->params, cfg->precision, c->init_density, c->init_velocity, rho, u};
+        st = ops->initialise_from(s->be, &s->params, equilibrium_fill, &src, err);
+    } else if (st == TESS_OK && (st = host_pops(s, err)) == TESS_OK && (st = host_fields(s, err)) == TESS_OK) {
+        tess_state_equilibrium(&s->tiling, &s->params, cfg->precision, s->pops, c->init_density, c->init_velocity, rho,
+                               u);
+        st = ops->initialise(s->be, &s->params, s->pops, err);
+    }
+    s->setup.seconds[TESS_SETUP_INITIALISE] = tess_setup_now() - t0;
     free(rho);
     free(u);
-    if ((st = ops->create(cfg, &s->be, err)) != TESS_OK || (st = ops->upload_geometry(s->be, &s->tiling, err)) != TESS_OK ||
-        (st = ops->initialise(s->be, &s->params, s->pops, err)) != TESS_OK) {
+    if (st != TESS_OK) {
         tess_sim_free(s);
         return st;
     }
@@ -213,9 +275,13 @@ tess_status tess_sim_step(tess_sim_t *s, int n, tess_error_t *err)
 /* Density and velocity per tile node into s->rho_t, s->u_t. */
 static tess_status tile_fields(tess_sim_t *s, tess_error_t *err)
 {
+    tess_status st = host_fields(s, err);
+    if (st != TESS_OK)
+        return st;
     if (s->ops->download_fields)
         return s->ops->download_fields(s->be, s->rho_t, s->u_t, err);
-    const tess_status st = s->ops->download_populations(s->be, s->pops, err);
+    if ((st = host_pops(s, err)) == TESS_OK)
+        st = s->ops->download_populations(s->be, s->pops, err);
     if (st == TESS_OK)
         tess_state_fields(&s->tiling, &s->params, s->cfg.precision, s->pops, s->rho_t, s->u_t);
     return st;
@@ -226,7 +292,9 @@ tess_status tess_sim_check(tess_sim_t *s, tess_check_t *r, tess_error_t *err)
     if (s->ops->check_state)
         return s->ops->check_state(s->be, r, err);
     /* From the populations: no per-node fields to fill and read back (half the cost of tess_sim_fields). */
-    const tess_status st = s->ops->download_populations(s->be, s->pops, err);
+    tess_status st = host_pops(s, err);
+    if (st == TESS_OK)
+        st = s->ops->download_populations(s->be, s->pops, err);
     if (st == TESS_OK)
         tess_check_populations(&s->tiling, &s->params, s->cfg.precision == TESS_PRECISION_SINGLE, s->cfg.threads,
                                s->pops, r);
@@ -253,7 +321,9 @@ tess_status tess_sim_fields(tess_sim_t *s, double *rho_dense, double *u_dense, t
 
 tess_status tess_sim_populations(tess_sim_t *s, const void **pops, tess_error_t *err)
 {
-    const tess_status st = s->ops->download_populations(s->be, s->pops, err);
+    tess_status st = host_pops(s, err);
+    if (st == TESS_OK)
+        st = s->ops->download_populations(s->be, s->pops, err);
     *pops = st == TESS_OK ? s->pops : NULL;
     return st;
 }
@@ -296,6 +366,11 @@ const tess_backend_ops_t *tess_sim_backend(const tess_sim_t *s)
     return s->ops;
 }
 
+const tess_setup_t *tess_sim_setup(const tess_sim_t *s)
+{
+    return &s->setup;
+}
+
 size_t tess_sim_bytes_allocated(const tess_sim_t *s)
 {
     return s->ops->bytes_allocated ? s->ops->bytes_allocated(s->be) : 0;
@@ -324,7 +399,9 @@ static tess_restart_header_t header(const tess_sim_t *s)
 
 tess_status tess_sim_save_restart(tess_sim_t *s, const char *path, tess_error_t *err)
 {
-    const tess_status st = s->ops->download_populations(s->be, s->pops, err);
+    tess_status st = host_pops(s, err);
+    if (st == TESS_OK)
+        st = s->ops->download_populations(s->be, s->pops, err);
     if (st != TESS_OK)
         return st;
     const tess_restart_header_t h = header(s);
@@ -335,7 +412,9 @@ tess_status tess_sim_load_restart(tess_sim_t *s, const char *path, tess_error_t 
 {
     const tess_restart_header_t want = header(s);
     tess_restart_header_t got;
-    tess_status st = tess_restart_read(path, &want, &got, s->pops, err);
+    tess_status st = host_pops(s, err);
+    if (st == TESS_OK)
+        st = tess_restart_read(path, &want, &got, s->pops, err);
     if (st != TESS_OK)
         return st;
     /* The state is that of step got.step: time-dependent inlets go on from there (tess_params_t.step0); the
