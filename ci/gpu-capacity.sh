@@ -10,7 +10,8 @@
 # machine skips the build). Environment: TESSERA_DEPS (a folder of .debs the machine lacks, ci/unpack-debs.sh);
 # CUDA_ARCHS (default 90); CAPACITY_ROWS ("case:pattern:precision:edge ..."; default all twelve, the most useful
 # first); CAPACITY_TRIES (default 2); CAPACITY_SHRINK (default 98: the next try's edge in per cent of the last).
-# The table goes to $OUT/capacity/table.txt (or /tmp/capacity) row by row, so a call cut short keeps what ran.
+# The table goes to $OUT/capacity/table.txt (or /tmp/capacity) row by row, so a call cut short keeps what ran; each
+# row's bench log and CSV to /tmp/capacity-logs.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=/tmp/tess-fast/core/cli/tessera
@@ -36,7 +37,8 @@ elif [ -n "${TESSERA_DEPS:-}" ] && [ -d /tmp/tess-deps ]; then
     export LD_LIBRARY_PATH=/tmp/tess-deps/usr/lib/x86_64-linux-gnu:/tmp/tess-deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 fi
 out=${OUT:-/tmp}/capacity
-mkdir -p "$out"
+logs=/tmp/capacity-logs # the device tool brings back few files: the logs stay here (tar them into $OUT if needed)
+mkdir -p "$out" "$logs"
 # Predicted edges: the free device memory (about 84.5e9 bytes of the H100's 85.0e9) over the device bytes per tile
 # (docs/performance.md, "Largest boxes"), (edge / 4)^3 tiles for the cavity and about 0.62 of them for the bed.
 rows=${CAPACITY_ROWS:-"cavity3d:aa:single:1020 cavity3d:mr:single:1004 cavity3d:ab:double:648
@@ -56,8 +58,8 @@ for r in $rows; do
         extra=()
         [ "$case" = spheres ] && extra=(--porosity 0.5)
         [ "$pat" = mr ] && extra+=(--collision regularized)
-        log=$out/$case-$pat-$prec-$edge.log
-        csv=$out/$case-$pat-$prec-$edge.csv
+        log=$logs/$case-$pat-$prec-$edge.log
+        csv=$logs/$case-$pat-$prec-$edge.csv
         "$bin" bench --backend cuda --case "$case" --size "$edge" "${extra[@]}" --pattern "$pat" --precision "$prec" \
             --steps 4 --reps 1 --csv "$csv" >"$log" 2>&1
         rc=$?
