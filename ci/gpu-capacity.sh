@@ -14,7 +14,8 @@
 # row's bench log and CSV to /tmp/capacity-logs.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-bin=/tmp/tess-fast/core/cli/tessera
+build=${CAPACITY_BUILD:-/tmp/tess-fast} # another tree's build on a warm machine: name your own
+bin=$build/core/cli/tessera
 start=$SECONDS
 if [ ! -x "$bin" ]; then
     extra=()
@@ -23,11 +24,11 @@ if [ ! -x "$bin" ]; then
         unpack_debs "$TESSERA_DEPS"
         extra+=(-DCMAKE_PREFIX_PATH=/tmp/tess-deps/usr)
     fi
-    echo "building the fast configuration's tessera in /tmp/tess-fast"
-    if ! { cmake -S "$root" -B /tmp/tess-fast -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON -DTESSERA_WITH_HWLOC=OFF \
+    echo "building the fast configuration's tessera in $build"
+    if ! { cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON -DTESSERA_WITH_HWLOC=OFF \
         -DTESSERA_WITH_CUDA=ON -DTESSERA_WITH_HIP=OFF -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
         "-DTESSERA_CUDA_ARCHITECTURES=${CUDA_ARCHS:-90}" "${extra[@]}" >/tmp/capacity-build.log 2>&1 &&
-        cmake --build /tmp/tess-fast -j "$(nproc)" --target tessera >>/tmp/capacity-build.log 2>&1; }; then
+        cmake --build "$build" -j "$(nproc)" --target tessera >>/tmp/capacity-build.log 2>&1; }; then
         echo "build failed"
         tail -30 /tmp/capacity-build.log
         exit 1
