@@ -8,8 +8,9 @@
  *   TESS_QL_CX/CY/CZ, TESS_QL_W (weight numerators over TESS_QL_WDEN), TESS_QL_OPP   table initialisers
  *   TESS_QL_IS_D3Q19          1 for D3Q19 only (the lattice of the planar Zou-He rule)
  *   TESS_QL_PAIRWISE          1 where the equilibrium and the moments take their pairwise form (opposites at
- *                             i, i + 1 for odd i, which every lattice here has): D3Q19, whose bits the former D3Q19
- *                             kernels fixed; the others keep the direction-by-direction sums they were validated with
+ *                             i, i + 1 for odd i, which every lattice here has): D3Q19 (whose bits the former D3Q19
+ *                             kernels fixed) and D3Q27 (a quarter fewer flops in its collision, which the CPU's
+ *                             D3Q27 AA needs); D2Q9 and D3Q13 keep the direction-by-direction sums
  * A template may branch on the lattice with `#if TESS_QL_Q == 13` (the Q are distinct). The tables come from the
  * compile-time lattice headers, so every lattice constant has one definition. No include guard: every
  * inclusion instantiates another template. */
@@ -80,7 +81,7 @@
 #define TESS_QL_WDEN TESS_D3Q27_WDEN
 #define TESS_QL_OPP TESS_D3Q27_OPP
 #define TESS_QL_IS_D3Q19 0
-#define TESS_QL_PAIRWISE 0
+#define TESS_QL_PAIRWISE 1
 #include "tess_instantiate_lattice.h"
 
 #undef TESS_QFN
