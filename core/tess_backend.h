@@ -34,6 +34,11 @@ typedef struct {
 
 typedef struct tess_backend tess_backend_t; /* defined by each backend */
 
+/* A source of the state for initialise_from: writes the canonical populations of tiles [k0, k1) in tile-major
+ * order into `tiles` (direction i of node `local` of tile k at ((k - k0) * q + i) * 64 + local, the order of
+ * tess_state_convert's `tiles`). */
+typedef void (*tess_state_fill_fn)(void *ctx, int32_t k0, int32_t k1, void *tiles);
+
 typedef struct tess_backend_ops {
     const char *name;
     tess_status (*create)(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err);
@@ -41,6 +46,11 @@ typedef struct tess_backend_ops {
     tess_status (*upload_geometry)(tess_backend_t *be, const tess_tiling_t *tiling, tess_error_t *err);
     /* Sets the physics and the state (canonical populations, as tess_state_* prepare them). */
     tess_status (*initialise)(tess_backend_t *be, const tess_params_t *p, const void *populations, tess_error_t *err);
+    /* Optional (may be NULL; the core then builds the whole state on the host and calls initialise): as
+     * initialise, with the state asked of `fill` a range of tiles at a time, so that the host never holds a whole
+     * copy of a device's state (a billion-node box's would not fit beside the rest; docs/performance.md). */
+    tess_status (*initialise_from)(tess_backend_t *be, const tess_params_t *p, tess_state_fill_fn fill, void *ctx,
+                                   tess_error_t *err);
     /* Advances nsteps time steps; returns when they are complete (GPU backends synchronise). */
     tess_status (*step)(tess_backend_t *be, int nsteps, tess_error_t *err);
     /* Writes the current state as canonical populations. */

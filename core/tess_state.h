@@ -28,6 +28,13 @@ void tess_state_convert(const tess_tiling_t *t, tess_precision prec, void *canon
 void tess_state_equilibrium(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, void *pops,
                             double rho0, const double u0[3], const double *rho, const double *u);
 
+/* The same equilibrium for tiles [k0, k1) only, in tile-major order (direction i of node local of tile k at
+ * ((k - k0) * q + i) * 64 + local, tess_state_convert's `tiles`): bit for bit the values tess_state_equilibrium
+ * puts there, a chunk at a time, so that a GPU run never holds the whole state on the host. */
+void tess_state_equilibrium_tiles(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, int32_t k0,
+                                  int32_t k1, void *tiles, double rho0, const double u0[3], const double *rho,
+                                  const double *u);
+
 /* Density and velocity per tile node (tile * 64 + local) from canonical populations; solid nodes get 0. */
 void tess_state_fields(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *pops,
                        double *rho, double *u);

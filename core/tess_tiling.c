@@ -72,8 +72,14 @@ tess_status tess_tiling_build(tess_tiling_t *t, const tess_geometry_t *g, const 
             return tess_fail(err, TESS_ERR_INPUT,
                              "periodic axis %c has %d nodes; periodic axes need a multiple of %d (tiles are %d nodes wide)",
                              axis_name[a], n[a], e[a], e[a]);
-    const size_t nn = (size_t)g->nx * g->ny * g->nz;
-    for (size_t i = 0; i < nn; i++)
+    /* Every loop over the box or the tiles below is threaded (a billion-node box is seconds, not minutes); each
+     * writes its own entries, and the tile numbering is a serial prefix sum, so the result is the same bits. */
+    const int64_t nn = (int64_t)g->nx * g->ny * g->nz;
+    int most = 0;
+#pragma omp parallel for schedule(static) reduction(max : most)
+    for (int64_t i = 0; i < nn; i++)
+        most = g->type[i] > most ? g->type[i] : most;
+    for (int64_t i = 0; most >= p->nmat && i < nn; i++) /* the first one, as a serial scan names it */
         if (g->type[i] >= p->nmat)
             return tess_fail(err, TESS_ERR_INPUT, "node type %d used in the geometry but only %d materials are defined",
                              g->type[i], p->nmat);
@@ -98,14 +104,16 @@ tess_status tess_tiling_build(tess_tiling_t *t, const tess_geometry_t *g, const 
     if (!t->tile_map)
         goto nomem;
 
-    /* Algorithm 1: tiles in z, y, x order; non-empty ones get consecutive indices. */
+    /* Algorithm 1: tiles in z, y, x order; non-empty ones get consecutive indices (which tiles are needed in
+     * parallel, their numbers by a prefix sum). */
+#pragma omp parallel for schedule(dynamic, 64)
+    for (int64_t m = 0; m < (int64_t)nmap; m++) {
+        const int tx = (int)(m % t->tx), ty = (int)(m / t->tx % t->ty), tz = (int)(m / ((int64_t)t->tx * t->ty));
+        t->tile_map[m] = tile_needed(t, g, p, lat, e[0] * tx, e[1] * ty, e[2] * tz);
+    }
     int32_t count = 0;
-    for (int tz = 0; tz < t->tz; tz++)
-        for (int ty = 0; ty < t->ty; ty++)
-            for (int tx = 0; tx < t->tx; tx++) {
-                const size_t m = (size_t)tx + (size_t)t->tx * ((size_t)ty + (size_t)t->ty * tz);
-                t->tile_map[m] = tile_needed(t, g, p, lat, e[0] * tx, e[1] * ty, e[2] * tz) ? count++ : -1;
-            }
+    for (size_t m = 0; m < nmap; m++)
+        t->tile_map[m] = t->tile_map[m] ? count++ : -1;
     t->ntiles = count;
     const size_t nt = count > 0 ? (size_t)count : 1;
     t->tile_corner = malloc(3 * nt * sizeof *t->tile_corner);
@@ -115,44 +123,44 @@ tess_status tess_tiling_build(tess_tiling_t *t, const tess_geometry_t *g, const 
         goto nomem;
 
     int64_t wet = 0;
-    for (int tz = 0; tz < t->tz; tz++)
-        for (int ty = 0; ty < t->ty; ty++)
-            for (int tx = 0; tx < t->tx; tx++) {
-                const int32_t k = t->tile_map[(size_t)tx + (size_t)t->tx * ((size_t)ty + (size_t)t->ty * tz)];
-                if (k < 0)
-                    continue;
-                t->tile_corner[3 * k + 0] = e[0] * tx;
-                t->tile_corner[3 * k + 1] = e[1] * ty;
-                t->tile_corner[3 * k + 2] = e[2] * tz;
-                for (int z = 0; z < e[2]; z++)
-                    for (int y = 0; y < e[1]; y++)
-                        for (int x = 0; x < e[0]; x++) {
-                            const int gx = e[0] * tx + x, gy = e[1] * ty + y, gz = e[2] * tz + z;
-                            uint8_t ty8 = 0;
-                            if (gx < g->nx && gy < g->ny && gz < g->nz)
-                                ty8 = g->type[tess_geometry_index(g, gx, gy, gz)];
-                            t->node_type[64 * (size_t)k + tess_tiling_local(t, x, y, z)] = ty8;
-                            wet += tess_kind_is_wet(p->mat[ty8].kind);
+#pragma omp parallel for schedule(static) reduction(+ : wet)
+    for (int64_t m = 0; m < (int64_t)nmap; m++) {
+        const int tx = (int)(m % t->tx), ty = (int)(m / t->tx % t->ty), tz = (int)(m / ((int64_t)t->tx * t->ty));
+        const int32_t k = t->tile_map[m];
+        if (k < 0)
+            continue;
+        t->tile_corner[3 * k + 0] = e[0] * tx;
+        t->tile_corner[3 * k + 1] = e[1] * ty;
+        t->tile_corner[3 * k + 2] = e[2] * tz;
+        for (int z = 0; z < e[2]; z++)
+            for (int y = 0; y < e[1]; y++)
+                for (int x = 0; x < e[0]; x++) {
+                    const int gx = e[0] * tx + x, gy = e[1] * ty + y, gz = e[2] * tz + z;
+                    uint8_t ty8 = 0;
+                    if (gx < g->nx && gy < g->ny && gz < g->nz)
+                        ty8 = g->type[tess_geometry_index(g, gx, gy, gz)];
+                    t->node_type[64 * (size_t)k + tess_tiling_local(t, x, y, z)] = ty8;
+                    wet += tess_kind_is_wet(p->mat[ty8].kind);
+                }
+        for (int dz = -1; dz <= 1; dz++)
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int c[3] = {tx + dx, ty + dy, tz + dz};
+                    const int tn[3] = {t->tx, t->ty, t->tz};
+                    int32_t nb = -1, inside = 1;
+                    for (int a = 0; a < 3; a++) {
+                        if (c[a] < 0 || c[a] >= tn[a]) {
+                            if (t->periodic[a])
+                                c[a] = (c[a] + tn[a]) % tn[a];
+                            else
+                                inside = 0;
                         }
-                for (int dz = -1; dz <= 1; dz++)
-                    for (int dy = -1; dy <= 1; dy++)
-                        for (int dx = -1; dx <= 1; dx++) {
-                            int c[3] = {tx + dx, ty + dy, tz + dz};
-                            const int tn[3] = {t->tx, t->ty, t->tz};
-                            int32_t nb = -1, inside = 1;
-                            for (int a = 0; a < 3; a++) {
-                                if (c[a] < 0 || c[a] >= tn[a]) {
-                                    if (t->periodic[a])
-                                        c[a] = (c[a] + tn[a]) % tn[a];
-                                    else
-                                        inside = 0;
-                                }
-                            }
-                            if (inside)
-                                nb = t->tile_map[(size_t)c[0] + (size_t)t->tx * ((size_t)c[1] + (size_t)t->ty * c[2])];
-                            t->neighbors[27 * (size_t)k + tess_tiling_slot(dx, dy, dz)] = nb;
-                        }
-            }
+                    }
+                    if (inside)
+                        nb = t->tile_map[(size_t)c[0] + (size_t)t->tx * ((size_t)c[1] + (size_t)t->ty * c[2])];
+                    t->neighbors[27 * (size_t)k + tess_tiling_slot(dx, dy, dz)] = nb;
+                }
+    }
     t->n_wet = wet;
     t->eta_t = count > 0 ? (double)wet / (64.0 * count) : 0.0;
     return TESS_OK;

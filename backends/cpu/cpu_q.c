@@ -5,6 +5,7 @@
 #include "cpu_topology.h"
 #include "tess_physics_q.h"
 #include "tess_state.h"
+#include "tess_state_mr.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,18 +212,20 @@ static tess_status build_fixups(tess_cpu_q_t *be, tess_error_t *err)
     be->fix_start = calloc((size_t)(be->ntiles > 0 ? be->ntiles : 0) + 1, sizeof *be->fix_start);
     if (!be->fix_start || !lat)
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the fix-up ranges");
+    /* Pass 0 counts each tile's entries (into fix_start[k + 1], then a prefix sum), pass 1 writes them from
+     * fix_start[k]: tiles are independent, so the threads give the serial order's lists. */
     int64_t count = 0;
     for (int pass = 0; pass < 2; pass++) {
-        count = 0;
+#pragma omp parallel for schedule(dynamic, 256) num_threads(be->nthreads)
         for (int32_t k = 0; k < be->ntiles; k++) {
-            be->fix_start[k] = count;
+            int64_t at = pass ? be->fix_start[k] : 0;
             uint64_t wet = 0;
             for (int n = 0; n < 64; n++) {
                 const int x = n % be->ex, y = (n / be->ex) % be->ey, z = n / (be->ex * be->ey);
                 if (!tess_q_kind_is_wet(p->mat[be->node_type[64 * (size_t)k + n]].kind)) {
                     if (pass)
-                        be->fix[count] = (tess_cpu_q_fix_t){(uint8_t)n, TESS_CPU_Q_DRY, 0, 0};
-                    count++;
+                        be->fix[at] = (tess_cpu_q_fix_t){(uint8_t)n, TESS_CPU_Q_DRY, 0, 0};
+                    at++;
                     continue;
                 }
                 wet |= (uint64_t)1 << n;
@@ -234,14 +237,21 @@ static tess_status build_fixups(tess_cpu_q_t *be, tess_error_t *err)
                     if (tess_q_kind_is_wet(p->mat[mu].kind))
                         continue;
                     if (pass)
-                        be->fix[count] = (tess_cpu_q_fix_t){(uint8_t)n, (uint8_t)i, (uint8_t)mu, 0};
-                    count++;
+                        be->fix[at] = (tess_cpu_q_fix_t){(uint8_t)n, (uint8_t)i, (uint8_t)mu, 0};
+                    at++;
                 }
             }
             be->tile_wet[k] = wet;
+            if (!pass)
+                be->fix_start[k + 1] = at;
         }
-        be->fix_start[be->ntiles] = count;
-        if (!pass && !(be->fix = malloc((size_t)(count ? count : 1) * sizeof *be->fix)))
+        if (pass)
+            break;
+        be->fix_start[0] = 0;
+        for (int32_t k = 0; k < be->ntiles; k++)
+            be->fix_start[k + 1] += be->fix_start[k];
+        count = be->fix_start[be->ntiles];
+        if (!(be->fix = malloc((size_t)(count ? count : 1) * sizeof *be->fix)))
             return tess_fail(err, TESS_ERR_NOMEM, "out of memory for %lld fix-up links", (long long)count);
     }
     be->nfix = count;
@@ -253,6 +263,7 @@ static tess_status build_fixups(tess_cpu_q_t *be, tess_error_t *err)
 static void classify_tiles(tess_cpu_q_t *be)
 {
     const tess_params_t *p = &be->params;
+#pragma omp parallel for schedule(static) num_threads(be->nthreads)
     for (int32_t k = 0; k < be->ntiles; k++) {
         int plain = 1;
         for (int n = 0; n < 64 && plain; n++) {
@@ -330,7 +341,7 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
     be->cur = 0;
     be->nsteps_done = 0;
     if (be->cfg.pattern == TESS_PATTERN_MR) {
-        Q_DISPATCH(cpu_q_mr_convert, be, be->f[0], (void *)pops, 1);
+        tess_state_mr_convert(&be->shape, be->cfg.precision, (void *)pops, 1, be->f[0], 0, be->ntiles, 1);
         if (!be->reference)
             return tess_cpu_q_mrw_build(be, err);
         /* the reference sweep is the two-copy per-node MR (tess_q_node_step_mr_fd) */
@@ -339,12 +350,15 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
         memcpy(be->f[1], be->f[0], copy_bytes(be));
         return TESS_OK;
     }
+    /* the engine is direction-major (tess_pop_layout.h), the canonical state tile-major: value by value,
+     * threaded over tiles */
     const size_t vs = tess_precision_size(be->cfg.precision);
     const int ncopies = be->cfg.pattern == TESS_PATTERN_AA ? 1 : 2;
     const int64_t dir = be->grid.pop.dir, used = 64 * (int64_t)be->ntiles;
     for (int c = 0; c < ncopies; c++) /* the scratch tiles and the padding of every direction: defined values */
         for (int i = 0; i < be->q; i++)
             memset((char *)be->f[c] + (size_t)(i * dir + used) * vs, 0, (size_t)(dir - used) * vs);
+#pragma omp parallel for schedule(static) num_threads(be->nthreads)
     for (int32_t k = 0; k < be->ntiles; k++)
         for (int i = 0; i < be->q; i++)
             for (int n = 0; n < 64; n++) {
@@ -396,11 +410,12 @@ static tess_status q_download(tess_backend_t *b, void *pops, tess_error_t *err)
                          "the AA pattern holds canonical populations after even steps only (%lld steps done)",
                          (long long)be->nsteps_done);
     if (be->cfg.pattern == TESS_PATTERN_MR) {
-        Q_DISPATCH(cpu_q_mr_convert, be, be->f[be->cur], pops, 0);
+        tess_state_mr_convert(&be->shape, be->cfg.precision, pops, 1, be->f[be->cur], 0, be->ntiles, 0);
         return TESS_OK;
     }
     const size_t vs = tess_precision_size(be->cfg.precision);
     const char *src = be->f[be->cfg.pattern == TESS_PATTERN_AA ? 0 : be->cur];
+#pragma omp parallel for schedule(static) num_threads(be->nthreads)
     for (int32_t k = 0; k < be->ntiles; k++)
         for (int i = 0; i < be->q; i++)
             for (int n = 0; n < 64; n++)

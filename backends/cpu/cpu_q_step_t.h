@@ -367,31 +367,6 @@ static void TESS_QFN(cpu_q_sweep_mr)(tess_cpu_q_t *be, const R *src, R *dst)
 #endif
 }
 
-/* MR state from canonical populations (pops: tess_state_index order), or back: the moments of every node's
- * populations, and the Hermite rebuild of its populations. */
-static void TESS_QFN(cpu_q_mr_convert)(tess_cpu_q_t *be, R *ms, R *pops, int to_moments)
-{
-#if TESS_QL_Q != 13
-    for (int32_t k = 0; k < be->ntiles; k++)
-        for (int n = 0; n < 64; n++) {
-            R f[TESS_QL_Q], m[TESS_MR_NM], h[10];
-            if (to_moments) {
-                for (int i = 0; i < TESS_QL_Q; i++)
-                    f[i] = pops[tess_state_index(&be->shape, k, i, n)];
-                TESS_QFN(tess_q_hermite_moments)(f, m);
-                TESS_QFN(tess_q_mr_store)(ms, k, n, m);
-                continue;
-            }
-            TESS_QFN(tess_q_mr_load)(ms, k, n, m);
-            TESS_QPFN(tess_mr_coeffs)(m, h);
-            for (int i = 0; i < TESS_QL_Q; i++)
-                pops[tess_state_index(&be->shape, k, i, n)] = TESS_QFN(tess_q_hermite_population)(i, h);
-        }
-#else
-    (void)be, (void)ms, (void)pops, (void)to_moments;
-#endif
-}
-
 /* One step, or a part of one over the tiles [be->sweep_k0, be->sweep_k1) (part: TESS_CPU_Q_FIRST runs the AA
  * pre-pass, TESS_CPU_Q_LAST swaps the AB copies; tess_cpu_q_step_tiles). */
 static void TESS_QFN(cpu_q_step)(tess_cpu_q_t *be, int part)

@@ -112,6 +112,11 @@ static tess_gpu_q_args_t tess_gpu_args(const tess_backend_t *be)
     return a;
 }
 
+/* Both layouts keep a tile's values together, so a transfer goes in chunks of tiles through a small staging buffer
+ * (160 MB for D3Q19 FP64): a second host copy of a billion-node state would not fit beside the first, and the host
+ * need not hold the first either (initialise_from; docs/performance.md, "the largest boxes"). */
+enum { TESS_GPU_TRANSFER_TILES = 16384 };
+
 #include "tess_gpu_mr_host.h" /* the MR pattern's host side: needs the structure, TESS_GPU_TRY, tess_gpu_args */
 
 TESS_GPU_OP tess_status tess_gpu_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
@@ -327,10 +332,45 @@ TESS_GPU_OP int tess_gpu_converts(const tess_backend_t *be)
     return be->shape.lattice == TESS_LATTICE_D3Q19;
 }
 
-/* Both layouts keep a tile's values together, so a converted transfer goes in chunks of tiles through a small
- * staging buffer: a second host copy of a billion-node state would not fit beside the first (docs/performance.md,
- * "the largest boxes"). */
-enum { TESS_GPU_TRANSFER_TILES = 16384 };
+
+/* A state source (tess_state_fill_fn) over a whole canonical copy on the host. */
+typedef struct {
+    const tess_tiling_t *shape;
+    tess_precision prec;
+    void *canon;
+} tess_gpu_canon_t;
+
+TESS_GPU_OP void tess_gpu_fill_canon(void *ctx, int32_t k0, int32_t k1, void *tiles)
+{
+    const tess_gpu_canon_t *c = (const tess_gpu_canon_t *)ctx;
+    tess_state_convert(c->shape, c->prec, c->canon, tiles, k0, k1, 1);
+}
+
+/* The populations from a source into every copy, a chunk of tiles at a time through one staging buffer. */
+TESS_GPU_OP tess_status tess_gpu_upload(tess_backend_t *be, tess_state_fill_fn fill, void *ctx, tess_error_t *err)
+{
+    const size_t tile_bytes = (size_t)be->shape.q * 64 * tess_precision_size(be->cfg.precision);
+    const int32_t chunk = be->ntiles < TESS_GPU_TRANSFER_TILES ? be->ntiles : TESS_GPU_TRANSFER_TILES;
+    if (chunk == 0)
+        return TESS_OK;
+    char *staging = (char *)malloc((size_t)chunk * tile_bytes);
+    if (!staging)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of host memory: %zu bytes for the upload's staging",
+                         (size_t)chunk * tile_bytes);
+    gpuError_t rc = gpuSuccess;
+    for (int32_t k0 = 0; k0 < be->ntiles && rc == gpuSuccess; k0 += chunk) {
+        const int32_t k1 = be->ntiles - k0 < chunk ? be->ntiles : k0 + chunk;
+        const size_t off = (size_t)k0 * tile_bytes, len = (size_t)(k1 - k0) * tile_bytes;
+        fill(ctx, k0, k1, staging);
+        rc = gpuMemcpy((char *)be->f[0] + off, staging, len, gpuMemcpyHostToDevice);
+    }
+    free(staging);
+    /* AB's second copy on the device: at memory speed instead of a second pass over the host link */
+    if (rc == gpuSuccess && be->f[1])
+        rc = gpuMemcpy(be->f[1], be->f[0], (size_t)be->ntiles * tile_bytes, gpuMemcpyDeviceToDevice);
+    TESS_GPU_TRY(rc, err, "uploading the populations");
+    return TESS_OK;
+}
 
 TESS_GPU_OP tess_status tess_gpu_transfer(tess_backend_t *be, void *host, int to_device, tess_error_t *err)
 {
@@ -343,12 +383,16 @@ TESS_GPU_OP tess_status tess_gpu_transfer(tess_backend_t *be, void *host, int to
         if (to_device) {
             rc = gpuMemcpy(be->f[0], host, bytes, gpuMemcpyHostToDevice);
             if (rc == gpuSuccess && be->f[1])
-                rc = gpuMemcpy(be->f[1], host, bytes, gpuMemcpyHostToDevice);
+                rc = gpuMemcpy(be->f[1], be->f[0], bytes, gpuMemcpyDeviceToDevice);
         } else {
             rc = gpuMemcpy(host, be->f[be->cur], bytes, gpuMemcpyDeviceToHost);
         }
         TESS_GPU_TRY(rc, err, to_device ? "uploading the populations" : "downloading the populations");
         return TESS_OK;
+    }
+    if (to_device) {
+        tess_gpu_canon_t c = {&be->shape, be->cfg.precision, host};
+        return tess_gpu_upload(be, tess_gpu_fill_canon, &c, err);
     }
     const int32_t chunk = be->ntiles < TESS_GPU_TRANSFER_TILES ? be->ntiles : TESS_GPU_TRANSFER_TILES;
     char *staging = (char *)malloc((size_t)chunk * tile_bytes);
@@ -358,24 +402,18 @@ TESS_GPU_OP tess_status tess_gpu_transfer(tess_backend_t *be, void *host, int to
     for (int32_t k0 = 0; k0 < be->ntiles && rc == gpuSuccess; k0 += chunk) {
         const int32_t k1 = be->ntiles - k0 < chunk ? be->ntiles : k0 + chunk;
         const size_t off = (size_t)k0 * tile_bytes, len = (size_t)(k1 - k0) * tile_bytes;
-        if (to_device) {
-            tess_state_convert(&be->shape, be->cfg.precision, host, staging, k0, k1, 1);
-            rc = gpuMemcpy((char *)be->f[0] + off, staging, len, gpuMemcpyHostToDevice);
-            if (rc == gpuSuccess && be->f[1])
-                rc = gpuMemcpy((char *)be->f[1] + off, staging, len, gpuMemcpyHostToDevice);
-        } else {
-            rc = gpuMemcpy(staging, (const char *)be->f[be->cur] + off, len, gpuMemcpyDeviceToHost);
-            if (rc == gpuSuccess)
-                tess_state_convert(&be->shape, be->cfg.precision, host, staging, k0, k1, 0);
-        }
+        rc = gpuMemcpy(staging, (const char *)be->f[be->cur] + off, len, gpuMemcpyDeviceToHost);
+        if (rc == gpuSuccess)
+            tess_state_convert(&be->shape, be->cfg.precision, host, staging, k0, k1, 0);
     }
     free(staging);
-    TESS_GPU_TRY(rc, err, to_device ? "uploading the populations" : "downloading the populations");
+    TESS_GPU_TRY(rc, err, "downloading the populations");
     return TESS_OK;
 }
 
-TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_params_t *p, const void *pops,
-                                       tess_error_t *err)
+/* initialise and initialise_from: the state from a whole canonical copy (pops) or from a source (fill, ctx). */
+TESS_GPU_OP tess_status tess_gpu_initialise_state(tess_backend_t *be, const tess_params_t *p, const void *pops,
+                                                  tess_state_fill_fn fill, void *ctx, tess_error_t *err)
 {
     if (!be->f[0])
         return tess_fail(err, TESS_ERR_INPUT, "initialise called before upload_geometry");
@@ -390,7 +428,7 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
     if (st != TESS_OK)
         return st;
     if (be->cfg.pattern == TESS_PATTERN_MR)
-        return tess_gpu_mr_initialise(be, p, pops, err);
+        return tess_gpu_mr_initialise(be, p, pops, fill, ctx, err);
     /* The inlet and outlet nodes the sweep leaves out: their own small kernel after it (boundaries as data). */
     (void)gpuFree(be->open);
     (void)gpuFree(be->open_val);
@@ -437,7 +475,20 @@ TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_param
     be->nsteps_done = 0;
     be->step = p->step0;
     /* Every copy starts from the state: dry nodes inside tiles are never written, so they keep it. */
-    return tess_gpu_transfer(be, (void *)pops, 1, err);
+    return pops ? tess_gpu_transfer(be, (void *)pops, 1, err) : tess_gpu_upload(be, fill, ctx, err);
+}
+
+TESS_GPU_OP tess_status tess_gpu_initialise(tess_backend_t *be, const tess_params_t *p, const void *pops,
+                                            tess_error_t *err)
+{
+    return tess_gpu_initialise_state(be, p, pops, NULL, NULL, err);
+}
+
+/* The host never holds the whole state: the source fills one staging chunk at a time (tess_backend.h). */
+TESS_GPU_OP tess_status tess_gpu_initialise_from(tess_backend_t *be, const tess_params_t *p, tess_state_fill_fn fill,
+                                                 void *ctx, tess_error_t *err)
+{
+    return tess_gpu_initialise_state(be, p, NULL, fill, ctx, err);
 }
 
 /* The inlet/outlet list's first node in tile k or after (the list is in tile order): a tile range's nodes. */
@@ -750,6 +801,7 @@ static inline tess_backend_ops_t tess_gpu_make_ops(const char *label)
     ops.create = tess_gpu_create;
     ops.upload_geometry = tess_gpu_upload_geometry;
     ops.initialise = tess_gpu_initialise;
+    ops.initialise_from = tess_gpu_initialise_from;
     ops.step = tess_gpu_step;
     ops.download_populations = tess_gpu_download_populations;
     ops.check_state = tess_gpu_check_state_op;

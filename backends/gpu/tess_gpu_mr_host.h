@@ -6,6 +6,10 @@
 #define TESS_GPU_MR_HOST_H
 
 #include "tess_gpu_mr.h"
+extern "C" {
+#include "tess_state_mr.h"
+}
+#include <math.h>
 
 /* Values per node in one copy of the MR state. */
 static int tess_gpu_mr_values(const tess_backend_t *be)
@@ -13,75 +17,56 @@ static int tess_gpu_mr_values(const tess_backend_t *be)
     return tess_state_node_values(TESS_PATTERN_MR, be->shape.lattice, be->shape.q);
 }
 
-/* Canonical populations (tess_state_index order) to moments (to_moments) or back, every node as the CPU's MR does
- * it (cpu_q_mr_convert): dry nodes too, so both backends give back the same state. */
-template <typename R, int LAT>
-static void tess_gpu_mr_convert_lat(const tess_backend_t *be, R *ms, R *pops, int to_moments)
+/* Moments <-> canonical populations a chunk of tiles at a time (the device store is tile-major, ((k * nm + s) * 64 +
+ * local), so a chunk of tiles is one contiguous block), every node converted by the core as the CPU's MR does it
+ * (tess_state_mr_convert). Upload: into both copies, from a whole canonical copy (pops) or from a source (fill);
+ * download: from the current copy into pops. The host holds one chunk of moments (and of populations from a
+ * source), never a whole copy of either. */
+static tess_status tess_gpu_mr_transfer_from(tess_backend_t *be, void *pops, tess_state_fill_fn fill, void *ctx,
+                                             int to_device, tess_error_t *err)
 {
-    typedef tess_gpu_mr<R, LAT> M;
-    enum { Q = LAT == TESS_LATTICE_D2Q9 ? 9 : LAT == TESS_LATTICE_D3Q19 ? 19 : 27 };
-    for (int32_t k = 0; k < be->ntiles; k++)
-        for (int n = 0; n < 64; n++) {
-            R f[Q], m[TESS_MR_NM], h[10];
-            if (to_moments) {
-                for (int i = 0; i < Q; i++)
-                    f[i] = pops[tess_state_index(&be->shape, k, i, n)];
-                M::moments(f, m);
-                M::store(ms, k, n, m);
-                continue;
-            }
-            M::load(ms, k, n, m);
-            M::coeffs(m, h);
-            for (int i = 0; i < Q; i++)
-                pops[tess_state_index(&be->shape, k, i, n)] = M::population(i, h);
-        }
-}
-
-template <typename R>
-static void tess_gpu_mr_convert(const tess_backend_t *be, R *ms, R *pops, int to_moments)
-{
-    switch (be->shape.lattice) {
-    case TESS_LATTICE_D2Q9: tess_gpu_mr_convert_lat<R, TESS_LATTICE_D2Q9>(be, ms, pops, to_moments); break;
-    case TESS_LATTICE_D3Q27: tess_gpu_mr_convert_lat<R, TESS_LATTICE_D3Q27>(be, ms, pops, to_moments); break;
-    case TESS_LATTICE_D3Q19: tess_gpu_mr_convert_lat<R, TESS_LATTICE_D3Q19>(be, ms, pops, to_moments); break;
-    default: break; /* D3Q13 has no regularized collision: refused at initialise */
-    }
-}
-
-static size_t tess_gpu_mr_copy_bytes(const tess_backend_t *be)
-{
-    return (size_t)be->ntiles * 64 * (size_t)tess_gpu_mr_values(be) * tess_precision_size(be->cfg.precision);
-}
-
-/* Moments <-> canonical populations through a host staging copy of the moments. */
-static tess_status tess_gpu_mr_transfer(tess_backend_t *be, void *pops, int to_device, tess_error_t *err)
-{
-    const size_t bytes = tess_gpu_mr_copy_bytes(be);
-    if (bytes == 0)
+    const size_t vs = tess_precision_size(be->cfg.precision);
+    const size_t tile_ms = 64 * (size_t)tess_gpu_mr_values(be) * vs, tile_pops = 64 * (size_t)be->shape.q * vs;
+    const int32_t chunk = be->ntiles < TESS_GPU_TRANSFER_TILES ? be->ntiles : TESS_GPU_TRANSFER_TILES;
+    if (chunk == 0)
         return TESS_OK;
-    void *ms = malloc(bytes);
-    if (!ms)
-        return tess_fail(err, TESS_ERR_NOMEM, "out of host memory: %zu bytes for the MR moments", bytes);
-    const int single = be->cfg.precision == TESS_PRECISION_SINGLE;
+    char *ms = (char *)malloc((size_t)chunk * tile_ms);
+    char *tiles = fill ? (char *)malloc((size_t)chunk * tile_pops) : NULL;
+    if (!ms || (fill && !tiles)) {
+        free(ms);
+        free(tiles);
+        return tess_fail(err, TESS_ERR_NOMEM, "out of host memory: %zu bytes for the MR moments' staging",
+                         (size_t)chunk * (tile_ms + (fill ? tile_pops : 0)));
+    }
     gpuError_t rc = gpuSuccess;
-    if (to_device) {
-        if (single)
-            tess_gpu_mr_convert(be, (float *)ms, (float *)pops, 1);
-        else
-            tess_gpu_mr_convert(be, (double *)ms, (double *)pops, 1);
-        rc = gpuMemcpy(be->f[0], ms, bytes, gpuMemcpyHostToDevice);
-        if (rc == gpuSuccess)
-            rc = gpuMemcpy(be->f[1], ms, bytes, gpuMemcpyHostToDevice);
-    } else {
-        rc = gpuMemcpy(ms, be->f[be->cur], bytes, gpuMemcpyDeviceToHost);
-        if (rc == gpuSuccess && single)
-            tess_gpu_mr_convert(be, (float *)ms, (float *)pops, 0);
-        else if (rc == gpuSuccess)
-            tess_gpu_mr_convert(be, (double *)ms, (double *)pops, 0);
+    for (int32_t k0 = 0; k0 < be->ntiles && rc == gpuSuccess; k0 += chunk) {
+        const int32_t k1 = be->ntiles - k0 < chunk ? be->ntiles : k0 + chunk;
+        const size_t off = (size_t)k0 * tile_ms, len = (size_t)(k1 - k0) * tile_ms;
+        if (to_device) {
+            if (fill) {
+                fill(ctx, k0, k1, tiles);
+                tess_state_mr_convert(&be->shape, be->cfg.precision, tiles, 0, ms, k0, k1, 1);
+            } else {
+                tess_state_mr_convert(&be->shape, be->cfg.precision, pops, 1, ms, k0, k1, 1);
+            }
+            rc = gpuMemcpy((char *)be->f[0] + off, ms, len, gpuMemcpyHostToDevice);
+        } else {
+            rc = gpuMemcpy(ms, (const char *)be->f[be->cur] + off, len, gpuMemcpyDeviceToHost);
+            if (rc == gpuSuccess)
+                tess_state_mr_convert(&be->shape, be->cfg.precision, pops, 1, ms, k0, k1, 0);
+        }
     }
     free(ms);
+    free(tiles);
+    if (rc == gpuSuccess && to_device) /* the second copy on the device, at memory speed */
+        rc = gpuMemcpy(be->f[1], be->f[0], (size_t)be->ntiles * tile_ms, gpuMemcpyDeviceToDevice);
     TESS_GPU_TRY(rc, err, to_device ? "uploading the MR moments" : "downloading the MR moments");
     return TESS_OK;
+}
+
+static tess_status tess_gpu_mr_transfer(tess_backend_t *be, void *pops, int to_device, tess_error_t *err)
+{
+    return tess_gpu_mr_transfer_from(be, pops, NULL, NULL, to_device, err);
 }
 
 /* Whether the plain MR kernel leaves a wet node of material m to the list kernel: inlets and outlets of every
@@ -94,7 +79,7 @@ static bool tess_gpu_mr_listed(const tess_params_t *p, const tess_material_t *m,
 
 /* The physics, the list of nodes for the list kernel and the moments of the state (both copies). */
 static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_t *p, const void *pops,
-                                          tess_error_t *err)
+                                          tess_state_fill_fn fill, void *ctx, tess_error_t *err)
 {
     if (p->collision != TESS_COLLISION_REGULARIZED)
         return tess_fail(err, TESS_ERR_INPUT,
@@ -138,7 +123,7 @@ static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_
     be->cur = 0;
     be->nsteps_done = 0;
     be->step = p->step0;
-    return tess_gpu_mr_transfer(be, (void *)pops, 1, err);
+    return tess_gpu_mr_transfer_from(be, (void *)pops, pops ? NULL : fill, ctx, 1, err);
 }
 
 /* The nodes a block updates for a requested cfg.mr_layer (0: the default), rounded down to a supported group:
@@ -318,22 +303,51 @@ static void tess_gpu_mr_launch(tess_backend_t *be)
     }
 }
 
-/* The divergence check of the MR state: the rebuilt populations on the host (tess_check_populations). */
+/* The divergence check of the MR state: the rebuilt populations on the host (tess_check_populations), a chunk of
+ * tiles at a time (a whole copy of a billion-node box's populations would not fit beside the rest); min, max and
+ * counts merge in any order, so the result is that of one pass over the whole state. */
 static tess_status tess_gpu_mr_check(tess_backend_t *be, tess_check_t *r, tess_error_t *err)
 {
-    const size_t bytes = (size_t)be->ntiles * 64 * (size_t)be->shape.q * tess_precision_size(be->cfg.precision);
-    void *pops = malloc(bytes ? bytes : 1);
-    if (!pops)
-        return tess_fail(err, TESS_ERR_NOMEM, "out of host memory: %zu bytes for the MR check", bytes);
-    const tess_status st = tess_gpu_mr_transfer(be, pops, 0, err);
-    if (st == TESS_OK) {
-        tess_tiling_t t = be->shape;
-        t.ntiles = be->ntiles;
-        t.node_type = be->host_type;
-        tess_check_populations(&t, &be->consts.p, be->cfg.precision == TESS_PRECISION_SINGLE, 0, pops, r);
+    const size_t vs = tess_precision_size(be->cfg.precision);
+    const size_t tile_ms = 64 * (size_t)tess_gpu_mr_values(be) * vs, tile_pops = 64 * (size_t)be->shape.q * vs;
+    const int32_t chunk = be->ntiles < TESS_GPU_TRANSFER_TILES ? be->ntiles : TESS_GPU_TRANSFER_TILES;
+    r->rho_min = INFINITY;
+    r->rho_max = -INFINITY;
+    r->u_max = 0.0;
+    r->nonfinite = r->wet = 0;
+    if (chunk == 0)
+        return TESS_OK;
+    char *ms = (char *)malloc((size_t)chunk * tile_ms), *pops = (char *)malloc((size_t)chunk * tile_pops);
+    if (!ms || !pops) {
+        free(ms);
+        free(pops);
+        return tess_fail(err, TESS_ERR_NOMEM, "out of host memory: %zu bytes for the MR check",
+                         (size_t)chunk * (tile_ms + tile_pops));
     }
+    gpuError_t rc = gpuSuccess;
+    for (int32_t k0 = 0; k0 < be->ntiles && rc == gpuSuccess; k0 += chunk) {
+        const int32_t k1 = be->ntiles - k0 < chunk ? be->ntiles : k0 + chunk;
+        rc = gpuMemcpy(ms, (const char *)be->f[be->cur] + (size_t)k0 * tile_ms, (size_t)(k1 - k0) * tile_ms,
+                       gpuMemcpyDeviceToHost);
+        if (rc != gpuSuccess)
+            break;
+        /* the chunk as a tiling of its own: canonical storage is per tile, so its tiles [0, k1 - k0) */
+        tess_tiling_t t = be->shape;
+        t.ntiles = k1 - k0;
+        t.node_type = be->host_type + 64 * (size_t)k0;
+        tess_state_mr_convert(&t, be->cfg.precision, pops, 1, ms, 0, t.ntiles, 0);
+        tess_check_t c;
+        tess_check_populations(&t, &be->consts.p, be->cfg.precision == TESS_PRECISION_SINGLE, 0, pops, &c);
+        r->rho_min = c.rho_min < r->rho_min ? c.rho_min : r->rho_min;
+        r->rho_max = c.rho_max > r->rho_max ? c.rho_max : r->rho_max;
+        r->u_max = c.u_max > r->u_max ? c.u_max : r->u_max;
+        r->nonfinite += c.nonfinite;
+        r->wet += c.wet;
+    }
+    free(ms);
     free(pops);
-    return st;
+    TESS_GPU_TRY(rc, err, "downloading the MR moments for the check");
+    return TESS_OK;
 }
 
 #endif

@@ -23,6 +23,7 @@ typedef cudaFuncAttributes gpuFuncAttributes;
 #define gpuErrorNoBinaryForGpu cudaErrorNoKernelImageForDevice
 #define gpuMemcpyHostToDevice cudaMemcpyHostToDevice
 #define gpuMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define gpuMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
 #define gpuGetErrorString cudaGetErrorString
 #define gpuGetErrorName cudaGetErrorName
 #define gpuGetLastError cudaGetLastError
@@ -61,6 +62,7 @@ typedef hipFuncAttributes gpuFuncAttributes;
 #define gpuErrorNoBinaryForGpu hipErrorNoBinaryForGpu
 #define gpuMemcpyHostToDevice hipMemcpyHostToDevice
 #define gpuMemcpyDeviceToHost hipMemcpyDeviceToHost
+#define gpuMemcpyDeviceToDevice hipMemcpyDeviceToDevice
 #define gpuGetErrorString hipGetErrorString
 #define gpuGetErrorName hipGetErrorName
 #define gpuGetLastError hipGetLastError

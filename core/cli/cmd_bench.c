@@ -42,6 +42,8 @@ typedef struct {
     int mr_layer; /* MR nodes per layer; 0 = chosen from the cache size */
     double mlups, mlups_min, mlups_max, bytes_per_update, gbs, frac_copy, frac_peak;
     double bytes_per_node; /* the backend's bytes_allocated over the fluid nodes (device bytes on a GPU) */
+    tess_setup_t setup;    /* the set-up's stages (tess_setup.h) */
+    size_t host_peak;      /* the process's peak host memory after the row (bytes) */
 } bench_row;
 
 static double now_seconds(void)
@@ -285,7 +287,9 @@ static int run_one(const bench_opts *o, const char *case_path, int size, const c
     ov[nov++] = extra[0];
     ov[nov++] = extra[1];
     tess_case_t c;
+    const double t_case = tess_setup_now();
     tess_status st = tess_case_load(case_path, ov, nov, &c, &err);
+    const double case_s = tess_setup_now() - t_case;
     if (st != TESS_OK) {
         fprintf(stderr, "tessera bench: %s\n", err.msg);
         return tess_status_exit_code(st);
@@ -365,6 +369,9 @@ static int run_one(const bench_opts *o, const char *case_path, int size, const c
     row->frac_copy = copy_gbs > 0 ? row->gbs / copy_gbs : 0.0;
     row->frac_peak = peak_gbs > 0 ? row->gbs / peak_gbs : 0.0;
     row->bytes_per_node = t->n_wet > 0 ? (double)tess_sim_bytes_allocated(sim) / (double)t->n_wet : 0.0;
+    row->setup = *tess_sim_setup(sim);
+    row->setup.seconds[TESS_SETUP_CASE] = case_s;
+    row->host_peak = tess_setup_host_peak();
     tess_sim_free(sim);
     tess_case_free(&c);
     return 0;
@@ -388,6 +395,9 @@ static void print_row(const bench_row *r)
     if (r->frac_peak > 0)
         printf(" %6.1f%%", 100.0 * r->frac_peak);
     printf(" %7.1f\n", r->bytes_per_node);
+    char setup[256];
+    tess_setup_format(&r->setup, setup, sizeof setup);
+    printf("  %s\n", setup);
     fflush(stdout);
 }
 
@@ -413,14 +423,15 @@ static tess_status write_csv(const char *path, const bench_row *rows, int n, con
     fprintf(w.f, "\n");
     fprintf(w.f, "case,size,porosity,eta_t,nodes,fluid_nodes,tiles,pattern,precision,variant,collision,layout,"
                  "mr_layer,mlups_median,mlups_min,mlups_max,bytes_per_update,gb_per_s,fraction_of_copy,fraction_of_theoretical,"
-                 "lattice,wall,bytes_per_fluid_node\n");
+                 "lattice,wall,bytes_per_fluid_node,setup_seconds,host_peak_bytes\n");
     for (int i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
-        fprintf(w.f, "%s,%d,%.4f,%.4f,%ld,%ld,%ld,%s,%s,%s,%s,%s,%d,%.2f,%.2f,%.2f,%.0f,%.2f,%.4f,%.4f,%s,%s,%.1f\n",
+        fprintf(w.f, "%s,%d,%.4f,%.4f,%ld,%ld,%ld,%s,%s,%s,%s,%s,%d,%.2f,%.2f,%.2f,%.0f,%.2f,%.4f,%.4f,%s,%s,%.1f,%.3f,%zu\n",
                 r->case_name,
                 r->size, r->porosity_real, r->eta_t, r->nodes, r->wet, r->tiles, r->pattern, r->precision, r->variant,
                 r->collision, r->layout, r->mr_layer, r->mlups, r->mlups_min, r->mlups_max, r->bytes_per_update, r->gbs,
-                r->frac_copy, r->frac_peak, r->lattice, r->wall, r->bytes_per_node);
+                r->frac_copy, r->frac_peak, r->lattice, r->wall, r->bytes_per_node, tess_setup_total(&r->setup),
+                r->host_peak);
     }
     return tess_file_commit(&w, err);
 }

@@ -48,6 +48,7 @@ typedef struct {
     tess_monitor_t mon;
     tess_progress_t prog;
     double t0, t_step, t_last_row;
+    double case_s;              /* reading the case (the set-up's first stage, tess_setup.h) */
     long first, last_row_step;
     long long n_wet;
     tess_field_diff_t worst;
@@ -342,10 +343,12 @@ static tess_status setup(run_t *r, tess_error_t *err)
     tess_status st = tess_case_find(r->o.case_arg, path, sizeof path, err);
     if (st != TESS_OK)
         return st;
+    const double t_case = tess_setup_now();
     if ((st = tess_case_load(path, r->o.overrides, r->o.nover, &r->c, err)) != TESS_OK) {
         name_short_option(&r->o, err);
         return st;
     }
+    r->case_s = tess_setup_now() - t_case;
     if (r->c.warning[0])
         fprintf(stderr, "tessera: warning: %s\n", r->c.warning);
     r->mach_warned = tess_check_mach(r->c.max_lattice_speed) > TESS_CHECK_MACH_WARN;
@@ -672,7 +675,10 @@ int tess_cmd_run(int argc, char **argv)
                                 steps, r->first, r->stop_step, mlups, wall, bytes, &r->c.forces, r->force,
                                 r->c.units.active ? &r->c.units : NULL, r->sig ? tess_signal_name(r->sig) : NULL,
                                 0, 1.0, NULL, r->fo.files, r->fo.ext ? tess_mpi_size() : 0, r->fo.bytes,
-                                r->fo.seconds};
+                                r->fo.seconds, NULL, tess_setup_host_peak()};
+    tess_setup_t setup = *tess_sim_setup(r->sim);
+    setup.seconds[TESS_SETUP_CASE] = r->case_s;
+    sum.setup = &setup;
     /* A distributed run's balance and exchange per rank (docs/mpi.md). */
     tess_halo_rank_t *ranks = calloc((size_t)tess_mpi_size(), sizeof *ranks);
     if (!ranks)

@@ -1,5 +1,6 @@
 #include "tess_sim.h"
 #include "cpu_dist.h"
+#include "tess_setup.h"
 #include "tess_mpi.h"
 #include "tess_lattice.h"
 #include "tess_memory.h"
@@ -20,18 +21,69 @@ struct tess_sim {
     tess_params_t params;
     tess_tiling_t tiling;
     long step;
-    void *pops;           /* host copy of the canonical populations, for fields and restarts */
-    double *rho_t, *u_t;  /* per tile node */
+    void *pops;           /* host copy of the canonical populations, for fields and restarts: made when first
+                           * needed (a GPU run that only steps never holds one, nor a distributed run's rank 0) */
+    double *rho_t, *u_t;  /* per tile node, made when first needed */
     double *u_prev_t;     /* per tile node: the velocity of the previous monitor row (tess_sim_stats), or NULL */
     int have_prev;
     tess_force_links_t flinks; /* the forces' links over the global tiling (tess_sim_forces), found once */
     int have_flinks;
     int dist;             /* distributed (cpu_dist.h): reductions over every rank's own tiles (tess_sim_dist.h) */
+    tess_setup_t setup;   /* the set-up's stages (tess_setup.h; the case's is the caller's) */
 };
 
 static tess_status nomem(tess_error_t *err, const char *what)
 {
     return tess_fail(err, TESS_ERR_NOMEM, "out of memory for %s", what);
+}
+
+/* The host copy of the populations, allocated on first use (checked against the memory available first). */
+static tess_status host_pops(tess_sim_t *s, tess_error_t *err)
+{
+    if (s->pops)
+        return TESS_OK;
+    const size_t bytes = (tess_state_count(&s->tiling) ? tess_state_count(&s->tiling) : 1) *
+                         tess_precision_size(s->cfg.precision);
+    char what[96];
+    snprintf(what, sizeof what, "the host copy of the populations of %d tiles", s->tiling.ntiles);
+    const tess_status st = tess_memory_check(bytes, what, err);
+    if (st != TESS_OK)
+        return st;
+    s->pops = malloc(bytes);
+    return s->pops ? TESS_OK : nomem(err, "the host copy of the populations");
+}
+
+/* Density and velocity per tile node, allocated on first use. */
+static tess_status host_fields(tess_sim_t *s, tess_error_t *err)
+{
+    if (s->rho_t && s->u_t)
+        return TESS_OK;
+    const size_t nodes = 64 * (size_t)(s->tiling.ntiles ? s->tiling.ntiles : 1);
+    char what[96];
+    snprintf(what, sizeof what, "the per-node fields of %d tiles", s->tiling.ntiles);
+    const tess_status st = tess_memory_check(4 * nodes * sizeof(double), what, err);
+    if (st != TESS_OK)
+        return st;
+    if (!s->rho_t)
+        s->rho_t = malloc(nodes * sizeof *s->rho_t);
+    if (!s->u_t)
+        s->u_t = malloc(3 * nodes * sizeof *s->u_t);
+    return s->rho_t && s->u_t ? TESS_OK : nomem(err, "the per-node fields");
+}
+
+/* The initial state a range of tiles at a time (tess_state_fill_fn), for a backend's initialise_from. */
+typedef struct {
+    const tess_tiling_t *t;
+    const tess_params_t *p;
+    tess_precision prec;
+    double rho0;
+    const double *u0, *rho, *u;
+} equilibrium_source_t;
+
+static void equilibrium_fill(void *ctx, int32_t k0, int32_t k1, void *tiles)
+{
+    const equilibrium_source_t *e = (const equilibrium_source_t *)ctx;
+    tess_state_equilibrium_tiles(e->t, e->p, e->prec, k0, k1, tiles, e->rho0, e->u0, e->rho, e->u);
 }
 
 /* An initial state that the divergence test would refuse at once is bad input, not divergence: every wet node
@@ -137,38 +189,6 @@ static tess_status read_init_file(const tess_case_t *c, double **rho, double **u
     return st;
 }
 
-/* The per-tile-node fields (64 and 3 x 64 doubles a tile): a single process from the start, a distributed run's
- * rank 0 from the first output that needs them (docs/mpi.md). Returns 0 when out of memory. */
-static int fields_room(tess_sim_t *s)
-{
-    if (s->dist || s->rho_t)
-        return 1;
-    const size_t nodes = 64 * (size_t)(s->tiling.ntiles ? s->tiling.ntiles : 1);
-    s->rho_t = malloc(nodes * sizeof *s->rho_t);
-    s->u_t = malloc(3 * nodes * sizeof *s->u_t);
-    return s->rho_t && s->u_t;
-}
-
-static tess_status ensure_fields(tess_sim_t *s, tess_error_t *err)
-{
-    if (s->rho_t)
-        return TESS_OK;
-    const size_t nodes = 64 * (size_t)(s->tiling.ntiles ? s->tiling.ntiles : 1);
-    s->rho_t = malloc(nodes * sizeof *s->rho_t);
-    s->u_t = malloc(3 * nodes * sizeof *s->u_t);
-    return s->rho_t && s->u_t ? TESS_OK : nomem(err, "the per-node fields");
-}
-
-/* The global copy of the populations on the host (a distributed run's rank 0: only for the outputs that still
- * need it, wall shear stress, from their first call on; docs/mpi.md). */
-static tess_status ensure_pops(tess_sim_t *s, tess_error_t *err)
-{
-    if (!s->pops && !(s->pops = malloc((tess_state_count(&s->tiling) ? tess_state_count(&s->tiling) : 1) *
-                                       tess_precision_size(s->cfg.precision))))
-        return nomem(err, "the host copy of the populations");
-    return TESS_OK;
-}
-
 tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops, const tess_backend_config_t *cfg,
                             tess_sim_t **out, tess_error_t *err)
 {
@@ -191,25 +211,30 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
     s->cfg = *cfg;
     s->params = c->params;
     cfg = &s->cfg;
+    double t0 = tess_setup_now();
     tess_status st = tess_tiling_build(&s->tiling, &c->geometry, &c->params, err);
     if (st != TESS_OK) {
         free(s);
         return st;
     }
+    s->setup.seconds[TESS_SETUP_TILING] = tess_setup_now() - t0;
+    t0 = tess_setup_now();
     if (c->params.wall != TESS_WALL_BOUNCE_BACK &&
         (st = tess_links_build(&s->tiling.links, &s->tiling, &c->params, tess_wall_q_case, (void *)c, err)) != TESS_OK) {
         tess_sim_free(s);
         return st;
     }
+    s->setup.seconds[TESS_SETUP_LINKS] = tess_setup_now() - t0;
     const size_t n = tess_state_count(&s->tiling), nodes = 64 * (size_t)(s->tiling.ntiles ? s->tiling.ntiles : 1);
     /* Check the host memory before allocating: an oversized domain fails here with the figures, instead of
-     * paging for minutes. The host copy and the per-node fields always live here; the CPU backend's own copies
-     * too (AB two of 19 values, AA one, MR two of 10 moments), a GPU backend's are on the device. Distributed,
-     * rank 0 holds its share of the engine, the per-node fields for the outputs, and no global populations (but
-     * briefly, to scatter an [init] file's state). */
+     * paging for minutes. A backend that initialises from a source (a GPU's, initialise_from) keeps its copies on
+     * the device and needs no host copy of the state; the others get the host copy and the per-node fields that a
+     * run's outputs use, and the CPU backend's own copies (AB two of 19 values, AA one, MR two of 10 moments).
+     * Distributed, rank 0 holds its share of the engine and no global populations (but briefly, to scatter an
+     * [init] file's state); the per-node fields come with the first output. */
     const size_t vsize = tess_precision_size(cfg->precision);
     const int global_pops = !s->dist || c->init_file[0];
-    size_t need = (global_pops ? n * vsize : 0) + 4 * nodes * sizeof(double);
+    size_t need = ops->initialise_from || !global_pops ? 0 : n * vsize + 4 * nodes * sizeof(double);
     if (strcmp(ops->name, "cpu") == 0)
         need += (cfg->pattern == TESS_PATTERN_AA ? 1 : 2) * (size_t)tess_state_node_values(cfg->pattern, s->tiling.lattice, s->tiling.q) *
                 nodes * vsize / (size_t)tess_mpi_size();
@@ -221,20 +246,22 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
         tess_sim_free(s);
         return st;
     }
-    if ((global_pops && !(s->pops = malloc((n ? n : 1) * vsize))) || !fields_room(s)) {
-        tess_sim_free(s);
-        return nomem(err, "the host copy of the populations");
-    }
-    if ((st = ops->create(cfg, &s->be, err)) != TESS_OK || (st = ops->upload_geometry(s->be, &s->tiling, err)) != TESS_OK) {
+    t0 = tess_setup_now();
+    if ((st = ops->create(cfg, &s->be, err)) == TESS_OK)
+        st = ops->upload_geometry(s->be, &s->tiling, err);
+    s->setup.seconds[TESS_SETUP_BACKEND] = tess_setup_now() - t0;
+    if (st != TESS_OK) {
         tess_sim_free(s);
         return st;
     }
     if (!global_pops) { /* every rank its own tiles' equilibrium (tess_sim_dist.h) */
+        t0 = tess_setup_now();
         if ((st = tess_cpu_dist_plan(s->be, &s->params, err)) != TESS_OK ||
             (st = tess_sim_dist_equilibrium(s->be, &s->params, c->init_density, c->init_velocity, err)) != TESS_OK) {
             tess_sim_free(s);
             return st;
         }
+        s->setup.seconds[TESS_SETUP_INITIALISE] = tess_setup_now() - t0;
         *out = s;
         return TESS_OK;
     }
@@ -243,10 +270,19 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
         tess_sim_free(s);
         return st;
     }
-    tess_state_equilibrium(&s->tiling, &s->params, cfg->precision, s->pops, c->init_density, c->init_velocity, rho, u);
+    t0 = tess_setup_now();
+    if (ops->initialise_from) {
+        equilibrium_source_t src = {&s->tiling, &s->params, cfg->precision, c->init_density, c->init_velocity, rho, u};
+        st = ops->initialise_from(s->be, &s->params, equilibrium_fill, &src, err);
+    } else if ((st = host_pops(s, err)) == TESS_OK && (st = host_fields(s, err)) == TESS_OK) {
+        tess_state_equilibrium(&s->tiling, &s->params, cfg->precision, s->pops, c->init_density, c->init_velocity, rho,
+                               u);
+        st = ops->initialise(s->be, &s->params, s->pops, err);
+    }
+    s->setup.seconds[TESS_SETUP_INITIALISE] = tess_setup_now() - t0;
     free(rho);
     free(u);
-    if ((st = ops->initialise(s->be, &s->params, s->pops, err)) != TESS_OK) {
+    if (st != TESS_OK) {
         tess_sim_free(s);
         return st;
     }
@@ -269,14 +305,15 @@ tess_status tess_sim_step(tess_sim_t *s, int n, tess_error_t *err)
 /* Density and velocity per tile node into s->rho_t, s->u_t. */
 static tess_status tile_fields(tess_sim_t *s, tess_error_t *err)
 {
-    tess_status st = ensure_fields(s, err);
+    tess_status st = host_fields(s, err);
     if (st != TESS_OK)
         return st;
     if (s->dist)
         return tess_sim_dist_fields(s->be, s->rho_t, s->u_t, err);
     if (s->ops->download_fields)
         return s->ops->download_fields(s->be, s->rho_t, s->u_t, err);
-    st = s->ops->download_populations(s->be, s->pops, err);
+    if ((st = host_pops(s, err)) == TESS_OK)
+        st = s->ops->download_populations(s->be, s->pops, err);
     if (st == TESS_OK)
         tess_state_fields(&s->tiling, &s->params, s->cfg.precision, s->pops, s->rho_t, s->u_t);
     return st;
@@ -289,7 +326,9 @@ tess_status tess_sim_check(tess_sim_t *s, tess_check_t *r, tess_error_t *err)
     if (s->ops->check_state)
         return s->ops->check_state(s->be, r, err);
     /* From the populations: no per-node fields to fill and read back (half the cost of tess_sim_fields). */
-    const tess_status st = s->ops->download_populations(s->be, s->pops, err);
+    tess_status st = host_pops(s, err);
+    if (st == TESS_OK)
+        st = s->ops->download_populations(s->be, s->pops, err);
     if (st == TESS_OK)
         tess_check_populations(&s->tiling, &s->params, s->cfg.precision == TESS_PRECISION_SINGLE, s->cfg.threads,
                                s->pops, r);
@@ -361,7 +400,7 @@ tess_status tess_sim_forces(tess_sim_t *s, const tess_case_t *c, double *force, 
     }
     if (s->dist)
         return tess_sim_dist_forces(s->be, &s->flinks, c->forces.nbody, force, err);
-    if ((st = s->ops->download_populations(s->be, s->pops, err)) != TESS_OK)
+    if ((st = host_pops(s, err)) != TESS_OK || (st = s->ops->download_populations(s->be, s->pops, err)) != TESS_OK)
         return st;
     return tess_forces_from_links(lat, &s->tiling, &s->params, c->forces.nbody, &s->flinks, s->cfg.precision, s->pops,
                                   force, err);
@@ -369,7 +408,7 @@ tess_status tess_sim_forces(tess_sim_t *s, const tess_case_t *c, double *force, 
 
 tess_status tess_sim_populations(tess_sim_t *s, const void **pops, tess_error_t *err)
 {
-    tess_status st = ensure_pops(s, err);
+    tess_status st = host_pops(s, err);
     if (st == TESS_OK)
         st = s->ops->download_populations(s->be, s->pops, err);
     *pops = st == TESS_OK ? s->pops : NULL;
@@ -416,6 +455,11 @@ const tess_backend_ops_t *tess_sim_backend(const tess_sim_t *s)
     return s->ops;
 }
 
+const tess_setup_t *tess_sim_setup(const tess_sim_t *s)
+{
+    return &s->setup;
+}
+
 size_t tess_sim_bytes_allocated(const tess_sim_t *s)
 {
     return s->ops->bytes_allocated ? s->ops->bytes_allocated(s->be) : 0;
@@ -448,7 +492,9 @@ tess_status tess_sim_save_restart(tess_sim_t *s, const char *path, tess_error_t 
         const tess_restart_header_t h = header(s);
         return tess_sim_dist_save(s->be, path, &h, err);
     }
-    const tess_status st = s->ops->download_populations(s->be, s->pops, err);
+    tess_status st = host_pops(s, err);
+    if (st == TESS_OK)
+        st = s->ops->download_populations(s->be, s->pops, err);
     if (st != TESS_OK)
         return st;
     const tess_restart_header_t h = header(s);
@@ -465,7 +511,9 @@ tess_status tess_sim_load_restart(tess_sim_t *s, const char *path, tess_error_t 
             s->step = got.step;
         return st;
     }
-    tess_status st = tess_restart_read(path, &want, &got, s->pops, err);
+    tess_status st = host_pops(s, err);
+    if (st == TESS_OK)
+        st = tess_restart_read(path, &want, &got, s->pops, err);
     if (st != TESS_OK)
         return st;
     /* The state is that of step got.step: time-dependent inlets go on from there (tess_params_t.step0); the

@@ -5,6 +5,7 @@
 
 #include "tess_backend.h"
 #include "tess_halo_plan.h"
+#include "tess_setup.h"
 #include "tess_case.h"
 #include "tess_tiling.h"
 #include "tess_sim_dist.h"
@@ -12,7 +13,9 @@
 typedef struct tess_sim tess_sim_t;
 
 /* Tiles the case's geometry, creates the backend with cfg, uploads and initialises it: equilibrium at
- * [init] density and velocity, or at the fields of the [init] file. */
+ * [init] density and velocity, or at the fields of the [init] file. A backend with initialise_from gets the state a
+ * range of tiles at a time; the host copy of the populations and the per-node fields are then made only when an
+ * output first needs them. */
 tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops, const tess_backend_config_t *cfg,
                             tess_sim_t **out, tess_error_t *err);
 tess_status tess_sim_step(tess_sim_t *s, int n, tess_error_t *err);
@@ -49,6 +52,9 @@ long tess_sim_step_count(const tess_sim_t *s);
 const tess_tiling_t *tess_sim_tiling(const tess_sim_t *s);
 const tess_backend_ops_t *tess_sim_backend(const tess_sim_t *s);
 size_t tess_sim_bytes_allocated(const tess_sim_t *s);
+/* The seconds of tess_sim_create's stages (tiling, links, backend, initialise; the case stage is left 0 for the
+ * caller, who loaded the case). */
+const tess_setup_t *tess_sim_setup(const tess_sim_t *s);
 /* One line about the backend's device ("" when the backend has no describe). */
 void tess_sim_describe(const tess_sim_t *s, char *buf, size_t len);
 

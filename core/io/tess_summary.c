@@ -106,6 +106,12 @@ tess_status tess_summary_write(const char *path, const tess_summary_t *s, tess_e
         }
         fprintf(f, "\n  ]}");
     }
+    if (s->setup) {
+        fprintf(f, ",\n  \"setup\": {\"seconds\": %.6f", tess_setup_total(s->setup));
+        for (int i = 0; i < TESS_SETUP_STAGES; i++)
+            fprintf(f, ", \"%s\": %.6f", tess_setup_stage_name(i), s->setup->seconds[i]);
+        fprintf(f, ", \"host_peak_bytes\": %zu}", s->host_peak);
+    }
     fprintf(f, "\n}\n");
     return tess_file_commit(&w, err);
 }

@@ -5,6 +5,7 @@
 #include "tess_case.h"
 #include "tess_error.h"
 #include "tess_halo_plan.h"
+#include "tess_setup.h"
 #include <stddef.h>
 
 typedef struct {
@@ -26,6 +27,8 @@ typedef struct {
     int field_pieces;              /* pieces per output (0: single files) */
     long long field_bytes;         /* their point data, all ranks' pieces */
     double field_seconds;          /* wall time writing them (tess_field_output.h) */
+    const tess_setup_t *setup;     /* the set-up's stages (NULL: no "setup" block) */
+    size_t host_peak;              /* the process's peak host memory, bytes (0: unknown) */
 } tess_summary_t;
 
 tess_status tess_summary_write(const char *path, const tess_summary_t *s, tess_error_t *err);
