@@ -317,6 +317,24 @@ static void fill_slots(tess_cpu_q_t *be)
         }                                                                                                          \
     } while (0)
 
+/* The canonical (tile-major) state to the engine's direction-major copy (to_engine) or back, value by value,
+ * threaded over tiles. */
+static void engine_convert(const tess_cpu_q_t *be, void *canon, void *engine, int to_engine)
+{
+    const size_t vs = tess_precision_size(be->cfg.precision);
+#pragma omp parallel for schedule(static) num_threads(be->nthreads)
+    for (int32_t k = 0; k < be->ntiles; k++)
+        for (int i = 0; i < be->q; i++)
+            for (int n = 0; n < 64; n++) {
+                char *c = (char *)canon + tess_state_index(&be->shape, k, i, n) * vs;
+                char *e = (char *)engine + (size_t)tess_pop_index(be->grid.pop, be->q, k, i, n) * vs;
+                if (to_engine)
+                    memcpy(e, c, vs);
+                else
+                    memcpy(c, e, vs);
+            }
+}
+
 static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const void *pops, tess_error_t *err)
 {
     tess_cpu_q_t *be = qbe(b);
@@ -358,15 +376,8 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
     for (int c = 0; c < ncopies; c++) /* the scratch tiles and the padding of every direction: defined values */
         for (int i = 0; i < be->q; i++)
             memset((char *)be->f[c] + (size_t)(i * dir + used) * vs, 0, (size_t)(dir - used) * vs);
-#pragma omp parallel for schedule(static) num_threads(be->nthreads)
-    for (int32_t k = 0; k < be->ntiles; k++)
-        for (int i = 0; i < be->q; i++)
-            for (int n = 0; n < 64; n++) {
-                const size_t from = tess_state_index(&be->shape, k, i, n);
-                const size_t to = (size_t)tess_pop_index(be->grid.pop, be->q, k, i, n);
-                for (int c = 0; c < ncopies; c++)
-                    memcpy((char *)be->f[c] + to * vs, (const char *)pops + from * vs, vs);
-            }
+    for (int c = 0; c < ncopies; c++)
+        engine_convert(be, (void *)pops, be->f[c], 1);
     return TESS_OK;
 }
 
@@ -413,14 +424,7 @@ static tess_status q_download(tess_backend_t *b, void *pops, tess_error_t *err)
         tess_state_mr_convert(&be->shape, be->cfg.precision, pops, 1, be->f[be->cur], 0, be->ntiles, 0);
         return TESS_OK;
     }
-    const size_t vs = tess_precision_size(be->cfg.precision);
-    const char *src = be->f[be->cfg.pattern == TESS_PATTERN_AA ? 0 : be->cur];
-#pragma omp parallel for schedule(static) num_threads(be->nthreads)
-    for (int32_t k = 0; k < be->ntiles; k++)
-        for (int i = 0; i < be->q; i++)
-            for (int n = 0; n < 64; n++)
-                memcpy((char *)pops + tess_state_index(&be->shape, k, i, n) * vs,
-                       src + (size_t)tess_pop_index(be->grid.pop, be->q, k, i, n) * vs, vs);
+    engine_convert(be, pops, be->f[be->cfg.pattern == TESS_PATTERN_AA ? 0 : be->cur], 0);
     return TESS_OK;
 }
 
