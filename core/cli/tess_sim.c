@@ -430,6 +430,19 @@ void tess_sim_free(tess_sim_t *s)
     free(s);
 }
 
+int tess_sim_distributed(const tess_sim_t *s)
+{
+    return s->dist;
+}
+
+tess_status tess_sim_field_pieces(tess_sim_t *s, tess_field_pieces_job_t *job, tess_error_t *err)
+{
+    if (!s->dist)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED, "field pieces per rank need a distributed run");
+    job->tiling = &s->tiling;
+    return tess_sim_dist_pieces(s->be, job, err);
+}
+
 tess_status tess_sim_ranks(tess_sim_t *s, tess_halo_rank_t *out, double *imbalance, int *nranks, tess_error_t *err)
 {
     *nranks = 0;

@@ -44,6 +44,11 @@ tess_status tess_sim_populations(tess_sim_t *s, const void **pops, tess_error_t 
  * global tile order: under mpirun every rank computes its own tiles' (docs/mpi.md), with the same bits. */
 tess_status tess_sim_forces(tess_sim_t *s, const tess_case_t *c, double *force, tess_error_t *err);
 
+/* Whether the run is distributed over MPI ranks (cpu_dist.h). */
+int tess_sim_distributed(const tess_sim_t *s);
+/* A distributed run's field file in pieces, every rank its own (tess_field_pieces.h; job->tiling is set here). */
+tess_status tess_sim_field_pieces(tess_sim_t *s, tess_field_pieces_job_t *job, tess_error_t *err);
+
 /* A distributed run's figures per rank (docs/mpi.md): *nranks the MPI ranks and out (room for tess_mpi_size()
  * entries) filled, or *nranks 0 when the run is not distributed. Every rank takes part (a command). */
 tess_status tess_sim_ranks(tess_sim_t *s, tess_halo_rank_t *out, double *imbalance, int *nranks, tess_error_t *err);

@@ -12,11 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TASK_STATS, TASK_CHECK, TASK_FORCES, TASK_SAVE, TASK_LOAD, TASK_EQUILIBRIUM, TASK_FIELDS, NTASKS };
+enum { TASK_STATS, TASK_CHECK, TASK_FORCES, TASK_SAVE, TASK_LOAD, TASK_EQUILIBRIUM, TASK_FIELDS, TASK_PIECES, NTASKS };
 enum { TAG_PARTS = 300, TAG_LINKS };
 
-/* The worst status over the ranks (every rank calls it): what a task agrees on before its collective calls. */
-static tess_status all_ok(tess_status st, tess_error_t *err)
+tess_status tess_sim_dist_agree(tess_status st, tess_error_t *err)
 {
     const int worst = tess_mpi_max_int((int)st);
     if (worst != (int)TESS_OK && st == TESS_OK)
@@ -104,7 +103,7 @@ static tess_status task_stats(const tess_dist_view_t *v, void *argp, tess_error_
     tess_status st = TESS_OK;
     if (!rho || !u || !part || !prev || (root && (!all || !tmp || !bads)))
         st = tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the monitor's reductions", tess_mpi_rank());
-    if ((st = all_ok(st, err)) == TESS_OK) {
+    if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
         tess_state_fields(&t, v->params, v->precision, v->pops, rho, u);
         tess_tile_stats(&t, t.ntiles, v->params, rho, u, prev->have ? prev->u : NULL, part);
         bad_t mine = {INT64_MAX, {-1, -1, -1}, NAN, NAN};
@@ -166,7 +165,7 @@ static tess_status task_check(const tess_dist_view_t *v, void *argp, tess_error_
     tess_mpi_bcast(&threads, sizeof threads, 0);
     const int root = tess_mpi_rank() == 0;
     tess_check_t *all = root ? malloc((size_t)v->nranks * sizeof *all) : NULL;
-    tess_status st = all_ok(root && !all ? tess_fail(err, TESS_ERR_NOMEM, "out of memory for the divergence test")
+    tess_status st = tess_sim_dist_agree(root && !all ? tess_fail(err, TESS_ERR_NOMEM, "out of memory for the divergence test")
                                          : TESS_OK, err);
     if (st != TESS_OK) {
         free(all);
@@ -249,7 +248,7 @@ static tess_status send_links(const tess_dist_view_t *v, const forces_arg_t *arg
     tess_status st = (!rl || (root && (!buf || !sbuf)))
                          ? tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the forces' links", tess_mpi_rank())
                          : TESS_OK;
-    if ((st = all_ok(st, err)) != TESS_OK) {
+    if ((st = tess_sim_dist_agree(st, err)) != TESS_OK) {
         free(rl);
         free(buf);
         free(sbuf);
@@ -318,7 +317,7 @@ static tess_status task_forces(const tess_dist_view_t *v, void *argp, tess_error
     st = (!part || (root && (!place || !all || !tmp)))
              ? tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the forces on bodies", tess_mpi_rank())
              : TESS_OK;
-    if ((st = all_ok(st, err)) == TESS_OK) {
+    if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
         int32_t m = 0;
         for (int32_t k = 0; k < rl->nowned; k++)
             if (rl->start[k + 1] > rl->start[k])
@@ -416,7 +415,7 @@ static tess_status file_crc(const tess_dist_view_t *v, const void *data, const u
                          ? tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the restart file's checksum",
                                      tess_mpi_rank())
                          : TESS_OK;
-    if ((st = all_ok(st, err)) == TESS_OK) {
+    if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
         for (int32_t k = 0; k < v->nowned; k++)
             mine[k] = tess_restart_block_crc((const char *)data + (size_t)k * block, block);
         gather_tiles(v, mine, sizeof *mine, all, tmp);
@@ -471,14 +470,14 @@ static tess_status task_save(const tess_dist_view_t *v, void *argp, tess_error_t
              : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory writing the restart file", tess_mpi_rank());
     if (root)
         remove(tmpname); /* a leftover of an earlier failure */
-    if ((st = all_ok(st, err)) == TESS_OK) {
+    if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
         tess_mpi_file_t *f = NULL;
         st = tess_mpi_file_open(tmpname, 1, &f) ? io_failed(tmpname, "create", err) : TESS_OK;
-        if ((st = all_ok(st, err)) == TESS_OK) {
+        if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
             int rc = root ? tess_mpi_file_write_at(f, 0, hb, sizeof hb) : 0;
             rc |= tess_mpi_file_blocks(f, 1, foff, moff, v->nowned, block, (void *)(uintptr_t)v->pops);
             rc |= tess_mpi_file_close(f);
-            st = all_ok(rc ? io_failed(tmpname, "write", err) : TESS_OK, err);
+            st = tess_sim_dist_agree(rc ? io_failed(tmpname, "write", err) : TESS_OK, err);
         }
         if (root) {
             if (st == TESS_OK && rename(tmpname, h.path) != 0)
@@ -486,7 +485,7 @@ static tess_status task_save(const tess_dist_view_t *v, void *argp, tess_error_t
             if (st != TESS_OK)
                 remove(tmpname);
         }
-        st = all_ok(st, err);
+        st = tess_sim_dist_agree(st, err);
     }
     free(foff);
     free(moff);
@@ -516,7 +515,7 @@ static tess_status task_load(const tess_dist_view_t *v, void *argp, tess_error_t
                 st = tess_fail(err, TESS_ERR_INPUT, "%s: restart file does not match the case", h.path);
         }
     }
-    if ((st = all_ok(st, err)) != TESS_OK)
+    if ((st = tess_sim_dist_agree(st, err)) != TESS_OK)
         return st;
     tess_mpi_bcast(&h, sizeof h, 0);
     tess_mpi_bcast(&got, sizeof got, 0);
@@ -527,13 +526,13 @@ static tess_status task_load(const tess_dist_view_t *v, void *argp, tess_error_t
     st = pops && file_blocks(v, n, block, &foff, &moff)
              ? TESS_OK
              : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory reading the restart file", tess_mpi_rank());
-    if ((st = all_ok(st, err)) == TESS_OK) {
+    if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
         tess_mpi_file_t *f = NULL;
         st = tess_mpi_file_open(h.path, 0, &f) ? io_failed(h.path, "open", err) : TESS_OK;
-        if ((st = all_ok(st, err)) == TESS_OK) {
+        if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
             int rc = tess_mpi_file_blocks(f, 0, foff, moff, n, block, pops);
             rc |= tess_mpi_file_close(f);
-            st = all_ok(rc ? io_failed(h.path, "read", err) : TESS_OK, err);
+            st = tess_sim_dist_agree(rc ? io_failed(h.path, "read", err) : TESS_OK, err);
         }
     }
     uint32_t crc = 0;
@@ -543,10 +542,10 @@ static tess_status task_load(const tess_dist_view_t *v, void *argp, tess_error_t
                            (unsigned)crc, (unsigned)want_crc);
         if (root && st == TESS_OK)
             st = tess_restart_match(h.path, &got, &h.h, err);
-        if ((st = all_ok(st, err)) == TESS_OK) {
+        if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
             tess_params_t p = *v->params;
             p.step0 = got.step;
-            st = all_ok(tess_cpu_dist_view_initialise(v, &p, pops, err), err);
+            st = tess_sim_dist_agree(tess_cpu_dist_view_initialise(v, &p, pops, err), err);
         }
     }
     if (root && st == TESS_OK)
@@ -593,7 +592,7 @@ static tess_status task_equilibrium(const tess_dist_view_t *v, void *argp, tess_
     tess_mpi_bcast(&h, sizeof h, 0);
     const int32_t n = v->local->ntiles;
     char *pops = malloc(tile_block(v) * (size_t)(n ? n : 1));
-    tess_status st = all_ok(pops ? TESS_OK
+    tess_status st = tess_sim_dist_agree(pops ? TESS_OK
                                  : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for its initial state",
                                              tess_mpi_rank()),
                             err);
@@ -621,7 +620,7 @@ static tess_status task_fields(const tess_dist_view_t *v, void *argp, tess_error
     tess_status st = (!rho || !u || (root && !tmp))
                          ? tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the fields", tess_mpi_rank())
                          : TESS_OK;
-    if ((st = all_ok(st, err)) == TESS_OK) {
+    if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
         tess_state_fields(&t, v->params, v->precision, v->pops, rho, u);
         gather_tiles(v, rho, 64 * sizeof *rho, root ? arg->rho : NULL, tmp);
         gather_tiles(v, u, 3 * 64 * sizeof *u, root ? arg->u : NULL, tmp);
@@ -645,12 +644,18 @@ tess_status tess_sim_dist_fields(tess_backend_t *be, double *rho, double *u, tes
     return tess_cpu_dist_task(be, TASK_FIELDS, &arg, err);
 }
 
+tess_status tess_sim_dist_pieces(tess_backend_t *be, tess_field_pieces_job_t *job, tess_error_t *err)
+{
+    return tess_cpu_dist_task(be, TASK_PIECES, job, err);
+}
+
 void tess_sim_dist_register(void)
 {
     static const tess_dist_task_t list[NTASKS] = {[TASK_STATS] = {task_stats, 1}, [TASK_CHECK] = {task_check, 1},
                                                   [TASK_FORCES] = {task_forces, 1}, [TASK_SAVE] = {task_save, 1},
                                                   [TASK_LOAD] = {task_load, 0},
                                                   [TASK_EQUILIBRIUM] = {task_equilibrium, 0},
-                                                  [TASK_FIELDS] = {task_fields, 1}};
+                                                  [TASK_FIELDS] = {task_fields, 1},
+                                                  [TASK_PIECES] = {tess_field_pieces_task, 1}};
     tess_cpu_dist_set_tasks(list, NTASKS);
 }

@@ -7,9 +7,14 @@
 
 #include "tess_backend.h"
 #include "tess_check.h"
+#include "tess_field_pieces.h"
 #include "tess_forces.h"
 #include "tess_restart.h"
 #include "tess_tile_stats.h"
+
+/* The worst status over the ranks (every rank calls it): what a task agrees on before its collective calls; a
+ * rank that did not fail itself gets a line saying that another did. */
+tess_status tess_sim_dist_agree(tess_status st, tess_error_t *err);
 
 /* Every rank, before it serves or drives a distributed run: the tasks below become the driver's. */
 void tess_sim_dist_register(void);
@@ -44,5 +49,7 @@ tess_status tess_sim_dist_equilibrium(tess_backend_t *be, const tess_params_t *p
 /* Density and velocity per tile node of the global tiling (rho: 64, u: 3 x 64 per tile) on rank 0, each rank's
  * own tiles computed there: what the outputs that still need the whole box read (docs/mpi.md). */
 tess_status tess_sim_dist_fields(tess_backend_t *be, double *rho, double *u, tess_error_t *err);
+/* A field file in pieces, every rank its own from its own tiles (tess_field_pieces.h). */
+tess_status tess_sim_dist_pieces(tess_backend_t *be, tess_field_pieces_job_t *job, tess_error_t *err);
 
 #endif
