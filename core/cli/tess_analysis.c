@@ -29,6 +29,9 @@ struct tess_analysis {
     double *dense;     /* scratch: 3 n for dense output arrays */
     double *dense2;    /* scratch: 3 n */
     uint8_t *mask;     /* n: 1 at WSS nodes */
+    size_t *pnodes;    /* distributed: the probes' corner nodes, asked of the ranks that own them */
+    size_t npnodes;
+    double *pvals;     /* 4 per corner node */
     const int32_t (*ext)[6]; /* pieces per rank (tess_analysis_pieces), NULL: single files */
 };
 
@@ -49,6 +52,8 @@ void tess_analysis_free(tess_analysis_t *a)
     free(a->dense);
     free(a->dense2);
     free(a->mask);
+    free(a->pnodes);
+    free(a->pvals);
     free(a);
 }
 
@@ -149,6 +154,14 @@ tess_status tess_analysis_create(const tess_case_t *c, tess_sim_t *sim, const ch
     if ((st = tess_probes_create(&a->probes, c, out_dir, restart ? tess_sim_step_count(sim) : -1, err)) != TESS_OK) {
         tess_analysis_free(a);
         return st;
+    }
+    /* Distributed: the probes read only their corners' values, each from the rank that owns the node. */
+    if (a->probes.n && tess_sim_distributed(sim)) {
+        if ((st = tess_probes_nodes(&a->probes, &a->pnodes, &a->npnodes, err)) != TESS_OK ||
+            !(a->pvals = malloc(4 * (a->npnodes + 1) * sizeof *a->pvals))) {
+            tess_analysis_free(a);
+            return st != TESS_OK ? st : tess_fail(err, TESS_ERR_NOMEM, "out of memory for the probes' values");
+        }
     }
     *out = a;
     return TESS_OK;
@@ -282,13 +295,17 @@ tess_status tess_analysis_event(tess_analysis_t *a, long step, int output, int c
     tess_status st;
     const int avg_due = a->avg_on && tess_average_due(&a->avg, step);
     const int probe_due = tess_probes_due(&a->probes, step);
-    if ((avg_due || probe_due) && !have_fields && (st = tess_sim_fields(a->sim, rho, u, err)) != TESS_OK)
+    const int probe_nodes = probe_due && a->pnodes; /* the probes' corners alone, from their ranks */
+    if ((avg_due || (probe_due && !probe_nodes)) && !have_fields && (st = tess_sim_fields(a->sim, rho, u, err)) != TESS_OK)
         return st;
     if (a->wss_on && (output || (avg_due && a->avg.nw)) && (st = compute_wss(a, step, err)) != TESS_OK)
         return st;
     if (avg_due)
         tess_average_add(&a->avg, step, rho, u, a->avg.nw ? a->wss_now : NULL);
-    if (probe_due && (st = tess_probes_sample(&a->probes, step, rho, u, err)) != TESS_OK)
+    if (probe_nodes && ((st = tess_sim_node_values(a->sim, a->pnodes, a->npnodes, a->pvals, err)) != TESS_OK ||
+                        (st = tess_probes_sample_nodes(&a->probes, step, a->pnodes, a->npnodes, a->pvals, err)) != TESS_OK))
+        return st;
+    if (probe_due && !probe_nodes && (st = tess_probes_sample(&a->probes, step, rho, u, err)) != TESS_OK)
         return st;
     if (output && a->wss_on && (st = write_wss(a, step, err)) != TESS_OK)
         return st;

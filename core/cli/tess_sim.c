@@ -443,6 +443,13 @@ tess_status tess_sim_field_pieces(tess_sim_t *s, tess_field_pieces_job_t *job, t
     return tess_sim_dist_pieces(s->be, job, err);
 }
 
+tess_status tess_sim_node_values(tess_sim_t *s, const size_t *nodes, size_t n, double *vals, tess_error_t *err)
+{
+    if (!s->dist)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED, "node values per rank need a distributed run");
+    return tess_sim_dist_nodes(s->be, &s->tiling, nodes, n, vals, err);
+}
+
 tess_status tess_sim_ranks(tess_sim_t *s, tess_halo_rank_t *out, double *imbalance, int *nranks, tess_error_t *err)
 {
     *nranks = 0;

@@ -49,6 +49,10 @@ int tess_sim_distributed(const tess_sim_t *s);
 /* A distributed run's field file in pieces, every rank its own (tess_field_pieces.h; job->tiling is set here). */
 tess_status tess_sim_field_pieces(tess_sim_t *s, tess_field_pieces_job_t *job, tess_error_t *err);
 
+/* A distributed run's density and velocity of a fixed list of nodes (dense indices; vals: 4 per node), each from
+ * the rank that owns it (tess_sim_dist_nodes): the same bits as tess_sim_fields there. */
+tess_status tess_sim_node_values(tess_sim_t *s, const size_t *nodes, size_t n, double *vals, tess_error_t *err);
+
 /* A distributed run's figures per rank (docs/mpi.md): *nranks the MPI ranks and out (room for tess_mpi_size()
  * entries) filled, or *nranks 0 when the run is not distributed. Every rank takes part (a command). */
 tess_status tess_sim_ranks(tess_sim_t *s, tess_halo_rank_t *out, double *imbalance, int *nranks, tess_error_t *err);

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TASK_STATS, TASK_CHECK, TASK_FORCES, TASK_SAVE, TASK_LOAD, TASK_EQUILIBRIUM, TASK_FIELDS, TASK_PIECES, NTASKS };
-enum { TAG_PARTS = 300, TAG_LINKS };
+enum { TASK_STATS, TASK_CHECK, TASK_FORCES, TASK_SAVE, TASK_LOAD, TASK_EQUILIBRIUM, TASK_FIELDS, TASK_PIECES, TASK_NODES, NTASKS };
+enum { TAG_PARTS = 300, TAG_LINKS, TAG_NODES };
 
 tess_status tess_sim_dist_agree(tess_status st, tess_error_t *err)
 {
@@ -631,6 +631,178 @@ static tess_status task_fields(const tess_dist_view_t *v, void *argp, tess_error
     return st;
 }
 
+/* ---- the values of a fixed list of nodes (the probes' corners) ------------------------------------------ */
+
+typedef struct {
+    const tess_tiling_t *t; /* the global tiling */
+    const size_t *nodes;    /* dense indices (x fastest) */
+    size_t n;
+    double *vals;           /* out: density and velocity, 4 per node */
+} nodes_arg_t;
+
+/* The list on each rank (tess_dist_view_t.keep, one block): its own nodes (local tile * 64 + local node) in the
+ * request's order; on rank 0 also per rank the count and, rank by rank, the request positions. */
+typedef struct {
+    int64_t nmine;
+    int64_t *mine;
+    int64_t *count, *pos; /* rank 0 */
+} nodes_keep_t;
+
+/* Rank 0 to every rank, once: which requested nodes lie in its own tiles. */
+static tess_status nodes_setup(const tess_dist_view_t *v, const nodes_arg_t *arg, tess_error_t *err)
+{
+    const int root = tess_mpi_rank() == 0, R = tess_mpi_size();
+    int64_t n = 0, *owner = NULL, *where = NULL, *cnt = NULL;
+    int32_t *rank_of = NULL, *lidx = NULL;
+    tess_status st = TESS_OK;
+    if (root) {
+        const tess_tiling_t *t = arg->t;
+        n = (int64_t)arg->n;
+        owner = malloc((size_t)(n ? n : 1) * sizeof *owner); /* per request: the rank, -1 when no tile holds it */
+        where = malloc((size_t)(n ? n : 1) * sizeof *where); /* per request: local tile * 64 + node */
+        cnt = calloc((size_t)R + 1, sizeof *cnt);
+        rank_of = malloc((size_t)(v->global_ntiles ? v->global_ntiles : 1) * sizeof *rank_of);
+        lidx = malloc((size_t)(v->global_ntiles ? v->global_ntiles : 1) * sizeof *lidx);
+        if (!owner || !where || !cnt || !rank_of || !lidx) {
+            st = tess_fail(err, TESS_ERR_NOMEM, "out of memory for the probes' nodes");
+        } else {
+            for (int r = 0; r < R; r++)
+                for (int32_t k = 0; k < v->nowned_of[r]; k++) {
+                    rank_of[v->owned[r][k]] = r;
+                    lidx[v->owned[r][k]] = k;
+                }
+            for (int64_t j = 0; j < n; j++) {
+                const size_t d = arg->nodes[j];
+                const int x = (int)(d % (size_t)t->nx), y = (int)(d / (size_t)t->nx % (size_t)t->ny),
+                          z = (int)(d / ((size_t)t->nx * (size_t)t->ny));
+                const int64_t m = tess_tiling_node_index(t, x, y, z);
+                owner[j] = m < 0 ? -1 : rank_of[m / 64];
+                where[j] = m < 0 ? 0 : (int64_t)lidx[m / 64] * 64 + m % 64;
+                if (m >= 0)
+                    cnt[owner[j]]++;
+            }
+        }
+    }
+    if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
+        int64_t mine = 0;
+        if (root)
+            for (int r = R - 1; r >= 0; r--) {
+                mine = cnt[r]; /* ends as rank 0's */
+                if (r)
+                    tess_mpi_send(&mine, sizeof mine, r, TAG_NODES);
+            }
+        else
+            tess_mpi_recv(&mine, sizeof mine, 0, TAG_NODES);
+        const size_t head = (sizeof(nodes_keep_t) + 7) / 8 * 8;
+        const size_t extra = root ? ((size_t)R + (size_t)n) * sizeof(int64_t) : 0;
+        nodes_keep_t *k = malloc(head + (size_t)(mine + 1) * sizeof(int64_t) + extra);
+        int64_t *buf = root ? malloc((size_t)(n ? n : 1) * sizeof *buf) : NULL;
+        st = k && (!root || buf) ? TESS_OK
+                                 : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the probes' nodes",
+                                             tess_mpi_rank());
+        if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
+            k->nmine = mine;
+            k->mine = (int64_t *)(void *)((char *)k + head);
+            k->count = root ? k->mine + mine + 1 : NULL;
+            k->pos = root ? k->count + R : NULL;
+            if (root) {
+                int64_t at = 0;
+                for (int r = 0; r < R; r++) {
+                    int64_t m = 0;
+                    for (int64_t j = 0; j < n; j++)
+                        if (owner[j] == r) {
+                            k->pos[at + m] = j;
+                            buf[m++] = where[j];
+                        }
+                    k->count[r] = m;
+                    at += m;
+                    if (r)
+                        tess_mpi_send(buf, (size_t)m * sizeof *buf, r, TAG_NODES);
+                    else
+                        memcpy(k->mine, buf, (size_t)m * sizeof *buf);
+                }
+            } else {
+                tess_mpi_recv(k->mine, (size_t)mine * sizeof *k->mine, 0, TAG_NODES);
+            }
+            free(*v->keep);
+            *v->keep = k;
+            k = NULL;
+        }
+        free(k);
+        free(buf);
+    }
+    free(owner);
+    free(where);
+    free(cnt);
+    free(rank_of);
+    free(lidx);
+    return st;
+}
+
+/* Every rank the density and velocity of its listed nodes (each from its tile alone: tess_state_fields over a
+ * one-tile view, the same arithmetic as over the whole tiling), sent to rank 0, which places them. */
+static tess_status task_nodes(const tess_dist_view_t *v, void *argp, tess_error_t *err)
+{
+    nodes_arg_t *arg = argp;
+    const int root = tess_mpi_rank() == 0;
+    int32_t first = root ? *v->keep == NULL : 0;
+    tess_mpi_bcast(&first, sizeof first, 0);
+    tess_status st;
+    if (first && (st = nodes_setup(v, arg, err)) != TESS_OK)
+        return st;
+    const nodes_keep_t *k = *v->keep;
+    int64_t most = k->nmine;
+    for (int r = 1; root && r < v->nranks; r++)
+        most = k->count[r] > most ? k->count[r] : most;
+    double *vals = malloc(4 * (size_t)(most + 1) * sizeof *vals);
+    if ((st = tess_sim_dist_agree(vals ? TESS_OK
+                                       : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the probes' values",
+                                                   tess_mpi_rank()),
+                                  err)) != TESS_OK) {
+        free(vals);
+        return st;
+    }
+    const size_t block = tile_block(v);
+    tess_tiling_t one = *v->local;
+    one.ntiles = 1;
+    double rho[64], u[3 * 64];
+    int64_t tile = -1;
+    for (int64_t j = 0; j < k->nmine; j++) {
+        const int64_t kt = k->mine[j] / 64, n0 = k->mine[j] % 64;
+        if (kt != tile) {
+            one.node_type = v->local->node_type + 64 * (size_t)kt;
+            one.tile_corner = v->local->tile_corner + 3 * (size_t)kt;
+            tess_state_fields(&one, v->params, v->precision, (const char *)v->pops + (size_t)kt * block, rho, u);
+            tile = kt;
+        }
+        vals[4 * j] = rho[n0];
+        memcpy(vals + 4 * j + 1, u + 3 * n0, 3 * sizeof *u);
+    }
+    if (!root) {
+        tess_mpi_send(vals, 4 * (size_t)k->nmine * sizeof *vals, 0, TAG_NODES);
+    } else {
+        for (size_t j = 0; j < arg->n; j++) /* nodes in no tile (none: the corners are wet) */
+            arg->vals[4 * j] = arg->vals[4 * j + 1] = arg->vals[4 * j + 2] = arg->vals[4 * j + 3] = 0.0;
+        int64_t at = 0;
+        for (int r = 0; r < v->nranks; r++) {
+            if (r)
+                tess_mpi_recv(vals, 4 * (size_t)k->count[r] * sizeof *vals, r, TAG_NODES);
+            for (int64_t m = 0; m < k->count[r]; m++)
+                memcpy(arg->vals + 4 * (size_t)k->pos[at + m], vals + 4 * m, 4 * sizeof *vals);
+            at += k->count[r];
+        }
+    }
+    free(vals);
+    return TESS_OK;
+}
+
+tess_status tess_sim_dist_nodes(tess_backend_t *be, const tess_tiling_t *t, const size_t *nodes, size_t n,
+                                double *vals, tess_error_t *err)
+{
+    nodes_arg_t arg = {t, nodes, n, vals};
+    return tess_cpu_dist_task(be, TASK_NODES, &arg, err);
+}
+
 tess_status tess_sim_dist_equilibrium(tess_backend_t *be, const tess_params_t *p, double rho0, const double u0[3],
                                       tess_error_t *err)
 {
@@ -656,6 +828,7 @@ void tess_sim_dist_register(void)
                                                   [TASK_LOAD] = {task_load, 0},
                                                   [TASK_EQUILIBRIUM] = {task_equilibrium, 0},
                                                   [TASK_FIELDS] = {task_fields, 1},
-                                                  [TASK_PIECES] = {tess_field_pieces_task, 1}};
+                                                  [TASK_PIECES] = {tess_field_pieces_task, 1},
+                                                  [TASK_NODES] = {task_nodes, 1}};
     tess_cpu_dist_set_tasks(list, NTASKS);
 }
