@@ -44,9 +44,10 @@ void tess_field_output_values(const tess_units_t *un, size_t n, const double *rh
     const double cu = tess_units_velocity_scale(un);
     /* NaN, not 0, where nothing is computed: ParaView's default colour range then spans the fluid only. */
     for (size_t i = 0; i < n; i++) {
+        const double r = rho[i]; /* read first: dens may be rho, vel may be u */
         ghost[i] = solid[i] ? GHOST_HIDDEN_POINT : 0;
-        dens[i] = solid[i] ? NAN : tess_units_density(un, rho[i]);
-        pres[i] = solid[i] ? NAN : tess_units_pressure(un, rho[i]);
+        dens[i] = solid[i] ? NAN : tess_units_density(un, r);
+        pres[i] = solid[i] ? NAN : tess_units_pressure(un, r);
         for (int k = 0; k < 3; k++)
             vel[3 * i + k] = solid[i] ? NAN : u[3 * i + k] * cu;
     }
@@ -182,6 +183,16 @@ int tess_field_output_dense(const tess_field_output_t *o)
     return o->sim == NULL;
 }
 
+static void free_buffers(tess_field_output_t *o)
+{
+    free(o->buf);
+    free(o->f32);
+    free(o->ghost);
+    o->buf = NULL;
+    o->f32 = NULL;
+    o->ghost = NULL;
+}
+
 tess_status tess_field_output_pieces(tess_field_output_t *o, tess_sim_t *sim, tess_error_t *err)
 {
     const int R = tess_mpi_size();
@@ -203,12 +214,7 @@ tess_status tess_field_output_pieces(tess_field_output_t *o, tess_sim_t *sim, te
     /* Each rank computes its piece from its own tiles: rank 0 needs no dense buffers. */
     if (tess_sim_distributed(sim)) {
         o->sim = sim;
-        free(o->buf);
-        free(o->f32);
-        free(o->ghost);
-        o->buf = NULL;
-        o->f32 = NULL;
-        o->ghost = NULL;
+        free_buffers(o);
     }
     return TESS_OK;
 }
@@ -217,11 +223,6 @@ void tess_field_output_free(tess_field_output_t *o)
 {
     free(o->ext);
     o->ext = NULL;
-    free(o->buf);
-    free(o->f32);
-    free(o->ghost);
+    free_buffers(o);
     tess_pvd_free(&o->pvd);
-    o->buf = NULL;
-    o->f32 = NULL;
-    o->ghost = NULL;
 }

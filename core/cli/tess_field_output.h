@@ -45,7 +45,8 @@ tess_status tess_field_output_pieces(tess_field_output_t *o, tess_sim_t *sim, te
 int tess_field_output_dense(const tess_field_output_t *o);
 /* The output's per-node values from lattice density and velocity (n nodes; solid[i] 1 where nothing is
  * computed: NaN there, and vtkGhostType's HIDDENPOINT): density and pressure p - p_ref in the output units,
- * velocity (3 a node). The same function for the single file and every rank's piece, so the bits agree. */
+ * velocity (3 a node). The same function for the single file and every rank's piece, so the bits agree. dens may
+ * be rho and vel may be u (converted in place). */
 void tess_field_output_values(const tess_units_t *un, size_t n, const double *rho, const double *u,
                               const uint8_t *solid, double *dens, double *pres, double *vel, uint8_t *ghost);
 /* The six arrays of a field file over those values (density, pressure, velocity, type, solid, vtkGhostType). */

@@ -348,18 +348,19 @@ tess_status tess_field_pieces_task(const tess_dist_view_t *v, void *arg, tess_er
         return st;
     const plan_t *p = *v->keep;
     const size_t n = p->nbox;
-    double *rho = calloc(n, sizeof *rho), *u = calloc(3 * n, sizeof *u), *vals = malloc(5 * n * sizeof *vals);
-    uint8_t *solid = malloc(n), *ghost = malloc(n);
-    float *f32 = h.single ? malloc(5 * n * sizeof *f32) : NULL;
-    st = rho && u && vals && solid && ghost && (!h.single || f32)
+    /* density, pressure, velocity (5 a node): the density and velocity gathered in place, then converted there */
+    double *vals = calloc(5 * n + 1, sizeof *vals);
+    uint8_t *solid = malloc(n + 1), *ghost = malloc(n + 1);
+    float *f32 = h.single ? malloc(5 * n * sizeof *f32 + 1) : NULL;
+    st = vals && solid && ghost && (!h.single || f32)
              ? TESS_OK
              : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for its output piece (%zu nodes)",
                          tess_mpi_rank(), n);
-    if ((st = tess_sim_dist_agree(st, err)) == TESS_OK && (st = box_values(v, p, &own, rho, u, err)) == TESS_OK) {
+    double *dens = vals, *pres = vals ? vals + n : NULL, *vel = vals ? vals + 2 * n : NULL;
+    if ((st = tess_sim_dist_agree(st, err)) == TESS_OK && (st = box_values(v, p, &own, dens, vel, err)) == TESS_OK) {
         for (size_t i = 0; i < n; i++)
             solid[i] = !tess_kind_is_wet(v->params->mat[p->type[i]].kind);
-        double *dens = vals, *pres = vals + n, *vel = vals + 2 * n;
-        tess_field_output_values(&h.units, n, rho, u, solid, dens, pres, vel, ghost);
+        tess_field_output_values(&h.units, n, dens, vel, solid, dens, pres, vel, ghost);
         tess_vti_array_t arrays[6];
         tess_field_output_arrays(dens, pres, vel, p->type, solid, ghost, arrays);
         if (f32)
@@ -374,8 +375,6 @@ tess_status tess_field_pieces_task(const tess_dist_view_t *v, void *arg, tess_er
         if (root)
             job->write_seconds = tess_mpi_wtime() - t0;
     }
-    free(rho);
-    free(u);
     free(vals);
     free(solid);
     free(ghost);
