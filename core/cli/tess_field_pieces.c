@@ -92,7 +92,7 @@ typedef struct {
 
 static void lists_free(lists_t *l, int R)
 {
-    for (int r = 0; l->send && r < R; r++) {
+    for (int r = 0; l->send && l->recv && r < R; r++) {
         free(l->send[r]);
         free(l->recv[r]);
     }
