@@ -182,10 +182,7 @@ static tess_status compute_wss(tess_analysis_t *a, long step, tess_error_t *err)
 {
     if (a->wss_step == step)
         return TESS_OK;
-    const void *pops;
-    tess_status st = tess_sim_populations(a->sim, &pops, err);
-    if (st == TESS_OK)
-        st = tess_wss_compute(&a->wss, tess_sim_tiling(a->sim), &a->c->params, a->c->precision, pops, a->wss_now, err);
+    const tess_status st = tess_sim_wss(a->sim, &a->wss, a->wss_now, err);
     if (st == TESS_OK)
         a->wss_step = step;
     return st;

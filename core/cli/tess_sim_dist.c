@@ -6,13 +6,14 @@
 #include "tess_restart.h"
 #include "tess_lattice.h"
 #include "tess_state.h"
+#include "tess_wss.h"
 #include <math.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { TASK_STATS, TASK_CHECK, TASK_FORCES, TASK_SAVE, TASK_LOAD, TASK_EQUILIBRIUM, TASK_FIELDS, TASK_PIECES, TASK_NODES, NTASKS };
+enum { TASK_STATS, TASK_CHECK, TASK_FORCES, TASK_SAVE, TASK_LOAD, TASK_EQUILIBRIUM, TASK_FIELDS, TASK_PIECES, TASK_NODES, TASK_STRESS, NTASKS };
 enum { TAG_PARTS = 300, TAG_LINKS, TAG_NODES };
 
 tess_status tess_sim_dist_agree(tess_status st, tess_error_t *err)
@@ -631,13 +632,12 @@ static tess_status task_fields(const tess_dist_view_t *v, void *argp, tess_error
     return st;
 }
 
-/* ---- the values of a fixed list of nodes (the probes' corners) ------------------------------------------ */
+/* ---- values of a fixed list of nodes: the probes' corners, the wall-shear-stress nodes ----------------- */
 
 typedef struct {
-    const tess_tiling_t *t; /* the global tiling */
-    const size_t *nodes;    /* dense indices (x fastest) */
+    const int64_t *nodes; /* per node: tile * 64 + local of the global tiling, -1 when no tile holds it */
     size_t n;
-    double *vals;           /* out: density and velocity, 4 per node */
+    double *vals;         /* out: `each` values per node */
 } nodes_arg_t;
 
 /* The list on each rank (tess_dist_view_t.keep, one block): its own nodes (local tile * 64 + local node) in the
@@ -656,7 +656,6 @@ static tess_status nodes_setup(const tess_dist_view_t *v, const nodes_arg_t *arg
     int32_t *rank_of = NULL, *lidx = NULL;
     tess_status st = TESS_OK;
     if (root) {
-        const tess_tiling_t *t = arg->t;
         n = (int64_t)arg->n;
         owner = malloc((size_t)(n ? n : 1) * sizeof *owner); /* per request: the rank, -1 when no tile holds it */
         where = malloc((size_t)(n ? n : 1) * sizeof *where); /* per request: local tile * 64 + node */
@@ -672,10 +671,7 @@ static tess_status nodes_setup(const tess_dist_view_t *v, const nodes_arg_t *arg
                     lidx[v->owned[r][k]] = k;
                 }
             for (int64_t j = 0; j < n; j++) {
-                const size_t d = arg->nodes[j];
-                const int x = (int)(d % (size_t)t->nx), y = (int)(d / (size_t)t->nx % (size_t)t->ny),
-                          z = (int)(d / ((size_t)t->nx * (size_t)t->ny));
-                const int64_t m = tess_tiling_node_index(t, x, y, z);
+                const int64_t m = arg->nodes[j];
                 owner[j] = m < 0 ? -1 : rank_of[m / 64];
                 where[j] = m < 0 ? 0 : (int64_t)lidx[m / 64] * 64 + m % 64;
                 if (m >= 0)
@@ -739,11 +735,11 @@ static tess_status nodes_setup(const tess_dist_view_t *v, const nodes_arg_t *arg
     return st;
 }
 
-/* Every rank the density and velocity of its listed nodes (each from its tile alone: tess_state_fields over a
- * one-tile view, the same arithmetic as over the whole tiling), sent to rank 0, which places them. */
-static tess_status task_nodes(const tess_dist_view_t *v, void *argp, tess_error_t *err)
+/* Every rank the `each` values of its listed nodes (density and velocity: each from its tile alone,
+ * tess_state_fields over a one-tile view, the same arithmetic as over the whole tiling; the stress: tess_wss_stress
+ * over its local tiling, halo included), sent to rank 0, which places them. */
+static tess_status nodes_values(const tess_dist_view_t *v, nodes_arg_t *arg, int each, tess_error_t *err)
 {
-    nodes_arg_t *arg = argp;
     const int root = tess_mpi_rank() == 0;
     int32_t first = root ? *v->keep == NULL : 0;
     tess_mpi_bcast(&first, sizeof first, 0);
@@ -754,41 +750,44 @@ static tess_status task_nodes(const tess_dist_view_t *v, void *argp, tess_error_
     int64_t most = k->nmine;
     for (int r = 1; root && r < v->nranks; r++)
         most = k->count[r] > most ? k->count[r] : most;
-    double *vals = malloc(4 * (size_t)(most + 1) * sizeof *vals);
-    if ((st = tess_sim_dist_agree(vals ? TESS_OK
-                                       : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the probes' values",
-                                                   tess_mpi_rank()),
-                                  err)) != TESS_OK) {
+    double *vals = malloc((size_t)each * (size_t)(most + 1) * sizeof *vals);
+    st = vals ? TESS_OK
+              : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the values of listed nodes", tess_mpi_rank());
+    if (st == TESS_OK && each == 6)
+        st = tess_wss_stress(v->local, v->params, v->precision, v->pops, k->mine, k->nmine, vals, err);
+    if ((st = tess_sim_dist_agree(st, err)) != TESS_OK) {
         free(vals);
         return st;
     }
-    const size_t block = tile_block(v);
-    tess_tiling_t one = *v->local;
-    one.ntiles = 1;
-    double rho[64], u[3 * 64];
-    int64_t tile = -1;
-    for (int64_t j = 0; j < k->nmine; j++) {
-        const int64_t kt = k->mine[j] / 64, n0 = k->mine[j] % 64;
-        if (kt != tile) {
-            one.node_type = v->local->node_type + 64 * (size_t)kt;
-            one.tile_corner = v->local->tile_corner + 3 * (size_t)kt;
-            tess_state_fields(&one, v->params, v->precision, (const char *)v->pops + (size_t)kt * block, rho, u);
-            tile = kt;
+    if (each == 4) {
+        const size_t block = tile_block(v);
+        tess_tiling_t one = *v->local;
+        one.ntiles = 1;
+        double rho[64], u[3 * 64];
+        int64_t tile = -1;
+        for (int64_t j = 0; j < k->nmine; j++) {
+            const int64_t kt = k->mine[j] / 64, n0 = k->mine[j] % 64;
+            if (kt != tile) {
+                one.node_type = v->local->node_type + 64 * (size_t)kt;
+                one.tile_corner = v->local->tile_corner + 3 * (size_t)kt;
+                tess_state_fields(&one, v->params, v->precision, (const char *)v->pops + (size_t)kt * block, rho, u);
+                tile = kt;
+            }
+            vals[4 * j] = rho[n0];
+            memcpy(vals + 4 * j + 1, u + 3 * n0, 3 * sizeof *u);
         }
-        vals[4 * j] = rho[n0];
-        memcpy(vals + 4 * j + 1, u + 3 * n0, 3 * sizeof *u);
     }
+    const size_t vb = (size_t)each * sizeof *vals;
     if (!root) {
-        tess_mpi_send(vals, 4 * (size_t)k->nmine * sizeof *vals, 0, TAG_NODES);
+        tess_mpi_send(vals, (size_t)k->nmine * vb, 0, TAG_NODES);
     } else {
-        for (size_t j = 0; j < arg->n; j++) /* nodes in no tile (none: the corners are wet) */
-            arg->vals[4 * j] = arg->vals[4 * j + 1] = arg->vals[4 * j + 2] = arg->vals[4 * j + 3] = 0.0;
+        memset(arg->vals, 0, arg->n * vb); /* nodes in no tile */
         int64_t at = 0;
         for (int r = 0; r < v->nranks; r++) {
             if (r)
-                tess_mpi_recv(vals, 4 * (size_t)k->count[r] * sizeof *vals, r, TAG_NODES);
+                tess_mpi_recv(vals, (size_t)k->count[r] * vb, r, TAG_NODES);
             for (int64_t m = 0; m < k->count[r]; m++)
-                memcpy(arg->vals + 4 * (size_t)k->pos[at + m], vals + 4 * m, 4 * sizeof *vals);
+                memcpy(arg->vals + (size_t)each * (size_t)k->pos[at + m], vals + (size_t)each * (size_t)m, vb);
             at += k->count[r];
         }
     }
@@ -796,11 +795,26 @@ static tess_status task_nodes(const tess_dist_view_t *v, void *argp, tess_error_
     return TESS_OK;
 }
 
-tess_status tess_sim_dist_nodes(tess_backend_t *be, const tess_tiling_t *t, const size_t *nodes, size_t n,
-                                double *vals, tess_error_t *err)
+static tess_status task_nodes(const tess_dist_view_t *v, void *argp, tess_error_t *err)
 {
-    nodes_arg_t arg = {t, nodes, n, vals};
+    return nodes_values(v, argp, 4, err);
+}
+
+static tess_status task_stress(const tess_dist_view_t *v, void *argp, tess_error_t *err)
+{
+    return nodes_values(v, argp, 6, err);
+}
+
+tess_status tess_sim_dist_nodes(tess_backend_t *be, const int64_t *nodes, size_t n, double *vals, tess_error_t *err)
+{
+    nodes_arg_t arg = {nodes, n, vals};
     return tess_cpu_dist_task(be, TASK_NODES, &arg, err);
+}
+
+tess_status tess_sim_dist_stress(tess_backend_t *be, const int64_t *nodes, size_t n, double *sigma, tess_error_t *err)
+{
+    nodes_arg_t arg = {nodes, n, sigma};
+    return tess_cpu_dist_task(be, TASK_STRESS, &arg, err);
 }
 
 tess_status tess_sim_dist_equilibrium(tess_backend_t *be, const tess_params_t *p, double rho0, const double u0[3],
@@ -829,6 +843,7 @@ void tess_sim_dist_register(void)
                                                   [TASK_EQUILIBRIUM] = {task_equilibrium, 0},
                                                   [TASK_FIELDS] = {task_fields, 1},
                                                   [TASK_PIECES] = {tess_field_pieces_task, 1},
-                                                  [TASK_NODES] = {task_nodes, 1}};
+                                                  [TASK_NODES] = {task_nodes, 1},
+                                                  [TASK_STRESS] = {task_stress, 1}};
     tess_cpu_dist_set_tasks(list, NTASKS);
 }

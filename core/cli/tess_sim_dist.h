@@ -49,11 +49,13 @@ tess_status tess_sim_dist_equilibrium(tess_backend_t *be, const tess_params_t *p
 /* Density and velocity per tile node of the global tiling (rho: 64, u: 3 x 64 per tile) on rank 0, each rank's
  * own tiles computed there: what the outputs that still need the whole box read (docs/mpi.md). */
 tess_status tess_sim_dist_fields(tess_backend_t *be, double *rho, double *u, tess_error_t *err);
-/* The density and velocity (vals: 4 per node) of a fixed list of n nodes (dense indices over t, the global
- * tiling), each computed by the rank that owns it and sent to rank 0: the probes' corners (tess_probes_nodes).
- * The list is sent to the ranks on the first call; later calls must pass the same list. */
-tess_status tess_sim_dist_nodes(tess_backend_t *be, const tess_tiling_t *t, const size_t *nodes, size_t n,
-                                double *vals, tess_error_t *err);
+/* The density and velocity (vals: 4 per node) of a fixed list of n nodes (tile * 64 + local of the global tiling,
+ * -1 for none: zeros), each computed by the rank that owns it and sent to rank 0: the probes' corners
+ * (tess_probes_nodes). The list is sent to the ranks on the first call; later calls must pass the same list. */
+tess_status tess_sim_dist_nodes(tess_backend_t *be, const int64_t *nodes, size_t n, double *vals, tess_error_t *err);
+/* The same for the stress (sigma: 6 per node, tess_wss_stress) of a fixed list: the wall-shear-stress nodes and
+ * their inward neighbours, each from its owner's local state (the step's inputs, halo included). */
+tess_status tess_sim_dist_stress(tess_backend_t *be, const int64_t *nodes, size_t n, double *sigma, tess_error_t *err);
 /* A field file in pieces, every rank its own from its own tiles (tess_field_pieces.h). */
 tess_status tess_sim_dist_pieces(tess_backend_t *be, tess_field_pieces_job_t *job, tess_error_t *err);
 

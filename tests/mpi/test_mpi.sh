@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Distributed runs against the single-process run, bit for bit (docs/mpi.md): tests/mpi/sparse_pipe.ini (curved
 # pipe wall and sphere with Bouzidi links, a named body, an inlet and an outlet) under mpirun -np 1, 2, 3 and 4
-# (oversubscribed) for each pattern (ab, aa, mr; ab also with finite-difference inlet and outlet, wall shear stress
-# and averages at 3 ranks), the final populations (a checkpoint) and the written fields byte for byte, the probe
+# (oversubscribed) for each pattern (ab, aa, mr; aa and mr with wall shear stress; ab also with finite-difference
+# inlet and outlet, wall shear stress and averages at 3 ranks), the final populations (a checkpoint) and the written fields byte for byte, the probe
 # and line files (ab: a probe and a line across every rank) byte for byte, and the monitor (forces included) but
 # its two timing columns; a checkpoint written at 4 ranks equal to the single-process
 # one and read at 2 and 1 ranks, and the single process's read at 3, to the same final state; --check (a second instance) refused with one line and exit
@@ -81,6 +81,8 @@ for variant in ab aa mr ab-fd; do
     [ "$variant" = ab-fd ] && extra=(--set inlet.in.method=fd --set outlet.out.method=fd --set wss.enabled=yes
         --set average.start=10 --set average.every=5)
     [ "$variant" = mr ] && extra=(--set physics.collision=regularized) # MR runs the regularized collision only
+    # aa and mr also write wall shear stress: each rank the stress of its own WSS nodes and their inward neighbours
+    [ "$variant" = aa ] || [ "$variant" = mr ] && extra+=(--set wss.enabled=yes)
     # ab samples a probe and a line through every rank's tiles: each corner's values come from its owner rank
     [ "$variant" = ab ] && extra=(--set probe.c.point=20.3,11.7,12.2 --set probe.c.every=10
         --set line.ax.start=0,12,12 --set line.ax.end=39,12.5,11.5 --set line.ax.points=41 --set line.ax.every=20)
