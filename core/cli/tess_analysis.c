@@ -38,6 +38,12 @@ struct tess_analysis {
 void tess_analysis_pieces(tess_analysis_t *a, const int32_t (*ext)[6])
 {
     a->ext = ext;
+    /* Distributed, the ranks make the WSS pieces (tess_wss_pieces.h): the dense arrays serve the averages only. */
+    if (ext && tess_sim_distributed(a->sim) && !a->avg_on) {
+        free(a->dense);
+        free(a->dense2);
+        a->dense = a->dense2 = NULL;
+    }
 }
 
 void tess_analysis_free(tess_analysis_t *a)
@@ -217,7 +223,28 @@ static tess_status write_vti(const tess_analysis_t *a, const char *stem, const t
     return tess_vti_write(path, dims, a->c->origin, a->c->spacing, arrays, n, err);
 }
 
-static tess_status write_wss(tess_analysis_t *a, long step, tess_error_t *err)
+/* Every rank its piece of wss_<step>.pvti from the WSS vectors of rank 0 (tess_wss_pieces.h). */
+static tess_status write_wss_ranks(tess_analysis_t *a, long step, tess_error_t *err)
+{
+    const tess_geometry_t *g = &a->c->geometry;
+    tess_wss_pieces_job_t job;
+    memset(&job, 0, sizeof job);
+    snprintf(job.head.dir, sizeof job.head.dir, "%s", a->dir);
+    snprintf(job.head.stem, sizeof job.head.stem, "wss_%06ld", step);
+    job.head.dims[0] = g->nx;
+    job.head.dims[1] = g->ny;
+    job.head.dims[2] = g->nz;
+    for (int k = 0; k < 3; k++)
+        job.head.origin[k] = a->c->origin[k];
+    job.head.spacing = a->c->spacing;
+    job.ext = a->ext;
+    job.w = &a->wss;
+    job.wss = a->wss_now;
+    return tess_sim_wss_pieces(a->sim, &job, err);
+}
+
+/* wss_<step>.vti from rank 0's dense arrays (one file, or pieces cut from them). */
+static tess_status write_wss_dense(tess_analysis_t *a, long step, tess_error_t *err)
 {
     const int64_t nw = a->wss.n;
     double *mag = malloc((size_t)(nw ? nw : 1) * sizeof *mag);
@@ -238,15 +265,23 @@ static tess_status write_wss(tess_analysis_t *a, long step, tess_error_t *err)
                                         {"wss", TESS_VTI_FLOAT64, 3, a->dense},
                                         {"wall_normal", TESS_VTI_FLOAT64, 3, a->dense2},
                                         {"wall", TESS_VTI_UINT8, 1, a->mask}};
-    char path[1200], stem[64];
+    char stem[64];
     snprintf(stem, sizeof stem, "wss_%06ld", step);
-    tess_status st = write_vti(a, stem, arrays, 4, err);
+    const tess_status st = write_vti(a, stem, arrays, 4, err);
+    free(mag);
+    free(mag_d);
+    return st;
+}
+
+static tess_status write_wss(tess_analysis_t *a, long step, tess_error_t *err)
+{
+    tess_status st = a->ext && tess_sim_distributed(a->sim) ? write_wss_ranks(a, step, err)
+                                                            : write_wss_dense(a, step, err);
     if (st == TESS_OK && a->surface.ntri > 0) {
+        char path[1200];
         snprintf(path, sizeof path, "%s/wss_%06ld.vtp", a->dir, step);
         st = tess_wss_surface_write(&a->surface, path, a->wss_now, a->c->spacing, a->c->origin, err);
     }
-    free(mag);
-    free(mag_d);
     return st;
 }
 

@@ -484,6 +484,13 @@ tess_status tess_sim_wss(tess_sim_t *s, const tess_wss_t *w, double *wss, tess_e
     return st;
 }
 
+tess_status tess_sim_wss_pieces(tess_sim_t *s, const tess_wss_pieces_job_t *job, tess_error_t *err)
+{
+    if (!s->dist)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED, "wall-shear-stress pieces per rank need a distributed run");
+    return tess_sim_dist_wss_pieces(s->be, job, err);
+}
+
 tess_status tess_sim_ranks(tess_sim_t *s, tess_halo_rank_t *out, double *imbalance, int *nranks, tess_error_t *err)
 {
     *nranks = 0;

@@ -58,6 +58,9 @@ tess_status tess_sim_node_values(tess_sim_t *s, const size_t *nodes, size_t n, d
  * WSS nodes and inward neighbours from its local state (tess_sim_dist_stress), rank 0 finishes; the same bits. */
 tess_status tess_sim_wss(tess_sim_t *s, const tess_wss_t *w, double *wss, tess_error_t *err);
 
+/* A distributed run's wall-shear-stress file in pieces, every rank its own (tess_wss_pieces.h). */
+tess_status tess_sim_wss_pieces(tess_sim_t *s, const tess_wss_pieces_job_t *job, tess_error_t *err);
+
 /* A distributed run's figures per rank (docs/mpi.md): *nranks the MPI ranks and out (room for tess_mpi_size()
  * entries) filled, or *nranks 0 when the run is not distributed. Every rank takes part (a command). */
 tess_status tess_sim_ranks(tess_sim_t *s, tess_halo_rank_t *out, double *imbalance, int *nranks, tess_error_t *err);

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TASK_STATS, TASK_CHECK, TASK_FORCES, TASK_SAVE, TASK_LOAD, TASK_EQUILIBRIUM, TASK_FIELDS, TASK_PIECES, TASK_NODES, TASK_STRESS, NTASKS };
+enum { TASK_STATS, TASK_CHECK, TASK_FORCES, TASK_SAVE, TASK_LOAD, TASK_EQUILIBRIUM, TASK_FIELDS, TASK_PIECES, TASK_NODES, TASK_STRESS, TASK_WSS_PIECES, NTASKS };
 enum { TAG_PARTS = 300, TAG_LINKS, TAG_NODES };
 
 tess_status tess_sim_dist_agree(tess_status st, tess_error_t *err)
@@ -830,6 +830,11 @@ tess_status tess_sim_dist_fields(tess_backend_t *be, double *rho, double *u, tes
     return tess_cpu_dist_task(be, TASK_FIELDS, &arg, err);
 }
 
+tess_status tess_sim_dist_wss_pieces(tess_backend_t *be, const tess_wss_pieces_job_t *job, tess_error_t *err)
+{
+    return tess_cpu_dist_task(be, TASK_WSS_PIECES, (void *)(uintptr_t)job, err);
+}
+
 tess_status tess_sim_dist_pieces(tess_backend_t *be, tess_field_pieces_job_t *job, tess_error_t *err)
 {
     return tess_cpu_dist_task(be, TASK_PIECES, job, err);
@@ -844,6 +849,7 @@ void tess_sim_dist_register(void)
                                                   [TASK_FIELDS] = {task_fields, 1},
                                                   [TASK_PIECES] = {tess_field_pieces_task, 1},
                                                   [TASK_NODES] = {task_nodes, 1},
-                                                  [TASK_STRESS] = {task_stress, 1}};
+                                                  [TASK_STRESS] = {task_stress, 1},
+                                                  [TASK_WSS_PIECES] = {tess_wss_pieces_task, 0}};
     tess_cpu_dist_set_tasks(list, NTASKS);
 }

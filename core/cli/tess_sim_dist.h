@@ -9,6 +9,7 @@
 #include "tess_check.h"
 #include "tess_field_pieces.h"
 #include "tess_forces.h"
+#include "tess_wss_pieces.h"
 #include "tess_restart.h"
 #include "tess_tile_stats.h"
 
@@ -56,6 +57,8 @@ tess_status tess_sim_dist_nodes(tess_backend_t *be, const int64_t *nodes, size_t
 /* The same for the stress (sigma: 6 per node, tess_wss_stress) of a fixed list: the wall-shear-stress nodes and
  * their inward neighbours, each from its owner's local state (the step's inputs, halo included). */
 tess_status tess_sim_dist_stress(tess_backend_t *be, const int64_t *nodes, size_t n, double *sigma, tess_error_t *err);
+/* A wall-shear-stress file in pieces, every rank its own (tess_wss_pieces.h). */
+tess_status tess_sim_dist_wss_pieces(tess_backend_t *be, const tess_wss_pieces_job_t *job, tess_error_t *err);
 /* A field file in pieces, every rank its own from its own tiles (tess_field_pieces.h). */
 tess_status tess_sim_dist_pieces(tess_backend_t *be, tess_field_pieces_job_t *job, tess_error_t *err);
 
