@@ -335,13 +335,9 @@ tess_status tess_field_pieces_task(const tess_dist_view_t *v, void *arg, tess_er
     tess_field_pieces_job_t *job = arg;
     const int root = tess_mpi_rank() == 0;
     tess_field_pieces_head_t h;
-    int32_t first = 0;
-    if (root) {
+    if (root)
         h = job->head;
-        first = *v->keep == NULL;
-    }
-    tess_mpi_bcast(&h, sizeof h, 0);
-    tess_mpi_bcast(&first, sizeof first, 0);
+    const int first = tess_sim_dist_first(v, &h, sizeof h);
     const tess_tiling_t own = own_tiles(v);
     tess_status st;
     if (first && (st = setup(v, job, h.dims, &own, err)) != TESS_OK)

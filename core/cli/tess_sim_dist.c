@@ -24,6 +24,15 @@ tess_status tess_sim_dist_agree(tess_status st, tess_error_t *err)
     return st;
 }
 
+int tess_sim_dist_first(const tess_dist_view_t *v, void *head, size_t bytes)
+{
+    int32_t first = tess_mpi_rank() == 0 ? *v->keep == NULL : 0;
+    if (bytes)
+        tess_mpi_bcast(head, bytes, 0);
+    tess_mpi_bcast(&first, sizeof first, 0);
+    return first;
+}
+
 /* The rank's own tiles as a tiling of their own: they come first in its local tiling. */
 static tess_tiling_t own_tiles(const tess_dist_view_t *v)
 {
@@ -291,10 +300,8 @@ static tess_status task_forces(const tess_dist_view_t *v, void *argp, tess_error
 {
     forces_arg_t *arg = argp;
     const int root = tess_mpi_rank() == 0;
-    int32_t first = root ? *v->keep == NULL : 0;
-    tess_mpi_bcast(&first, sizeof first, 0);
     tess_status st;
-    if (first && (st = send_links(v, arg, err)) != TESS_OK)
+    if (tess_sim_dist_first(v, NULL, 0) && (st = send_links(v, arg, err)) != TESS_OK)
         return st;
     rank_links_t *rl = *v->keep;
     const int nb = rl->nbody;
@@ -741,10 +748,8 @@ static tess_status nodes_setup(const tess_dist_view_t *v, const nodes_arg_t *arg
 static tess_status nodes_values(const tess_dist_view_t *v, nodes_arg_t *arg, int each, tess_error_t *err)
 {
     const int root = tess_mpi_rank() == 0;
-    int32_t first = root ? *v->keep == NULL : 0;
-    tess_mpi_bcast(&first, sizeof first, 0);
     tess_status st;
-    if (first && (st = nodes_setup(v, arg, err)) != TESS_OK)
+    if (tess_sim_dist_first(v, NULL, 0) && (st = nodes_setup(v, arg, err)) != TESS_OK)
         return st;
     const nodes_keep_t *k = *v->keep;
     int64_t most = k->nmine;

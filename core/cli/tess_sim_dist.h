@@ -17,6 +17,11 @@
  * rank that did not fail itself gets a line saying that another did. */
 tess_status tess_sim_dist_agree(tess_status st, tess_error_t *err);
 
+/* The start of a task that keeps data between its runs (tess_dist_view_t.keep): rank 0's `bytes` at head (may be
+ * NULL, 0) broadcast to every rank, and whether this is the task's first run (rank 0's keep empty), the same
+ * answer on every rank. */
+int tess_sim_dist_first(const tess_dist_view_t *v, void *head, size_t bytes);
+
 /* Every rank, before it serves or drives a distributed run: the tasks below become the driver's. */
 void tess_sim_dist_register(void);
 

@@ -128,15 +128,10 @@ tess_status tess_wss_pieces_task(const tess_dist_view_t *v, void *arg, tess_erro
     const tess_wss_pieces_job_t *job = arg;
     const int R = tess_mpi_size(), me = tess_mpi_rank(), root = me == 0;
     tess_wss_pieces_head_t h;
-    int32_t first = 0;
-    if (root) {
+    if (root)
         h = job->head;
-        first = *v->keep == NULL;
-    }
-    tess_mpi_bcast(&h, sizeof h, 0);
-    tess_mpi_bcast(&first, sizeof first, 0);
     tess_status st;
-    if (first && (st = setup(v, job, err)) != TESS_OK)
+    if (tess_sim_dist_first(v, &h, sizeof h) && (st = setup(v, job, err)) != TESS_OK)
         return st;
     const keep_t *k = *v->keep;
     int64_t most = k->n;
