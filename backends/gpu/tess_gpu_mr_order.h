@@ -48,7 +48,7 @@ static __device__ __forceinline__ void tess_gpu_mr_pause()
 
 /* Thread 0, before the block writes tile layers l0 .. l1: waits until every block that reads what those writes
  * overwrite is done with it (the acquire side of tess_gpu_mr_done). The block's barrier follows. */
-static __device__ __noinline__ void tess_gpu_mr_wait(const tess_gpu_mr_order_t &o, int l0, int l1)
+static __device__ __forceinline__ void tess_gpu_mr_wait(const tess_gpu_mr_order_t &o, int l0, int l1)
 {
     for (int l = l0; l <= l1; l++)
         for (int m = o.lo[l]; m <= o.hi[l]; m++)
