@@ -321,8 +321,9 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         tess_gpu_mr_column_get<R, LATTICE>(src, a, o, gm, -1, e, &type, m);
         tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, -1, e, type, m);
     }
+    int known = -1; /* thread 0: the last layer of the last complete wait range (tess_gpu_mr_wait_next) */
     if (o.sync && tid == 0)
-        tess_gpu_mr_wait(o, l0, l0);
+        tess_gpu_mr_wait_next(o, l0, -1, &known);
     __syncthreads();
     const int mt = tid >> 6, n = tid & 63;
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
@@ -333,6 +334,9 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         /* the next layer's new planes EZ j + EZ + 1 .. EZ j + 2 EZ: loads issued now, stored after the layer */
         const int p0 = EZ * j + EZ + 1;
         const bool more = j + 1 < nlayers;
+        int32_t have = 0; /* one copy: the count the next layer's writes wait for, read now */
+        if (o.sync && tid == 0 && more)
+            have = tess_gpu_mr_peek(o.sync + 1 + o.hi[l0 + j + 1]);
         unsigned nt[C::PER];
         R nm[C::PER][TESS_MR_NM];
         TESS_UNROLL
@@ -381,7 +385,7 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
                 tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, p0, e, nt[r], nm[r]);
         }
         if (o.sync && tid == 0)
-            tess_gpu_mr_wait(o, l0 + j + 1, l0 + j + 1);
+            tess_gpu_mr_wait_next(o, l0 + j + 1, have, &known);
         __syncthreads();
     }
 }

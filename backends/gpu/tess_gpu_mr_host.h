@@ -197,7 +197,9 @@ static int64_t tess_gpu_mr_plan(tess_backend_t *be, const tess_tiling_t *t)
     for (int32_t k = 1; k < t->ntiles; k++)
         if (tess_gpu_mr_layer(t, k) < tess_gpu_mr_layer(t, k - 1))
             return 0;
-    const int c = tess_gpu_mr_group_layers(be->mr_nodes);
+    /* MEASUREMENT SWITCH (to be removed): TESS_GPU_MR_SLACK extra layers in G */
+    const char *slack = getenv("TESS_GPU_MR_SLACK");
+    const int c = tess_gpu_mr_group_layers(be->mr_nodes) + (slack ? atoi(slack) : 0);
     int64_t best = 0, sum = 0;
     /* a window of c + 1 layers over the tiles in order: tiles [k1, k) span layers layer(k) - c .. layer(k) */
     for (int32_t k = 0, k1 = 0; k < t->ntiles; k++) {
@@ -211,7 +213,8 @@ static int64_t tess_gpu_mr_plan(tess_backend_t *be, const tess_tiling_t *t)
     return best;
 }
 
-/* One copy: the ticket and counters, per layer the blocks of its row and each phase's wait range, per group its
+/* One copy: the ticket and counters and their starting values (minus the blocks of the layer's row), per layer each
+ * phase's wait range, per group its
  * first layer, and the saved planes across a periodic z boundary (wrap[0]: a group reads layer 0 above the top
  * layer; wrap[1]: the top layer below layer 0). A layer's wait range is the layers whose blocks read the tiles its
  * writes overwrite (j - G in phase 0, j + G in phase 1); they lie in rows of groups that run before its own, which
@@ -221,7 +224,7 @@ static tess_status tess_gpu_mr_order_upload(tess_backend_t *be, const tess_tilin
 {
     const int32_t nt = t->ntiles, nl = tess_gpu_mr_layer(t, nt - 1) + 1, nlc = (nl + c - 1) / c * c;
     const int64_t gap = be->mr_gap;
-    const size_t n = 1 + 6 * (size_t)nlc + (size_t)groups;
+    const size_t n = 2 + 6 * (size_t)nlc + (size_t)groups;
     int32_t *h = (int32_t *)calloc(n, sizeof *h), *first = (int32_t *)malloc(((size_t)nl + 1) * sizeof *first);
     if (!h || !first) {
         free(h);
@@ -233,15 +236,17 @@ static tess_status tess_gpu_mr_order_upload(tess_backend_t *be, const tess_tilin
             k++;
         first[l] = k;
     }
-    int32_t *need = h + 1 + nlc, *grows = h + 1 + 6 * (size_t)nlc;
+    /* [0, 1 + nlc): the ticket and counters; then their values at the start of a step: 0 and minus the blocks of
+     * each layer's row */
+    int32_t *init = h + 1 + nlc, *grows = h + 2 + 6 * (size_t)nlc;
     for (int32_t g = 0; g < groups; g++) {
         grows[g] = grow[g];
         for (int l = 0; l < c; l++)
-            need[grow[g] + l]++;
+            init[1 + grow[g] + l]--;
     }
     int ok = 1;
     for (int ph = 0; ph < 2; ph++) {
-        int32_t *lo = h + 1 + 2 * (size_t)nlc + 2 * (size_t)nlc * ph, *hi = lo + nlc;
+        int32_t *lo = h + 2 + 2 * (size_t)nlc + 2 * (size_t)nlc * ph, *hi = lo + nlc;
         for (int32_t l = 0; l < nlc; l++) {
             const int64_t f = l < nl ? first[l] : nt, e = l < nl ? first[l + 1] : nt;
             const int32_t row0 = l / c * c;
@@ -444,7 +449,7 @@ template <typename R> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *, const tess_gpu_mr_order_t &) {}
 };
 
-/* With one copy (o.sync set): the counters zeroed, the plane across a periodic z boundary that this phase
+/* With one copy (o.sync set): the counters set, the plane across a periodic z boundary that this phase
  * overwrites first saved, and the listed nodes computed first into mr_vals, put into the new state last. */
 template <typename R, int LAT>
 static void tess_gpu_mr_launch_lat(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
@@ -452,7 +457,8 @@ static void tess_gpu_mr_launch_lat(tess_backend_t *be, const tess_gpu_q_args_t &
 {
     const unsigned lb = (unsigned)((be->nopen + 63) / 64);
     if (o.sync) {
-        (void)gpuMemsetAsync(be->mr_sync, 0, (1 + (size_t)be->mr_nlc) * sizeof(int32_t), 0);
+        (void)gpuMemcpyAsync(be->mr_sync, be->mr_sync + 1 + be->mr_nlc, (1 + (size_t)be->mr_nlc) * sizeof(int32_t),
+                             gpuMemcpyDeviceToDevice, 0);
         const int32_t ns = be->mr_save_n[o.phase];
         if (ns > 0)
             tess_gpu_mr_save<R><<<(unsigned)(((int64_t)ns * TESS_MR_NM * 16 + 255) / 256), 256>>>(
@@ -485,10 +491,9 @@ static void tess_gpu_mr_launch(tess_backend_t *be)
     if (be->mr_gap > 0) {
         const size_t nlc = (size_t)be->mr_nlc;
         o.sync = be->mr_sync;
-        o.need = be->mr_sync + 1 + nlc;
-        o.lo = be->mr_sync + 1 + 2 * nlc + 2 * nlc * be->cur;
+        o.lo = be->mr_sync + 2 + 2 * nlc + 2 * nlc * be->cur;
         o.hi = o.lo + nlc;
-        o.grow = be->mr_sync + 1 + 6 * nlc;
+        o.grow = be->mr_sync + 2 + 6 * nlc;
         o.save = be->mr_save;
         o.save_k0 = be->mr_save_k0[be->cur];
         o.ngroups = be->mr_ngroups;

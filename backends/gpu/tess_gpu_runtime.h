@@ -41,7 +41,7 @@ typedef cudaFuncAttributes gpuFuncAttributes;
 #define gpuMemGetInfo cudaMemGetInfo
 #define gpuMemcpy cudaMemcpy
 #define gpuMemset cudaMemset
-#define gpuMemsetAsync cudaMemsetAsync
+#define gpuMemcpyAsync cudaMemcpyAsync
 #define gpuMemcpyToSymbol cudaMemcpyToSymbol
 #define gpuDeviceSynchronize cudaDeviceSynchronize
 #define gpuEventCreate cudaEventCreate
@@ -81,7 +81,7 @@ typedef hipFuncAttributes gpuFuncAttributes;
 #define gpuMemGetInfo hipMemGetInfo
 #define gpuMemcpy hipMemcpy
 #define gpuMemset hipMemset
-#define gpuMemsetAsync hipMemsetAsync
+#define gpuMemcpyAsync hipMemcpyAsync
 #define gpuMemcpyToSymbol hipMemcpyToSymbol
 #define gpuDeviceSynchronize hipDeviceSynchronize
 #define gpuEventCreate hipEventCreate
