@@ -228,11 +228,11 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
 {
     tess_gpu_free_device(be);
     const size_t nt = t->ntiles > 0 ? (size_t)t->ntiles : 1;
-    /* MR: its block shape, and with one copy of the moments the array's extra tiles (tess_gpu_mr_order.h) */
-    be->mr_gap = be->cfg.pattern == TESS_PATTERN_MR ? tess_gpu_mr_plan(be, t) : 0;
+    /* MR: its block shape, and the extra tiles an array of one copy of the moments would need (0: two copies only;
+     * tess_gpu_mr_order.h) */
+    const int64_t gap = be->cfg.pattern == TESS_PATTERN_MR ? tess_gpu_mr_plan(be, t) : 0;
     /* q populations per node, or the MR pattern's moments (tess_gpu_mr_host.h) */
-    const size_t fbytes = (nt + (size_t)be->mr_gap) *
-                          (size_t)tess_state_node_values(be->cfg.pattern, t->lattice, t->q) * 64 *
+    const size_t tbytes = (size_t)tess_state_node_values(be->cfg.pattern, t->lattice, t->q) * 64 *
                           tess_precision_size(be->cfg.precision);
     /* Curved links: the links and, per tile node, its range (tess_links_node_ranges). */
     const size_t nl = t->links.n > 0 ? (size_t)t->links.n : 0;
@@ -241,10 +241,16 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
                    sizeof(int32_t) + sizeof(double)) +
                  nt * 64 * (sizeof(int64_t) + 1) + (nt + 1) * sizeof(int64_t)
            : 0;
-    const int copies = be->cfg.pattern == TESS_PATTERN_AA || be->mr_gap > 0 ? 1 : 2;
-    const size_t need = copies * fbytes + nt * (30 * sizeof(int32_t) + 64) + lbytes;
+    const size_t rest = nt * (30 * sizeof(int32_t) + 64) + lbytes;
     size_t free_b = 0, total_b = 0;
     TESS_GPU_TRY(gpuMemGetInfo(&free_b, &total_b), err, "querying device memory");
+    /* MR's one copy where asked for (mr_copies 1), or by default where two copies would not fit: it runs slower
+     * (docs/gpu.md, "MR") */
+    if (gap > 0 && (be->cfg.mr_copies == 1 || (be->cfg.mr_copies == 0 && 2 * nt * tbytes + rest > free_b)))
+        be->mr_gap = gap;
+    const size_t fbytes = (nt + (size_t)be->mr_gap) * tbytes;
+    const int copies = be->cfg.pattern == TESS_PATTERN_AA || be->mr_gap > 0 ? 1 : 2;
+    const size_t need = copies * fbytes + rest;
     if (need > free_b)
         return tess_fail(err, TESS_ERR_NOMEM,
                          "out of device memory: %d tiles need %zu bytes (%.2f GiB) on %s, which has %zu bytes "

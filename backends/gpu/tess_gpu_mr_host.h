@@ -184,10 +184,11 @@ static int tess_gpu_mr_group_layers(int nodes)
     return nodes >= 1024 ? nodes / 256 : nodes == 512 ? 2 : 1;
 }
 
-/* At upload_geometry, before the allocation: the block shape, and the tiles G the array of one copy of the moments
- * holds beyond the state (tess_gpu_mr_order.h): the most tiles in C + 1 consecutive tile layers (C the group's
- * layers), at most all of them. 0: two copies, for D2Q9 (its layers would run along y: not done) and for a
- * tiling whose tiles are not in layer order (a GPU rank's local tiling: boundary, interior, then halo tiles). */
+/* At upload_geometry, before the allocation: the block shape, and the tiles G an array of one copy of the moments
+ * would hold beyond the state (tess_gpu_mr_order.h): the most tiles in C + 1 consecutive tile layers (C the
+ * column sweep's layers; for the groups of one or two layers, C + 3), at most all of them. 0: two copies only, for
+ * D2Q9 (its layers would run along y: not done) and for a tiling whose tiles are not in layer order (a GPU rank's
+ * local tiling: boundary, interior, then halo tiles). upload_geometry decides (cfg.mr_copies). */
 static int64_t tess_gpu_mr_plan(tess_backend_t *be, const tess_tiling_t *t)
 {
     be->mr_nodes = tess_gpu_mr_block_nodes(be->cfg.mr_layer, t->lattice,
@@ -197,9 +198,10 @@ static int64_t tess_gpu_mr_plan(tess_backend_t *be, const tess_tiling_t *t)
     for (int32_t k = 1; k < t->ntiles; k++)
         if (tess_gpu_mr_layer(t, k) < tess_gpu_mr_layer(t, k - 1))
             return 0;
-    /* MEASUREMENT SWITCH (to be removed): TESS_GPU_MR_SLACK extra layers in G */
-    const char *slack = getenv("TESS_GPU_MR_SLACK");
-    const int c = tess_gpu_mr_group_layers(be->mr_nodes) + (slack ? atoi(slack) : 0);
+    /* Two more layers for the groups: a block then waits for the row two below its own, not for the slowest block
+     * of the row just below (on the H100, D3Q27 cavity 256^3: +6% FP32, +19% FP64; the column sweep gained
+     * nothing, its blocks run a layer at a time; docs/performance-notes.md, "GPU MR: one copy") */
+    const int c = tess_gpu_mr_group_layers(be->mr_nodes) + (be->mr_nodes >= 1024 ? 0 : 2);
     int64_t best = 0, sum = 0;
     /* a window of c + 1 layers over the tiles in order: tiles [k1, k) span layers layer(k) - c .. layer(k) */
     for (int32_t k = 0, k1 = 0; k < t->ntiles; k++) {
@@ -531,8 +533,8 @@ static tess_status tess_gpu_mr_check(tess_backend_t *be, tess_check_t *r, tess_e
     gpuError_t rc = gpuSuccess;
     for (int32_t k0 = 0; k0 < be->ntiles && rc == gpuSuccess; k0 += chunk) {
         const int32_t k1 = be->ntiles - k0 < chunk ? be->ntiles : k0 + chunk;
-        rc = gpuMemcpy(ms, (const char *)tess_gpu_mr_copy(be, be->cur) + (size_t)k0 * tile_ms, (size_t)(k1 - k0) * tile_ms,
-                       gpuMemcpyDeviceToHost);
+        rc = gpuMemcpy(ms, (const char *)tess_gpu_mr_copy(be, be->cur) + (size_t)k0 * tile_ms,
+                       (size_t)(k1 - k0) * tile_ms, gpuMemcpyDeviceToHost);
         if (rc != gpuSuccess)
             break;
         /* the chunk as a tiling of its own: canonical storage is per tile, so its tiles [0, k1 - k0) */

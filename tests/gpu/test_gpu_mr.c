@@ -26,6 +26,9 @@ extern const tess_backend_ops_t tess_backend_cpu;
 
 enum { NSTEPS = 100 };
 
+/* The GPU's copies of the moments (tess_backend_config_t.mr_copies; 0: two where they fit). */
+static int mr_copies = 0;
+
 /* mr_layer: on the GPU the nodes a block updates (0: the default shape). */
 static tess_status run_layer(const tess_backend_ops_t *ops, tess_pattern pat, tess_precision prec, int layer,
                              const tess_tiling_t *t, const tess_params_t *p, const void *in, void *out, size_t bytes,
@@ -36,6 +39,7 @@ static tess_status run_layer(const tess_backend_ops_t *ops, tess_pattern pat, te
     cfg.precision = prec;
     cfg.pattern = pat;
     cfg.mr_layer = layer;
+    cfg.mr_copies = mr_copies;
     cfg.variant = TESS_KERNEL_FULL;
     memset(out, 0, bytes);
     return tess_test_run_ops(ops, &cfg, t, p, in, NSTEPS, out, NULL, err);
@@ -147,12 +151,13 @@ int main(int argc, char **argv)
             }
     /* One copy of the moments (backends/gpu/tess_gpu_mr_order.h): on the default box the array's extra tiles G
      * cover every tile, so nothing old is overwritten within a step. A box of 10 tile layers (nz 40), periodic
-     * along z and not, makes G smaller than the tiles (2 layers with one tile or 2x2x1 tiles a block, 3 with
-     * 2x2x2 tiles, 5 for the column sweep over 4 layers): blocks overwrite old moments that others read
-     * earlier in the step, in both phases (the step order alternates), with the plane across the periodic
-     * boundary from its saved copy. Every shape against the CPU's MR (the curved case: the list kernel's nodes
-     * go through the side buffer); a block that wrote too early, or a wrong saved plane, moves a node by the
-     * random state's 1e-2. */
+     * along z and not, makes G smaller than the tiles (4 layers with one tile or 2x2x1 tiles a block, 5 with
+     * 2x2x2 tiles or the column sweep over 4 layers): blocks overwrite old moments that others read earlier in
+     * the step, in both phases (the step order alternates), with the plane across the periodic boundary from its
+     * saved copy. Every shape with one copy (mr_copies 1) against the CPU's MR (the curved case: the list
+     * kernel's nodes go through the side buffer), and bitwise against two copies in any build (the same kernel
+     * and operations per node): a block that wrote too early, or a wrong saved plane, moves a node by the random
+     * state's 1e-2. */
     for (int l = 1; l < 3; l++)
         for (int per = 0; per < 2 && (argc < 2 || strcmp(argv[1], tess_lattice_get(lats[l])->name) == 0); per++)
             for (int pr = 0; pr < 2; pr++) {
@@ -176,16 +181,30 @@ int main(int argc, char **argv)
                     return gt_skip_or_fail(&err, 0);
                 void *in = tess_test_random_state(&t, &p, prec, 29 + (uint64_t)per);
                 const size_t bytes = tess_state_count(&t) * tess_precision_size(prec);
-                void *cpu = malloc(bytes), *mr = malloc(bytes);
+                void *cpu = malloc(bytes), *mr = malloc(bytes), *two = malloc(bytes);
                 if (run(&tess_backend_cpu, TESS_PATTERN_MR, prec, &t, &p, in, cpu, bytes, &err) != TESS_OK)
                     return gt_skip_or_fail(&err, 0);
                 static const int layers[] = {64, 256, 512, 1024};
                 for (int s = 0; s < 4; s++) {
-                    if (run_layer(&TESS_TEST_GPU_OPS, TESS_PATTERN_MR, prec, layers[s], &t, &p, in, mr, bytes, &err) !=
-                        TESS_OK)
+                    mr_copies = 2;
+                    tess_status sr = run_layer(&TESS_TEST_GPU_OPS, TESS_PATTERN_MR, prec, layers[s], &t, &p, in, two,
+                                               bytes, &err);
+                    mr_copies = 1;
+                    if (sr == TESS_OK)
+                        sr = run_layer(&TESS_TEST_GPU_OPS, TESS_PATTERN_MR, prec, layers[s], &t, &p, in, mr, bytes,
+                                       &err);
+                    mr_copies = 0;
+                    if (sr != TESS_OK)
                         return gt_skip_or_fail(&err, 0);
                     int bits;
                     char what[256];
+                    rel_diff(&t, &p, prec, mr, two, &bits);
+                    snprintf(what, sizeof what,
+                             "%s %s curved, 10 tile layers, z %s: gpu mr, %d nodes per block, one copy vs two "
+                             "copies, bitwise",
+                             tess_lattice_get(lats[l])->name, tess_precision_name(prec), per ? "periodic" : "walled",
+                             layers[s]);
+                    tess_test_true(what, bits);
                     const double d = rel_diff(&t, &p, prec, mr, cpu, &bits);
                     snprintf(what, sizeof what,
                              "%s %s curved, 10 tile layers, z %s: gpu mr one copy, %d nodes per block vs cpu mr, "
@@ -197,6 +216,7 @@ int main(int argc, char **argv)
                 free(in);
                 free(cpu);
                 free(mr);
+                free(two);
                 tess_tiling_free(&t);
                 tess_geometry_free(&g);
             }
