@@ -71,14 +71,14 @@ TESS_GPU_MR(float, TESS_LATTICE_D3Q27, d3q27_f32, f32);
  * with one copy (tess_gpu_mr_order.h), t2 <= -2 the tile k across the periodic z boundary, -2 - (2 k + b) with
  * b = 1 below the group and 0 above it, read from the saved plane where this phase overwrites it first
  * (b == phase; 3D lattices only). */
-template <typename R, int LATTICE>
+template <typename R, int LATTICE, bool ONE>
 static __device__ __forceinline__ bool tess_gpu_mr_fetch(const R *__restrict__ src, const uint8_t *__restrict__ types,
                                                          const tess_gpu_mr_order_t &o, int32_t t2, int l2,
                                                          unsigned *type, R *m)
 {
     int32_t k = t2;
     bool saved = false;
-    if (t2 <= -2) {
+    if (ONE && t2 <= -2) {
         const int32_t v = -2 - t2;
         k = v >> 1;
         saved = (v & 1) == o.phase;
@@ -88,7 +88,7 @@ static __device__ __forceinline__ bool tess_gpu_mr_fetch(const R *__restrict__ s
         return false;
     }
     *type = types[64 * (size_t)k + l2];
-    if (saved) {
+    if (ONE && saved) {
         const R *sv = (const R *)o.save + (size_t)(k - o.save_k0) * TESS_MR_NM * 16 + (l2 & 15);
         TESS_UNROLL
         for (int j = 0; j < TESS_MR_NM; j++)
@@ -142,11 +142,11 @@ template <int GX, int GY, int GZ> struct tess_gpu_mr_group {
  * Block b updates group b: GX x GY x GZ tiles, thread 64 t + n is node n = x + ex (y + ey z) of member tile t
  * (x fastest). Larger groups gather fewer halo nodes per node (one tile: 216 for 64 nodes; 2x2x2 tiles: 1000 for
  * 512). map: the groups' tile maps (tess_gpu_mr_group); NULL for one tile per group with two copies (the tiling's
- * neighbours are its map). Two copies (o.sync NULL): dry nodes are neither read as fluid nor written (both copies
+ * neighbours are its map). Two copies (ONE false, o unused): dry nodes are neither read as fluid nor written (both copies
  * start with the state's moments, as on the CPU). One copy (src and dst the old and new places in one array,
  * tess_gpu_mr_order.h): the block's group comes from its ticket, it waits before its writes and counts its layers
  * done after them, and a dry node carries its moments over to the new place. */
-template <typename R, int LATTICE, int GX, int GY, int GZ>
+template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE>
 __global__ void __launch_bounds__(64 * GX * GY * GZ)
 tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                  const int32_t *__restrict__ map, const tess_gpu_mr_order_t o)
@@ -168,7 +168,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     int32_t b = (int32_t)blockIdx.x;
     const tess_gpu_constants_t *c = &tess_gpu_c;
 
-    if (o.sync) {
+    if (ONE) {
         if (tid == 0)
             s_b = tess_gpu_mr_ticket(o);
         __syncthreads();
@@ -197,7 +197,19 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
          * nobody uses), so the loads need not wait for the type's. */
         unsigned type;
         R m[TESS_MR_NM], h[10];
-        if (tess_gpu_mr_fetch<R, LATTICE>(src, a.node_type, o, t2, l2, &type, m)) {
+        if (!ONE) { /* two copies: t2 is a tile or -1 */
+            type = t2 < 0 ? 0u : a.node_type[64 * (size_t)t2 + l2];
+            s_code[j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
+            if (t2 >= 0) {
+                M::load(src, t2, l2, m);
+                M::coeffs(m, h);
+                TESS_UNROLL
+                for (int s = 0; s < 10; s++)
+                    s_h[s][j] = h[s];
+            }
+            continue;
+        }
+        if (tess_gpu_mr_fetch<R, LATTICE, ONE>(src, a.node_type, o, t2, l2, &type, m)) {
             M::coeffs(m, h);
             TESS_UNROLL
             for (int s = 0; s < 10; s++)
@@ -205,7 +217,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         }
         s_code[j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
     }
-    if (o.sync && tid == 0) /* while the gather's loads are in flight */
+    if (ONE && tid == 0) /* while the gather's loads are in flight */
         tess_gpu_mr_wait(o, o.grow[b], o.grow[b] + GZ - 1);
     __syncthreads();
     const int mt = tid >> 6, n = tid & 63;
@@ -221,12 +233,12 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
             f[i] = tess_gpu_mr_pull<R, LATTICE>(&s_h[0][0], NH, s_code, i,
                                                 own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)), own, p);
         tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
-    } else if (k >= 0 && o.sync) {
+    } else if (ONE && k >= 0) {
         R m[TESS_MR_NM];
         M::load(src, k, n, m);
         M::store(dst, k, n, m);
     }
-    if (o.sync) {
+    if (ONE) {
         __syncthreads();
         if (tid == 0)
             tess_gpu_mr_done(o, o.grow[b], o.grow[b] + GZ - 1);
@@ -253,7 +265,7 @@ template <typename R, int LATTICE> struct tess_gpu_mr_col {
 
 /* Gathers the moments and node type of position e (0 .. NEW - 1 from plane p0 up) of a column group's planes:
  * the loads only (tess_gpu_mr_column_put turns them into coefficients in the ring). */
-template <typename R, int LATTICE>
+template <typename R, int LATTICE, bool ONE>
 static __device__ __forceinline__ void tess_gpu_mr_column_get(const R *__restrict__ src, const tess_gpu_q_args_t &a,
                                                               const tess_gpu_mr_order_t &o,
                                                               const int32_t *__restrict__ gm, int p0, int e,
@@ -266,7 +278,7 @@ static __device__ __forceinline__ void tess_gpu_mr_column_get(const R *__restric
     const int ax = (hx + C::EX) / C::EX - 1, ay = (hy + C::EY) / C::EY - 1, az = (p + C::EZ) / C::EZ - 1;
     const int32_t t2 = gm[(ax + 1) + C::MX * ((ay + 1) + C::MY * (az + 1))];
     const int l2 = (hx - ax * C::EX) + C::EX * ((hy - ay * C::EY) + C::EY * (p - az * C::EZ));
-    if (!tess_gpu_mr_fetch<R, LATTICE>(src, a.node_type, o, t2, l2, type, m)) {
+    if (!tess_gpu_mr_fetch<R, LATTICE, ONE>(src, a.node_type, o, t2, l2, type, m)) {
         TESS_UNROLL
         for (int s = 0; s < TESS_MR_NM; s++)
             m[s] = (R)0; /* no tile: a dry node whose coefficients nobody reads */
@@ -289,7 +301,7 @@ static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s
         s_h[s * C::NR + at] = h[s];
 }
 
-template <typename R, int LATTICE>
+template <typename R, int LATTICE, bool ONE>
 __global__ void __launch_bounds__(256)
 tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                    const int32_t *__restrict__ map, int nlayers, const tess_gpu_mr_order_t o)
@@ -305,24 +317,24 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
     __shared__ int32_t s_b;
     const int tid = (int)threadIdx.x;
     int32_t b = (int32_t)blockIdx.x;
-    if (o.sync) { /* one copy: the group from the ticket (tess_gpu_mr_order.h) */
+    if (ONE) { /* one copy: the group from the ticket (tess_gpu_mr_order.h) */
         if (tid == 0)
             s_b = tess_gpu_mr_ticket(o);
         __syncthreads();
         b = s_b;
     }
-    const int l0 = o.sync ? o.grow[b] : 0; /* the group's first tile layer */
+    const int l0 = ONE ? o.grow[b] : 0; /* the group's first tile layer */
     const int nmap = C::MX * C::MY * (nlayers + 2);
     const int32_t *__restrict__ gm = map + (size_t)b * (size_t)(nmap + 4 * nlayers);
     /* the first layer's six planes, -1 .. EZ */
     for (int e = tid; e < C::NR; e += NTH) {
         unsigned type;
         R m[TESS_MR_NM];
-        tess_gpu_mr_column_get<R, LATTICE>(src, a, o, gm, -1, e, &type, m);
+        tess_gpu_mr_column_get<R, LATTICE, ONE>(src, a, o, gm, -1, e, &type, m);
         tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, -1, e, type, m);
     }
     int known = -1; /* thread 0: the last layer of the last complete wait range (tess_gpu_mr_wait_next) */
-    if (o.sync && tid == 0)
+    if (ONE && tid == 0)
         tess_gpu_mr_wait_next(o, l0, -1, &known);
     __syncthreads();
     const int mt = tid >> 6, n = tid & 63;
@@ -335,7 +347,7 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         const int p0 = EZ * j + EZ + 1;
         const bool more = j + 1 < nlayers;
         int32_t have = 0; /* one copy: the count the next layer's writes wait for, read now */
-        if (o.sync && tid == 0 && more)
+        if (ONE && tid == 0 && more)
             have = tess_gpu_mr_peek(o.sync + 1 + o.hi[l0 + j + 1]);
         unsigned nt[C::PER];
         R nm[C::PER][TESS_MR_NM];
@@ -344,7 +356,7 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
             const int e = tid + NTH * r;
             nt[r] = 0u;
             if (more && e < C::NEW)
-                tess_gpu_mr_column_get<R, LATTICE>(src, a, o, gm, p0, e, &nt[r], nm[r]);
+                tess_gpu_mr_column_get<R, LATTICE, ONE>(src, a, o, gm, p0, e, &nt[r], nm[r]);
         }
         const int32_t k = gm[nmap + (mt % 2) + 2 * ((mt / 2) + 2 * j)];
         /* ring slot of plane EZ j - 1 + d is (base + d) mod RING */
@@ -362,13 +374,13 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
                                                     own, p);
             }
             tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
-        } else if (k >= 0 && o.sync) { /* one copy: a dry node's moments move to the new place */
+        } else if (ONE && k >= 0) { /* one copy: a dry node's moments move to the new place */
             R m[TESS_MR_NM];
             M::load(src, k, n, m);
             M::store(dst, k, n, m);
         }
         if (!more) {
-            if (o.sync) {
+            if (ONE) {
                 __syncthreads();
                 if (tid == 0)
                     tess_gpu_mr_done(o, l0 + j, l0 + j);
@@ -376,7 +388,7 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
             break;
         }
         __syncthreads(); /* every thread is done with the planes the next ones replace */
-        if (o.sync && tid == 0)
+        if (ONE && tid == 0)
             tess_gpu_mr_done(o, l0 + j, l0 + j);
         TESS_UNROLL
         for (int r = 0; r < C::PER; r++) {
@@ -384,7 +396,7 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
             if (e < C::NEW)
                 tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, p0, e, nt[r], nm[r]);
         }
-        if (o.sync && tid == 0)
+        if (ONE && tid == 0)
             tess_gpu_mr_wait_next(o, l0 + j + 1, have, &known);
         __syncthreads();
     }

@@ -410,24 +410,25 @@ static tess_status tess_gpu_mr_upload(tess_backend_t *be, const tess_tiling_t *t
 }
 
 /* One MR step: the plain kernel over every group, then the list kernel over its nodes. The 2x2x2 group is
- * instantiated for FP32 only (tess_gpu_mr_block_nodes). */
-template <typename R, int LAT> struct tess_gpu_mr_big {
+ * instantiated for FP32 only (tess_gpu_mr_block_nodes); ONE: the one-copy instances (3D lattices only), so that
+ * the two-copy kernels are compiled as they were before one copy existed. */
+template <typename R, int LAT, bool ONE> struct tess_gpu_mr_big {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o)
     {
-        tess_gpu_mr_step<R, LAT, 2, 2, 2><<<(unsigned)be->mr_ngroups, 512>>>(src, dst, a, be->mr_map, o);
+        tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE><<<(unsigned)be->mr_ngroups, 512>>>(src, dst, a, be->mr_map, o);
     }
 };
-template <int LAT> struct tess_gpu_mr_big<double, LAT> {
+template <int LAT, bool ONE> struct tess_gpu_mr_big<double, LAT, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *,
                        const tess_gpu_mr_order_t &)
     {
     }
 };
-template <typename R> struct tess_gpu_mr_big<R, TESS_LATTICE_D2Q9> {
+template <typename R, bool ONE> struct tess_gpu_mr_big<R, TESS_LATTICE_D2Q9, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *, const tess_gpu_mr_order_t &) {}
 };
-template <> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9> {
+template <bool ONE> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *,
                        const tess_gpu_mr_order_t &)
     {
@@ -435,50 +436,61 @@ template <> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9> {
 };
 
 /* The column sweep (tess_gpu_mr_column) of the 3D lattices, its dynamic shared memory opted in once. */
-template <typename R, int LAT> struct tess_gpu_mr_sweep {
+template <typename R, int LAT, bool ONE> struct tess_gpu_mr_sweep {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o)
     {
         const size_t bytes = tess_gpu_mr_col<R, LAT>::shared_bytes();
         /* a launch error, were the opt-in refused, surfaces through the caller's check */
-        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT>),
+        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE>),
                                   gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-        tess_gpu_mr_column<R, LAT><<<(unsigned)be->mr_ngroups, 256, bytes>>>(src, dst, a, be->mr_map,
-                                                                            be->mr_nodes / 256, o);
+        tess_gpu_mr_column<R, LAT, ONE><<<(unsigned)be->mr_ngroups, 256, bytes>>>(src, dst, a, be->mr_map,
+                                                                                 be->mr_nodes / 256, o);
     }
 };
-template <typename R> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9> {
+template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *, const tess_gpu_mr_order_t &) {}
 };
 
-/* With one copy (o.sync set): the counters set, the plane across a periodic z boundary that this phase
- * overwrites first saved, and the listed nodes computed first into mr_vals, put into the new state last. */
+template <typename R, int LAT, bool ONE>
+static void tess_gpu_mr_plain(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
+                              const tess_gpu_mr_order_t &o)
+{
+    if (be->mr_nodes >= 1024)
+        tess_gpu_mr_sweep<R, LAT, ONE>::launch(be, a, src, dst, o);
+    else if (be->mr_nodes == 512)
+        tess_gpu_mr_big<R, LAT, ONE>::launch(be, a, src, dst, o);
+    else if (be->mr_nodes == 256)
+        tess_gpu_mr_step<R, LAT, 2, 2, 1, ONE><<<(unsigned)be->mr_ngroups, 256>>>(src, dst, a, be->mr_map, o);
+    else
+        tess_gpu_mr_step<R, LAT, 1, 1, 1, ONE><<<(unsigned)be->mr_ngroups, 64>>>(src, dst, a, be->mr_map, o);
+}
+
+/* With one copy (o.sync set): the counters set, the plane across a periodic z boundary that this phase overwrites
+ * first saved, and the listed nodes computed first into mr_vals, put into the new state last. */
 template <typename R, int LAT>
 static void tess_gpu_mr_launch_lat(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                                    const tess_gpu_mr_order_t &o)
 {
     const unsigned lb = (unsigned)((be->nopen + 63) / 64);
-    if (o.sync) {
-        (void)gpuMemcpyAsync(be->mr_sync, be->mr_sync + 1 + be->mr_nlc, (1 + (size_t)be->mr_nlc) * sizeof(int32_t),
-                             gpuMemcpyDeviceToDevice, 0);
-        const int32_t ns = be->mr_save_n[o.phase];
-        if (ns > 0)
-            tess_gpu_mr_save<R><<<(unsigned)(((int64_t)ns * TESS_MR_NM * 16 + 255) / 256), 256>>>(
-                (R *)be->mr_save, src, o.save_k0, ns, o.phase ? be->shape.ez - 1 : 0, TESS_MR_NM);
-        if (be->nopen > 0)
-            tess_gpu_mr_list_step<R, LAT><<<lb, 64>>>(src, dst, (R *)be->mr_vals, a, be->open, be->nopen);
+    if constexpr (LAT != TESS_LATTICE_D2Q9) {
+        if (o.sync) {
+            (void)gpuMemcpyAsync(be->mr_sync, be->mr_sync + 1 + be->mr_nlc,
+                                 (1 + (size_t)be->mr_nlc) * sizeof(int32_t), gpuMemcpyDeviceToDevice, 0);
+            const int32_t ns = be->mr_save_n[o.phase];
+            if (ns > 0)
+                tess_gpu_mr_save<R><<<(unsigned)(((int64_t)ns * TESS_MR_NM * 16 + 255) / 256), 256>>>(
+                    (R *)be->mr_save, src, o.save_k0, ns, o.phase ? be->shape.ez - 1 : 0, TESS_MR_NM);
+            if (be->nopen > 0)
+                tess_gpu_mr_list_step<R, LAT><<<lb, 64>>>(src, dst, (R *)be->mr_vals, a, be->open, be->nopen);
+            tess_gpu_mr_plain<R, LAT, true>(be, a, src, dst, o);
+            if (be->nopen > 0)
+                tess_gpu_mr_scatter<R, TESS_MR_NM><<<lb, 64>>>(dst, (const R *)be->mr_vals, be->open, be->nopen);
+            return;
+        }
     }
-    if (be->mr_nodes >= 1024)
-        tess_gpu_mr_sweep<R, LAT>::launch(be, a, src, dst, o);
-    else if (be->mr_nodes == 512)
-        tess_gpu_mr_big<R, LAT>::launch(be, a, src, dst, o);
-    else if (be->mr_nodes == 256)
-        tess_gpu_mr_step<R, LAT, 2, 2, 1><<<(unsigned)be->mr_ngroups, 256>>>(src, dst, a, be->mr_map, o);
-    else
-        tess_gpu_mr_step<R, LAT, 1, 1, 1><<<(unsigned)be->mr_ngroups, 64>>>(src, dst, a, be->mr_map, o);
-    if (be->nopen > 0 && o.sync)
-        tess_gpu_mr_scatter<R, TESS_MR_NM><<<lb, 64>>>(dst, (const R *)be->mr_vals, be->open, be->nopen);
-    else if (be->nopen > 0)
+    tess_gpu_mr_plain<R, LAT, false>(be, a, src, dst, o);
+    if (be->nopen > 0)
         tess_gpu_mr_list_step<R, LAT><<<lb, 64>>>(src, dst, (R *)0, a, be->open, be->nopen);
 }
 
