@@ -8,9 +8,9 @@
  * each node then rebuilds every incoming population from its upstream node's coefficients
  * (tess_q_hermite_population), bounces back from its own where the upstream node is dry (tess_q_bounce_back, moving
  * walls included), sums the moments (tess_q_hermite_moments), collides in moment space (tess_q_moment_collide, body
- * force included) and writes its moments. On the 3D lattices one copy of the moments plus a few tile layers, the
- * blocks ordered by tickets and per-layer counters (tess_gpu_mr_order.h); D2Q9 and tilings not in layer order keep
- * two copies (ping-pong: the gather reads only the old one, so no block races another).
+ * force included) and writes its moments. Two copies of the moments (ping-pong: the gather reads only the old one,
+ * so no block races another), or on the 3D lattices one copy plus a few tile layers (mr_copies; the instances with
+ * ONE true), the blocks ordered by tickets and per-layer counters (tess_gpu_mr_order.h).
  *
  * Nodes the plain path cannot update (inlets and outlets of every method, nodes with curved-wall links under a
  * Bouzidi rule) are computed again afterwards by a list kernel, one thread each, through the core's whole MR node
