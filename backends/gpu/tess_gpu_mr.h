@@ -141,11 +141,11 @@ template <int GX, int GY, int GZ> struct tess_gpu_mr_group {
 /* One MR step of the plain nodes: src holds the moments after the previous step, dst receives the next ones.
  * Block b updates group b: GX x GY x GZ tiles, thread 64 t + n is node n = x + ex (y + ey z) of member tile t
  * (x fastest). Larger groups gather fewer halo nodes per node (one tile: 216 for 64 nodes; 2x2x2 tiles: 1000 for
- * 512). map: the groups' tile maps (tess_gpu_mr_group); NULL for one tile per group with two copies (the tiling's
- * neighbours are its map). Two copies (ONE false, o unused): dry nodes are neither read as fluid nor written (both copies
- * start with the state's moments, as on the CPU). One copy (src and dst the old and new places in one array,
- * tess_gpu_mr_order.h): the block's group comes from its ticket, it waits before its writes and counts its layers
- * done after them, and a dry node carries its moments over to the new place. */
+ * 512). map: the groups' tile maps (tess_gpu_mr_group); unused for one tile per group with two copies (the
+ * tiling's neighbours are its map). Two copies (ONE false, o unused): dry nodes are neither read as fluid nor
+ * written (both copies start with the state's moments, as on the CPU). One copy (src and dst the old and new places
+ * in one array, tess_gpu_mr_order.h): the block's group comes from its ticket, it waits before its writes and
+ * counts its layers done after them, and a dry node carries its moments over to the new place. */
 template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE>
 __global__ void __launch_bounds__(64 * GX * GY * GZ)
 tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
@@ -174,7 +174,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         __syncthreads();
         b = s_b;
     }
-    if (G::NT == 1 && !map) {
+    if (G::NT == 1 && !ONE) {
         if (tid < 27)
             s_map[tid] = a.neighbors[27 * (size_t)b + tid];
         if (tid == 0)
