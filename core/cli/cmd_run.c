@@ -358,6 +358,7 @@ static tess_status setup(run_t *r, tess_error_t *err)
     cfg.precision = r->c.precision;
     cfg.threads = r->c.threads;
     cfg.mr_layer = r->c.mr_layer;
+    cfg.mr_copies = r->c.mr_copies;
     if ((st = tess_pattern_from_name(r->c.pattern, &cfg.pattern, err)) != TESS_OK)
         return st;
     const tess_backend_ops_t *ops = tess_backend_choose(r->c.backend, &cfg, err);
