@@ -30,6 +30,7 @@ typedef struct {
     int plain_xyz;     /* 1: L_XYZ for every direction (layout study) */
     int tiles_per_block; /* GPU: 1 or 2 tiles per thread block; 0 = backend's choice */
     int mr_layer;      /* MR pattern: nodes per layer of a block (cross-section); 0 = from the cache size */
+    int mr_copies;     /* MR pattern on a GPU: 1 one copy of the moments, 2 two; 0 = two where they fit */
 } tess_backend_config_t;
 
 typedef struct tess_backend tess_backend_t; /* defined by each backend */

@@ -629,7 +629,8 @@ int tess_cpu_dist_serve(void)
             node_free(&d);
             return c.arg;
         }
-        if (st != TESS_OK)
+        /* Only the rank that failed prints (rank 0 prints the run's line), not those told so by agreeing. */
+        if (st != TESS_OK && strncmp(err.msg, "another MPI rank failed", 23) != 0)
             fprintf(stderr, "tessera: rank %d: %s\n", tess_mpi_rank(), err.msg);
     }
 }

@@ -61,7 +61,7 @@ typedef struct {
     int32_t *const *owned;
     const int32_t *nowned_of;
 } tess_dist_view_t;
-enum { TESS_DIST_TASKS_MAX = 8 };
+enum { TESS_DIST_TASKS_MAX = 12 };
 typedef struct {
     tess_status (*fn)(const tess_dist_view_t *v, void *arg, tess_error_t *err); /* arg: rank 0's, NULL elsewhere */
     int download;                                                            /* 1: v->pops holds the state */

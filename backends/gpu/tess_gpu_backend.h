@@ -45,6 +45,14 @@ struct tess_backend {
     int32_t *mr_map;     /* MR: the groups' tile maps (tess_gpu_mr.h); NULL for one tile per group */
     int32_t mr_ngroups;  /* MR: blocks of a step */
     int mr_nodes;        /* MR: nodes a block updates (64, 256 or 512) */
+    /* MR with one copy of the moments (tess_gpu_mr_order.h): the state's array f[0] holds ntiles + mr_gap tiles,
+     * the state at tile offset mr_gap (cur 0) or 0 (cur 1); mr_gap 0: two copies, f[0] and f[1]. */
+    int64_t mr_gap;
+    int32_t *mr_sync;    /* the ticket, per-layer counters, per-layer need and wait ranges, per-group first layer */
+    int32_t mr_nlc;      /* tile layers with a counter (rows of groups x layers a group) */
+    void *mr_save;       /* the node plane across a periodic z boundary saved before a step */
+    int32_t mr_save_k0[2], mr_save_n[2]; /* per phase (cur): its first tile and tiles; n 0: nothing to save */
+    void *mr_vals;       /* the list kernel's moments, put into the new state after the plain kernel */
     /* A distributed rank (tess_gpu_dist.h): the tiles a step updates are [sweep_k0, sweep_k1) of this launch, the
      * part of the step (TESS_DIST_FIRST: pre-passes; TESS_DIST_LAST: the step completes); the boundary tiles
      * [0, nbound) and the owned ones [0, nowned), whose curved links are the first nlinks_owned; the inlet/outlet
@@ -182,6 +190,14 @@ TESS_GPU_OP void tess_gpu_free_device(tess_backend_t *be)
     (void)gpuFree(be->open);
     (void)gpuFree(be->mr_map);
     be->mr_map = NULL;
+    (void)gpuFree(be->mr_sync);
+    (void)gpuFree(be->mr_save);
+    (void)gpuFree(be->mr_vals);
+    be->mr_sync = NULL;
+    be->mr_save = NULL;
+    be->mr_vals = NULL;
+    be->mr_gap = 0;
+    be->mr_save_n[0] = be->mr_save_n[1] = 0;
     (void)gpuFree(be->open_val);
     free(be->host_type);
     be->host_type = NULL;
@@ -212,8 +228,11 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
 {
     tess_gpu_free_device(be);
     const size_t nt = t->ntiles > 0 ? (size_t)t->ntiles : 1;
+    /* MR: its block shape, and the extra tiles an array of one copy of the moments would need (0: two copies only;
+     * tess_gpu_mr_order.h) */
+    const int64_t gap = be->cfg.pattern == TESS_PATTERN_MR ? tess_gpu_mr_plan(be, t) : 0;
     /* q populations per node, or the MR pattern's moments (tess_gpu_mr_host.h) */
-    const size_t fbytes = nt * (size_t)tess_state_node_values(be->cfg.pattern, t->lattice, t->q) * 64 *
+    const size_t tbytes = (size_t)tess_state_node_values(be->cfg.pattern, t->lattice, t->q) * 64 *
                           tess_precision_size(be->cfg.precision);
     /* Curved links: the links and, per tile node, its range (tess_links_node_ranges). */
     const size_t nl = t->links.n > 0 ? (size_t)t->links.n : 0;
@@ -222,10 +241,16 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
                    sizeof(int32_t) + sizeof(double)) +
                  nt * 64 * (sizeof(int64_t) + 1) + (nt + 1) * sizeof(int64_t)
            : 0;
-    const int copies = be->cfg.pattern == TESS_PATTERN_AA ? 1 : 2;
-    const size_t need = copies * fbytes + nt * (30 * sizeof(int32_t) + 64) + lbytes;
+    const size_t rest = nt * (30 * sizeof(int32_t) + 64) + lbytes;
     size_t free_b = 0, total_b = 0;
     TESS_GPU_TRY(gpuMemGetInfo(&free_b, &total_b), err, "querying device memory");
+    /* MR's one copy where asked for (mr_copies 1), or by default where two copies would not fit: it runs slower
+     * (docs/gpu.md, "MR") */
+    if (gap > 0 && (be->cfg.mr_copies == 1 || (be->cfg.mr_copies == 0 && 2 * nt * tbytes + rest > free_b)))
+        be->mr_gap = gap;
+    const size_t fbytes = (nt + (size_t)be->mr_gap) * tbytes;
+    const int copies = be->cfg.pattern == TESS_PATTERN_AA || be->mr_gap > 0 ? 1 : 2;
+    const size_t need = copies * fbytes + rest;
     if (need > free_b)
         return tess_fail(err, TESS_ERR_NOMEM,
                          "out of device memory: %d tiles need %zu bytes (%.2f GiB) on %s, which has %zu bytes "
@@ -759,8 +784,8 @@ TESS_GPU_OP void tess_gpu_describe(const tess_backend_t *be, char *buf, size_t l
     char kernel[96];
     const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)be->shape.lattice);
     if (be->cfg.pattern == TESS_PATTERN_MR)
-        snprintf(kernel, sizeof kernel, "%s MR kernel, moments, two copies, %d nodes per block", lat ? lat->name : "?",
-                 be->mr_nodes);
+        snprintf(kernel, sizeof kernel, "%s MR kernel, moments, %s, %d nodes per block", lat ? lat->name : "?",
+                 be->mr_gap > 0 ? "one copy" : "two copies", be->mr_nodes);
     else
         snprintf(kernel, sizeof kernel, "%s tile kernel, pattern %s, %d tile%s per block", lat ? lat->name : "?",
                  be->cfg.pattern == TESS_PATTERN_AA ? "aa" : "ab", be->tiles_per_block,

@@ -75,8 +75,8 @@ TESS_GPU_OP void *tess_gpu_dist_state(tess_backend_t *be, int next)
 {
     if (be->cfg.pattern == TESS_PATTERN_AA)
         return be->f[0];
-    if (be->cfg.pattern == TESS_PATTERN_MR)
-        return be->f[be->cur];
+    if (be->cfg.pattern == TESS_PATTERN_MR) /* one copy or two (tess_gpu_mr_copy) */
+        return tess_gpu_mr_copy(be, be->cur);
     return be->f[next ? 1 - be->cur : be->cur];
 }
 

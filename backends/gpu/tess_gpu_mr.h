@@ -8,8 +8,9 @@
  * each node then rebuilds every incoming population from its upstream node's coefficients
  * (tess_q_hermite_population), bounces back from its own where the upstream node is dry (tess_q_bounce_back, moving
  * walls included), sums the moments (tess_q_hermite_moments), collides in moment space (tess_q_moment_collide, body
- * force included) and writes its moments. Two copies of the moments (ping-pong): the gather reads only the old one,
- * so no block races another.
+ * force included) and writes its moments. Two copies of the moments (ping-pong: the gather reads only the old one,
+ * so no block races another), or on the 3D lattices one copy plus a few tile layers (mr_copies; the instances with
+ * ONE true), the blocks ordered by tickets and per-layer counters (tess_gpu_mr_order.h).
  *
  * Nodes the plain path cannot update (inlets and outlets of every method, nodes with curved-wall links under a
  * Bouzidi rule) are computed again afterwards by a list kernel, one thread each, through the core's whole MR node
@@ -19,7 +20,7 @@
 #ifndef TESS_GPU_MR_H
 #define TESS_GPU_MR_H
 
-#include "tess_gpu_tile_step.h"
+#include "tess_gpu_mr_order.h"
 
 /* The core's MR functions of one lattice and precision (D2Q9, D3Q19, D3Q27: the lattices with a regularized
  * collision). */
@@ -66,6 +67,38 @@ TESS_GPU_MR(double, TESS_LATTICE_D3Q27, d3q27_f64, f64);
 TESS_GPU_MR(float, TESS_LATTICE_D3Q27, d3q27_f32, f32);
 #undef TESS_GPU_MR
 
+/* The node type and moments of node l2 of a tile map's entry t2: t2 >= 0 a tile of the state src; -1 none (false);
+ * with one copy (tess_gpu_mr_order.h), t2 <= -2 the tile k across the periodic z boundary, -2 - (2 k + b) with
+ * b = 1 below the group and 0 above it, read from the saved plane where this phase overwrites it first
+ * (b == phase; 3D lattices only). */
+template <typename R, int LATTICE, bool ONE>
+static __device__ __forceinline__ bool tess_gpu_mr_fetch(const R *__restrict__ src, const uint8_t *__restrict__ types,
+                                                         const tess_gpu_mr_order_t &o, int32_t t2, int l2,
+                                                         unsigned *type, R *m)
+{
+    int32_t k = t2;
+    bool saved = false;
+    if (ONE && t2 <= -2) {
+        const int32_t v = -2 - t2;
+        k = v >> 1;
+        saved = (v & 1) == o.phase;
+    }
+    if (k < 0) {
+        *type = 0u;
+        return false;
+    }
+    *type = types[64 * (size_t)k + l2];
+    if (ONE && saved) {
+        const R *sv = (const R *)o.save + (size_t)(k - o.save_k0) * TESS_MR_NM * 16 + (l2 & 15);
+        TESS_UNROLL
+        for (int j = 0; j < TESS_MR_NM; j++)
+            m[j] = sv[16 * j];
+    } else {
+        tess_gpu_mr<R, LATTICE>::load(src, k, l2, m);
+    }
+    return true;
+}
+
 /* Incoming population i of the node at index own of a block's coefficient rows (s_h: row s at s * stride): from
  * its upstream node up where that is wet, else bounced back from the node's own coefficients (moving walls
  * included). */
@@ -108,12 +141,15 @@ template <int GX, int GY, int GZ> struct tess_gpu_mr_group {
 /* One MR step of the plain nodes: src holds the moments after the previous step, dst receives the next ones.
  * Block b updates group b: GX x GY x GZ tiles, thread 64 t + n is node n = x + ex (y + ey z) of member tile t
  * (x fastest). Larger groups gather fewer halo nodes per node (one tile: 216 for 64 nodes; 2x2x2 tiles: 1000 for
- * 512). map: the groups' tile maps (tess_gpu_mr_group), unused for one tile per group. Dry nodes are neither
- * read as fluid nor written (both copies start with the state's moments, as on the CPU). */
-template <typename R, int LATTICE, int GX, int GY, int GZ>
+ * 512). map: the groups' tile maps (tess_gpu_mr_group); unused for one tile per group with two copies (the
+ * tiling's neighbours are its map). Two copies (ONE false, o unused): dry nodes are neither read as fluid nor
+ * written (both copies start with the state's moments, as on the CPU). One copy (src and dst the old and new places
+ * in one array, tess_gpu_mr_order.h): the block's group comes from its ticket, it waits before its writes and
+ * counts its layers done after them, and a dry node carries its moments over to the new place. */
+template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE>
 __global__ void __launch_bounds__(64 * GX * GY * GZ)
 tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
-                 const int32_t *__restrict__ map, int32_t ngroups)
+                 const int32_t *__restrict__ map, const tess_gpu_mr_order_t o)
 {
     typedef tess_gpu_q<R, LATTICE> L;
     typedef tess_gpu_mr<R, LATTICE> M;
@@ -124,15 +160,21 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     };
     __shared__ int32_t s_map[G::STRIDE];
     __shared__ uint8_t s_code[NH];
+    __shared__ int32_t s_b;
     /* The Hermite coefficients of the group's and halo's nodes, one row per coefficient: a warp reads
      * consecutive nodes of a row (no bank conflicts in FP32). */
     __shared__ R s_h[10][NH];
     const int tid = (int)threadIdx.x;
-    const int32_t b = (int32_t)blockIdx.x;
+    int32_t b = (int32_t)blockIdx.x;
     const tess_gpu_constants_t *c = &tess_gpu_c;
-    (void)ngroups;
 
-    if (G::NT == 1) {
+    if (ONE) {
+        if (tid == 0)
+            s_b = tess_gpu_mr_ticket(o);
+        __syncthreads();
+        b = s_b;
+    }
+    if (G::NT == 1 && !ONE) {
         if (tid < 27)
             s_map[tid] = a.neighbors[27 * (size_t)b + tid];
         if (tid == 0)
@@ -151,34 +193,56 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         const bool used = Q == 27 || EZ == 1 || ox + oy + oz < 3;
         const int32_t t2 = used ? s_map[(ax + 1) + G::MX * ((ay + 1) + G::MY * (az + 1))] : -1;
         const int l2 = (hx - ax * EX) + EX * ((hy - ay * EY) + EY * (hz - az * EZ));
-        const unsigned type = t2 < 0 ? 0u : a.node_type[64 * (size_t)t2 + l2];
-        s_code[j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
         /* The moments are loaded whatever the node type (a dry node of a stored tile holds valid values that
          * nobody uses), so the loads need not wait for the type's. */
-        if (t2 >= 0) {
-            R m[TESS_MR_NM], h[10];
-            M::load(src, t2, l2, m);
+        unsigned type;
+        R m[TESS_MR_NM], h[10];
+        if (!ONE) { /* two copies: t2 is a tile or -1 */
+            type = t2 < 0 ? 0u : a.node_type[64 * (size_t)t2 + l2];
+            s_code[j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
+            if (t2 >= 0) {
+                M::load(src, t2, l2, m);
+                M::coeffs(m, h);
+                TESS_UNROLL
+                for (int s = 0; s < 10; s++)
+                    s_h[s][j] = h[s];
+            }
+            continue;
+        }
+        if (tess_gpu_mr_fetch<R, LATTICE, ONE>(src, a.node_type, o, t2, l2, &type, m)) {
             M::coeffs(m, h);
             TESS_UNROLL
             for (int s = 0; s < 10; s++)
                 s_h[s][j] = h[s];
         }
+        s_code[j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
     }
+    if (ONE && tid == 0) /* while the gather's loads are in flight */
+        tess_gpu_mr_wait(o, o.grow[b], o.grow[b] + GZ - 1);
     __syncthreads();
     const int mt = tid >> 6, n = tid & 63;
     const int32_t k = s_map[G::NMAP + mt];
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
     const int gx = (mt % GX) * EX + x, gy = ((mt / GX) % GY) * EY + y, gz = (mt / (GX * GY)) * EZ + z;
     const int own = ((gz + ZO) * HY + (gy + 1)) * HX + (gx + 1);
-    if (k < 0 || s_code[own] != TESS_GPU_WET)
-        return;
-    const tess_params_t *p = &c->p;
-    R f[Q];
-    TESS_UNROLL
-    for (int i = 0; i < Q; i++)
-        f[i] = tess_gpu_mr_pull<R, LATTICE>(&s_h[0][0], NH, s_code, i,
-                                            own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)), own, p);
-    tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
+    if (k >= 0 && s_code[own] == TESS_GPU_WET) {
+        const tess_params_t *p = &c->p;
+        R f[Q];
+        TESS_UNROLL
+        for (int i = 0; i < Q; i++)
+            f[i] = tess_gpu_mr_pull<R, LATTICE>(&s_h[0][0], NH, s_code, i,
+                                                own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)), own, p);
+        tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
+    } else if (ONE && k >= 0) {
+        R m[TESS_MR_NM];
+        M::load(src, k, n, m);
+        M::store(dst, k, n, m);
+    }
+    if (ONE) {
+        __syncthreads();
+        if (tid == 0)
+            tess_gpu_mr_done(o, o.grow[b], o.grow[b] + GZ - 1);
+    }
 }
 
 /* The column sweep (3D lattices; cfg.mr_layer >= 1024): block b walks the C tile layers of group b (2 x 2 x C
@@ -201,23 +265,20 @@ template <typename R, int LATTICE> struct tess_gpu_mr_col {
 
 /* Gathers the moments and node type of position e (0 .. NEW - 1 from plane p0 up) of a column group's planes:
  * the loads only (tess_gpu_mr_column_put turns them into coefficients in the ring). */
-template <typename R, int LATTICE>
+template <typename R, int LATTICE, bool ONE>
 static __device__ __forceinline__ void tess_gpu_mr_column_get(const R *__restrict__ src, const tess_gpu_q_args_t &a,
+                                                              const tess_gpu_mr_order_t &o,
                                                               const int32_t *__restrict__ gm, int p0, int e,
                                                               unsigned *type, R *m)
 {
     typedef tess_gpu_mr_col<R, LATTICE> C;
-    typedef tess_gpu_mr<R, LATTICE> M;
     const int p = p0 + e / C::PL, j = e % C::PL;
     const int hx = j % C::HX - 1, hy = j / C::HX - 1;
     /* the node's tile place in the map (-1 .. G) and its local coordinates; plane -1 is layer -1's top */
     const int ax = (hx + C::EX) / C::EX - 1, ay = (hy + C::EY) / C::EY - 1, az = (p + C::EZ) / C::EZ - 1;
     const int32_t t2 = gm[(ax + 1) + C::MX * ((ay + 1) + C::MY * (az + 1))];
     const int l2 = (hx - ax * C::EX) + C::EX * ((hy - ay * C::EY) + C::EY * (p - az * C::EZ));
-    *type = t2 < 0 ? 0u : a.node_type[64 * (size_t)t2 + l2];
-    if (t2 >= 0) {
-        M::load(src, t2, l2, m);
-    } else {
+    if (!tess_gpu_mr_fetch<R, LATTICE, ONE>(src, a.node_type, o, t2, l2, type, m)) {
         TESS_UNROLL
         for (int s = 0; s < TESS_MR_NM; s++)
             m[s] = (R)0; /* no tile: a dry node whose coefficients nobody reads */
@@ -240,28 +301,41 @@ static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s
         s_h[s * C::NR + at] = h[s];
 }
 
-template <typename R, int LATTICE>
+template <typename R, int LATTICE, bool ONE>
 __global__ void __launch_bounds__(256)
 tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
-                   const int32_t *__restrict__ map, int nlayers)
+                   const int32_t *__restrict__ map, int nlayers, const tess_gpu_mr_order_t o)
 {
     typedef tess_gpu_q<R, LATTICE> L;
+    typedef tess_gpu_mr<R, LATTICE> M;
     typedef tess_gpu_mr_col<R, LATTICE> C;
     enum { Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez, HX = C::HX, PL = C::PL, NTH = C::NTH };
     static_assert(EZ > 1, "the column sweep is for the 3D lattices");
     extern __shared__ double tess_gpu_mr_dyn[];
     R *const s_h = reinterpret_cast<R *>(tess_gpu_mr_dyn); /* [10][NR], one row per coefficient */
     __shared__ uint8_t s_code[C::NR];
+    __shared__ int32_t s_b;
     const int tid = (int)threadIdx.x;
+    int32_t b = (int32_t)blockIdx.x;
+    if (ONE) { /* one copy: the group from the ticket (tess_gpu_mr_order.h) */
+        if (tid == 0)
+            s_b = tess_gpu_mr_ticket(o);
+        __syncthreads();
+        b = s_b;
+    }
+    const int l0 = ONE ? o.grow[b] : 0; /* the group's first tile layer */
     const int nmap = C::MX * C::MY * (nlayers + 2);
-    const int32_t *__restrict__ gm = map + (size_t)blockIdx.x * (size_t)(nmap + 4 * nlayers);
+    const int32_t *__restrict__ gm = map + (size_t)b * (size_t)(nmap + 4 * nlayers);
     /* the first layer's six planes, -1 .. EZ */
     for (int e = tid; e < C::NR; e += NTH) {
         unsigned type;
         R m[TESS_MR_NM];
-        tess_gpu_mr_column_get<R, LATTICE>(src, a, gm, -1, e, &type, m);
+        tess_gpu_mr_column_get<R, LATTICE, ONE>(src, a, o, gm, -1, e, &type, m);
         tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, -1, e, type, m);
     }
+    int known = -1; /* thread 0: the last layer of the last complete wait range (tess_gpu_mr_wait_next) */
+    if (ONE && tid == 0)
+        tess_gpu_mr_wait_next(o, l0, -1, &known);
     __syncthreads();
     const int mt = tid >> 6, n = tid & 63;
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
@@ -272,6 +346,9 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         /* the next layer's new planes EZ j + EZ + 1 .. EZ j + 2 EZ: loads issued now, stored after the layer */
         const int p0 = EZ * j + EZ + 1;
         const bool more = j + 1 < nlayers;
+        int32_t have = 0; /* one copy: the count the next layer's writes wait for, read now */
+        if (ONE && tid == 0 && more)
+            have = tess_gpu_mr_peek(o.sync + 1 + o.hi[l0 + j + 1]);
         unsigned nt[C::PER];
         R nm[C::PER][TESS_MR_NM];
         TESS_UNROLL
@@ -279,7 +356,7 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
             const int e = tid + NTH * r;
             nt[r] = 0u;
             if (more && e < C::NEW)
-                tess_gpu_mr_column_get<R, LATTICE>(src, a, gm, p0, e, &nt[r], nm[r]);
+                tess_gpu_mr_column_get<R, LATTICE, ONE>(src, a, o, gm, p0, e, &nt[r], nm[r]);
         }
         const int32_t k = gm[nmap + (mt % 2) + 2 * ((mt / 2) + 2 * j)];
         /* ring slot of plane EZ j - 1 + d is (base + d) mod RING */
@@ -297,26 +374,42 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
                                                     own, p);
             }
             tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
+        } else if (ONE && k >= 0) { /* one copy: a dry node's moments move to the new place */
+            R m[TESS_MR_NM];
+            M::load(src, k, n, m);
+            M::store(dst, k, n, m);
         }
-        if (!more)
+        if (!more) {
+            if (ONE) {
+                __syncthreads();
+                if (tid == 0)
+                    tess_gpu_mr_done(o, l0 + j, l0 + j);
+            }
             break;
+        }
         __syncthreads(); /* every thread is done with the planes the next ones replace */
+        if (ONE && tid == 0)
+            tess_gpu_mr_done(o, l0 + j, l0 + j);
         TESS_UNROLL
         for (int r = 0; r < C::PER; r++) {
             const int e = tid + NTH * r;
             if (e < C::NEW)
                 tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, p0, e, nt[r], nm[r]);
         }
+        if (ONE && tid == 0)
+            tess_gpu_mr_wait_next(o, l0 + j + 1, have, &known);
         __syncthreads();
     }
 }
 
 /* The listed nodes (64 tile + local), after tess_gpu_mr_step: the core's whole MR node (inlets and outlets of
- * every method, curved-wall links) from the old moments, over what the plain step wrote. */
+ * every method, curved-wall links) from the old moments, over what the plain step wrote. With one copy (vals not
+ * NULL) it runs before the plain kernel and writes the moments to vals, j * TESS_MR_NM + s, which
+ * tess_gpu_mr_scatter puts into the new state after it. */
 template <typename R, int LATTICE>
 __global__ void __launch_bounds__(64) tess_gpu_mr_list_step(const R *__restrict__ src, R *__restrict__ dst,
-                                                            const tess_gpu_q_args_t a, const int64_t *__restrict__ list,
-                                                            int32_t nlist)
+                                                            R *__restrict__ vals, const tess_gpu_q_args_t a,
+                                                            const int64_t *__restrict__ list, int32_t nlist)
 {
     typedef tess_gpu_q<R, LATTICE> L;
     typedef tess_gpu_mr<R, LATTICE> M;
@@ -336,7 +429,13 @@ __global__ void __launch_bounds__(64) tess_gpu_mr_list_step(const R *__restrict_
                     (mat->kind == TESS_NODE_VELOCITY || mat->kind == TESS_NODE_PRESSURE);
     R m[TESS_MR_NM];
     M::node(p, &g, src, k, x, y, z, links, nl, fd, m);
-    M::store(dst, k, n, m);
+    if (vals) {
+        TESS_UNROLL
+        for (int s = 0; s < TESS_MR_NM; s++)
+            vals[(int64_t)j * TESS_MR_NM + s] = m[s];
+    } else {
+        M::store(dst, k, n, m);
+    }
 }
 
 #endif

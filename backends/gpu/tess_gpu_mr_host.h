@@ -1,7 +1,8 @@
 /* The host side of the GPU's moment representation (tess_gpu_mr.h): the state's conversion to and from moments,
  * the list of nodes the plain kernel leaves to the core's whole MR node, the launch and the divergence check.
- * Included by tess_gpu_backend.h after its backend structure; the MR state lives in its two copies f[0], f[1]
- * (moments instead of populations) and its open-node list (open, nopen). */
+ * Included by tess_gpu_backend.h after its backend structure; the MR state lives in f[0] (one copy and its extra
+ * tiles, tess_gpu_mr_order.h) or in the two copies f[0], f[1] (moments instead of populations), and its open-node
+ * list (open, nopen). Every access to the moments goes through tess_gpu_mr_copy. */
 #ifndef TESS_GPU_MR_HOST_H
 #define TESS_GPU_MR_HOST_H
 
@@ -17,11 +18,23 @@ static int tess_gpu_mr_values(const tess_backend_t *be)
     return tess_state_node_values(TESS_PATTERN_MR, be->shape.lattice, be->shape.q);
 }
 
+/* Where copy c (be->cur: the current state, 1 - be->cur: the next) of the moments lies: with one copy, in f[0] at
+ * tile offset mr_gap (c = 0) or 0 (c = 1); else f[c]. Tile k's moment s of node n is at ((k * nm + s) * 64 + n)
+ * from there in either case: the list kernel, the transfers, the check and a GPU rank's halo exchange
+ * (tess_gpu_dist.h) index it as before. */
+static void *tess_gpu_mr_copy(const tess_backend_t *be, int c)
+{
+    if (be->mr_gap == 0)
+        return be->f[c];
+    const size_t tile = 64 * (size_t)tess_gpu_mr_values(be) * tess_precision_size(be->cfg.precision);
+    return (char *)be->f[0] + (c == 0 ? (size_t)be->mr_gap * tile : 0);
+}
+
 /* Moments <-> canonical populations a chunk of tiles at a time (the device store is tile-major, ((k * nm + s) * 64 +
  * local), so a chunk of tiles is one contiguous block), every node converted by the core as the CPU's MR does it
  * (tess_state_mr_convert). Upload: into both copies, from a whole canonical copy (pops) or from a source (fill);
  * download: from the current copy into pops. The host holds one chunk of moments (and of populations from a
- * source), never a whole copy of either. */
+ * source), never a whole copy of either. With one copy there is nothing to duplicate. */
 static tess_status tess_gpu_mr_transfer_from(tess_backend_t *be, void *pops, tess_state_fill_fn fill, void *ctx,
                                              int to_device, tess_error_t *err)
 {
@@ -49,16 +62,16 @@ static tess_status tess_gpu_mr_transfer_from(tess_backend_t *be, void *pops, tes
             } else {
                 tess_state_mr_convert(&be->shape, be->cfg.precision, pops, 1, ms, k0, k1, 1);
             }
-            rc = gpuMemcpy((char *)be->f[0] + off, ms, len, gpuMemcpyHostToDevice);
+            rc = gpuMemcpy((char *)tess_gpu_mr_copy(be, be->cur) + off, ms, len, gpuMemcpyHostToDevice);
         } else {
-            rc = gpuMemcpy(ms, (const char *)be->f[be->cur] + off, len, gpuMemcpyDeviceToHost);
+            rc = gpuMemcpy(ms, (const char *)tess_gpu_mr_copy(be, be->cur) + off, len, gpuMemcpyDeviceToHost);
             if (rc == gpuSuccess)
                 tess_state_mr_convert(&be->shape, be->cfg.precision, pops, 1, ms, k0, k1, 0);
         }
     }
     free(ms);
     free(tiles);
-    if (rc == gpuSuccess && to_device) /* the second copy on the device, at memory speed */
+    if (rc == gpuSuccess && to_device && be->mr_gap == 0) /* the second copy on the device, at memory speed */
         rc = gpuMemcpy(be->f[1], be->f[0], (size_t)be->ntiles * tile_ms, gpuMemcpyDeviceToDevice);
     TESS_GPU_TRY(rc, err, to_device ? "uploading the MR moments" : "downloading the MR moments");
     return TESS_OK;
@@ -86,8 +99,12 @@ static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_
                          "the MR pattern stores moments and runs the regularized collision only: set collision = "
                          "regularized, or use pattern ab for lbgk and mrt");
     (void)gpuFree(be->open);
+    (void)gpuFree(be->mr_vals);
     be->open = NULL;
+    be->mr_vals = NULL;
     be->nopen = 0;
+    be->bytes -= be->open_bytes;
+    be->open_bytes = 0;
     const size_t nn = (size_t)be->ntiles * 64;
     uint8_t *nlink = (uint8_t *)calloc(nn ? nn : 1, 1);
     if (!nlink)
@@ -113,8 +130,14 @@ static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_
     if (rc == gpuSuccess && nlist > 0)
         rc = gpuMemcpy(be->open, list, (size_t)nlist * sizeof *list, gpuMemcpyHostToDevice);
     free(list);
+    /* one copy: the list kernel's moments wait here while the plain kernel still reads the old ones */
+    const size_t vbytes = (size_t)nlist * TESS_MR_NM * tess_precision_size(be->cfg.precision);
+    if (rc == gpuSuccess && nlist > 0 && be->mr_gap > 0)
+        rc = gpuMalloc(&be->mr_vals, vbytes);
     TESS_GPU_TRY(rc, err, "preparing the MR list of inlet, outlet and curved-wall nodes");
     be->nopen = (int32_t)nlist;
+    be->open_bytes = (size_t)nlist * sizeof *list + (be->mr_gap > 0 ? vbytes : 0);
+    be->bytes += be->open_bytes;
     be->consts.p = *p;
     for (int k = 0; k < 256; k++)
         be->consts.wet[k] = (uint8_t)(k < p->nmat && tess_kind_is_wet(p->mat[k].kind));
@@ -149,9 +172,132 @@ static int tess_gpu_mr_block_nodes(int want, int lattice, int single, double eta
     return want >= 256 ? 256 : 64;
 }
 
+/* The tile layer of tile k, and the tile layers of one block's group: 1 (one tile, 2x2x1 tiles), 2 (2x2x2) or the
+ * column sweep's C. */
+static int32_t tess_gpu_mr_layer(const tess_tiling_t *t, int32_t k)
+{
+    return t->tile_corner[3 * (size_t)k + 2] / t->ez;
+}
+
+static int tess_gpu_mr_group_layers(int nodes)
+{
+    return nodes >= 1024 ? nodes / 256 : nodes == 512 ? 2 : 1;
+}
+
+/* At upload_geometry, before the allocation: the block shape, and the tiles G an array of one copy of the moments
+ * would hold beyond the state (tess_gpu_mr_order.h): the most tiles in C + 1 consecutive tile layers (C the
+ * column sweep's layers; for the groups of one or two layers, C + 3), at most all of them. 0: two copies only, for
+ * D2Q9 (its layers would run along y: not done) and for a tiling whose tiles are not in layer order (a GPU rank's
+ * local tiling: boundary, interior, then halo tiles). upload_geometry decides (cfg.mr_copies). */
+static int64_t tess_gpu_mr_plan(tess_backend_t *be, const tess_tiling_t *t)
+{
+    be->mr_nodes = tess_gpu_mr_block_nodes(be->cfg.mr_layer, t->lattice,
+                                           be->cfg.precision == TESS_PRECISION_SINGLE, t->eta_t);
+    if (t->lattice == TESS_LATTICE_D2Q9 || t->ntiles == 0)
+        return 0;
+    for (int32_t k = 1; k < t->ntiles; k++)
+        if (tess_gpu_mr_layer(t, k) < tess_gpu_mr_layer(t, k - 1))
+            return 0;
+    /* Two more layers for the groups: a block then waits for the row two below its own, not for the slowest block
+     * of the row just below (on the H100, D3Q27 cavity 256^3: +6% FP32, +19% FP64; the column sweep gained
+     * nothing, its blocks run a layer at a time; docs/performance-notes.md, "GPU MR: one copy") */
+    const int c = tess_gpu_mr_group_layers(be->mr_nodes) + (be->mr_nodes >= 1024 ? 0 : 2);
+    int64_t best = 0, sum = 0;
+    /* a window of c + 1 layers over the tiles in order: tiles [k1, k) span layers layer(k) - c .. layer(k) */
+    for (int32_t k = 0, k1 = 0; k < t->ntiles; k++) {
+        sum++;
+        while (tess_gpu_mr_layer(t, k1) < tess_gpu_mr_layer(t, k) - c) {
+            k1++;
+            sum--;
+        }
+        best = sum > best ? sum : best;
+    }
+    return best;
+}
+
+/* One copy: the ticket and counters and their starting values (minus the blocks of the layer's row), per layer each
+ * phase's wait range, per group its
+ * first layer, and the saved planes across a periodic z boundary (wrap[0]: a group reads layer 0 above the top
+ * layer; wrap[1]: the top layer below layer 0). A layer's wait range is the layers whose blocks read the tiles its
+ * writes overwrite (j - G in phase 0, j + G in phase 1); they lie in rows of groups that run before its own, which
+ * G's size guarantees and this checks. */
+static tess_status tess_gpu_mr_order_upload(tess_backend_t *be, const tess_tiling_t *t, const int32_t *grow,
+                                            int32_t groups, int c, const int wrap[2], tess_error_t *err)
+{
+    const int32_t nt = t->ntiles, nl = tess_gpu_mr_layer(t, nt - 1) + 1, nlc = (nl + c - 1) / c * c;
+    const int64_t gap = be->mr_gap;
+    const size_t n = 2 + 6 * (size_t)nlc + (size_t)groups;
+    int32_t *h = (int32_t *)calloc(n, sizeof *h), *first = (int32_t *)malloc(((size_t)nl + 1) * sizeof *first);
+    if (!h || !first) {
+        free(h);
+        free(first);
+        return tess_fail(err, TESS_ERR_NOMEM, "out of host memory for the MR order of %d layers", nl);
+    }
+    for (int32_t l = 0, k = 0; l <= nl; l++) {
+        while (k < nt && tess_gpu_mr_layer(t, k) < l)
+            k++;
+        first[l] = k;
+    }
+    /* [0, 1 + nlc): the ticket and counters; then their values at the start of a step: 0 and minus the blocks of
+     * each layer's row */
+    int32_t *init = h + 1 + nlc, *grows = h + 2 + 6 * (size_t)nlc;
+    for (int32_t g = 0; g < groups; g++) {
+        grows[g] = grow[g];
+        for (int l = 0; l < c; l++)
+            init[1 + grow[g] + l]--;
+    }
+    int ok = 1;
+    for (int ph = 0; ph < 2; ph++) {
+        int32_t *lo = h + 2 + 2 * (size_t)nlc + 2 * (size_t)nlc * ph, *hi = lo + nlc;
+        for (int32_t l = 0; l < nlc; l++) {
+            const int64_t f = l < nl ? first[l] : nt, e = l < nl ? first[l + 1] : nt;
+            const int32_t row0 = l / c * c;
+            lo[l] = 1;
+            hi[l] = 0;
+            if (e == f)
+                continue;
+            if (ph == 0 && e - 1 - gap >= 0) {
+                lo[l] = tess_gpu_mr_layer(t, (int32_t)(f - gap > 0 ? f - gap : 0)) - 1;
+                lo[l] = lo[l] < 0 ? 0 : lo[l];
+                hi[l] = tess_gpu_mr_layer(t, (int32_t)(e - 1 - gap)) + 1;
+                ok &= hi[l] < row0;
+            } else if (ph == 1 && f + gap <= nt - 1) {
+                lo[l] = tess_gpu_mr_layer(t, (int32_t)(f + gap)) - 1;
+                hi[l] = tess_gpu_mr_layer(t, (int32_t)(e - 1 + gap < nt - 1 ? e - 1 + gap : nt - 1)) + 1;
+                hi[l] = hi[l] > nlc - 1 ? nlc - 1 : hi[l];
+                ok &= lo[l] >= row0 + c;
+            }
+        }
+    }
+    be->mr_nlc = nlc;
+    be->mr_save_k0[0] = 0;
+    be->mr_save_n[0] = wrap[0] ? first[1] : 0;
+    be->mr_save_k0[1] = first[nl - 1];
+    be->mr_save_n[1] = wrap[1] ? nt - first[nl - 1] : 0;
+    free(first);
+    if (!ok) {
+        free(h);
+        return tess_fail(err, TESS_ERR_INPUT, "the MR order of %d tiles in %d layers: a wait range reaches the "
+                         "writer's own row of groups (an internal error; pattern ab runs the case)", nt, nl);
+    }
+    const int32_t ns = be->mr_save_n[0] > be->mr_save_n[1] ? be->mr_save_n[0] : be->mr_save_n[1];
+    const size_t sbytes = (size_t)ns * 16 * TESS_MR_NM * tess_precision_size(be->cfg.precision);
+    gpuError_t rc = gpuMalloc((void **)&be->mr_sync, n * sizeof *h);
+    if (rc == gpuSuccess)
+        rc = gpuMemcpy(be->mr_sync, h, n * sizeof *h, gpuMemcpyHostToDevice);
+    if (rc == gpuSuccess && ns > 0)
+        rc = gpuMalloc(&be->mr_save, sbytes);
+    free(h);
+    TESS_GPU_TRY(rc, err, "uploading the MR order");
+    be->bytes += n * sizeof *h + (ns > 0 ? sbytes : 0);
+    return TESS_OK;
+}
+
 /* Tile maps of the groups of GX x GY x GZ tiles (tess_gpu_mr_group) from the tile corners and neighbours: the
  * member tiles, and every place around them from the neighbours of a member next to it (so periodic wrapping is
- * the tiling's). Groups in the order of their position (z, then y, then x), so neighbouring blocks run together. */
+ * the tiling's). Groups in the order of their position (z, then y, then x), so neighbouring blocks run together.
+ * With one copy a group of one tile has a map too, and a place across the periodic z boundary is marked
+ * (tess_gpu_mr_fetch). */
 typedef struct {
     int64_t key;
     int32_t tile;
@@ -165,12 +311,11 @@ static int tess_gpu_mr_key_cmp(const void *a, const void *b)
 
 static tess_status tess_gpu_mr_upload(tess_backend_t *be, const tess_tiling_t *t, tess_error_t *err)
 {
-    be->mr_nodes = tess_gpu_mr_block_nodes(be->cfg.mr_layer, t->lattice,
-                                           be->cfg.precision == TESS_PRECISION_SINGLE, t->eta_t);
     be->mr_ngroups = t->ntiles;
-    if (be->mr_nodes == 64 || t->ntiles == 0)
+    const int one = be->mr_gap > 0;
+    if ((be->mr_nodes == 64 && !one) || t->ntiles == 0)
         return TESS_OK;
-    const int GX = 2, GY = 2, GZ = be->mr_nodes / 256;
+    const int GX = be->mr_nodes == 64 ? 1 : 2, GY = GX, GZ = tess_gpu_mr_group_layers(be->mr_nodes);
     const int MX = GX + 2, MY = GY + 2, MZ = GZ + 2, NMAP = MX * MY * MZ, NT = GX * GY * GZ, STRIDE = NMAP + NT;
     tess_gpu_mr_key_t *keys = (tess_gpu_mr_key_t *)malloc((size_t)t->ntiles * sizeof *keys);
     if (!keys)
@@ -190,8 +335,11 @@ static tess_status tess_gpu_mr_upload(tess_backend_t *be, const tess_tiling_t *t
     for (int32_t k = 0; k < t->ntiles; k++)
         groups += k == 0 || keys[k].key != keys[k - 1].key;
     int32_t *map = (int32_t *)malloc((size_t)groups * STRIDE * sizeof *map);
-    if (!map) {
+    int32_t *grow = (int32_t *)malloc((size_t)groups * sizeof *grow); /* a group's first tile layer */
+    if (!map || !grow) {
         free(keys);
+        free(map);
+        free(grow);
         return tess_fail(err, TESS_ERR_NOMEM, "out of host memory for the MR tile maps of %d groups", groups);
     }
     int32_t g = -1;
@@ -200,12 +348,16 @@ static tess_status tess_gpu_mr_upload(tess_backend_t *be, const tess_tiling_t *t
             g++;
             for (int e = 0; e < NT; e++)
                 map[(size_t)g * STRIDE + NMAP + e] = -1;
+            grow[g] = (int32_t)(keys[j].key / (ng[0] * ng[1])) * GZ;
         }
         const int32_t k = keys[j].tile;
         const int32_t *c = t->tile_corner + 3 * (size_t)k;
         const int px = (c[0] % ext[0]) / t->ex, py = (c[1] % ext[1]) / t->ey, pz = (c[2] % ext[2]) / t->ez;
         map[(size_t)g * STRIDE + NMAP + px + GX * (py + GY * pz)] = k;
     }
+    free(keys);
+    const int32_t top = tess_gpu_mr_layer(t, t->ntiles - 1);
+    int wrap[2] = {0, 0}, odd = 0;
     for (g = 0; g < groups; g++) {
         int32_t *m = map + (size_t)g * STRIDE;
         for (int az = -1; az <= GZ; az++)
@@ -225,10 +377,27 @@ static tess_status tess_gpu_mr_upload(tess_backend_t *be, const tess_tiling_t *t
                         if (tile >= 0 || !inside)
                             break; /* an empty place stays empty whichever member says so */
                     }
+                    if (one && tile >= 0 && tess_gpu_mr_layer(t, tile) != grow[g] + az) {
+                        /* across the periodic z boundary: layer 0 above the top, or the top below layer 0 */
+                        const int below = az < 0;
+                        odd |= below ? tess_gpu_mr_layer(t, tile) != top : tess_gpu_mr_layer(t, tile) != 0;
+                        wrap[below] = 1;
+                        tile = -2 - (2 * tile + below);
+                    }
                     m[(ax + 1) + MX * ((ay + 1) + MY * (az + 1))] = tile;
                 }
     }
-    free(keys);
+    tess_status st = TESS_OK;
+    if (odd)
+        st = tess_fail(err, TESS_ERR_INPUT, "the MR tile maps: a neighbour tile outside the layers next to its group "
+                       "(an internal error; pattern ab runs the case)");
+    if (st == TESS_OK && one)
+        st = tess_gpu_mr_order_upload(be, t, grow, groups, GZ, wrap, err);
+    free(grow);
+    if (st != TESS_OK) {
+        free(map);
+        return st;
+    }
     const size_t bytes = (size_t)groups * STRIDE * sizeof *map;
     gpuError_t rc = gpuMalloc((void **)&be->mr_map, bytes);
     if (rc == gpuSuccess)
@@ -241,64 +410,113 @@ static tess_status tess_gpu_mr_upload(tess_backend_t *be, const tess_tiling_t *t
 }
 
 /* One MR step: the plain kernel over every group, then the list kernel over its nodes. The 2x2x2 group is
- * instantiated for FP32 only (tess_gpu_mr_block_nodes). */
-template <typename R, int LAT> struct tess_gpu_mr_big {
-    static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst)
+ * instantiated for FP32 only (tess_gpu_mr_block_nodes); ONE: the one-copy instances (3D lattices only), so that
+ * the two-copy kernels are compiled as they were before one copy existed. */
+template <typename R, int LAT, bool ONE> struct tess_gpu_mr_big {
+    static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
+                       const tess_gpu_mr_order_t &o)
     {
-        tess_gpu_mr_step<R, LAT, 2, 2, 2><<<(unsigned)be->mr_ngroups, 512>>>(src, dst, a, be->mr_map, be->mr_ngroups);
+        tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE><<<(unsigned)be->mr_ngroups, 512>>>(src, dst, a, be->mr_map, o);
     }
 };
-template <int LAT> struct tess_gpu_mr_big<double, LAT> {
-    static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *) {}
+template <int LAT, bool ONE> struct tess_gpu_mr_big<double, LAT, ONE> {
+    static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *,
+                       const tess_gpu_mr_order_t &)
+    {
+    }
 };
-template <typename R> struct tess_gpu_mr_big<R, TESS_LATTICE_D2Q9> {
-    static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *) {}
+template <typename R, bool ONE> struct tess_gpu_mr_big<R, TESS_LATTICE_D2Q9, ONE> {
+    static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *, const tess_gpu_mr_order_t &) {}
 };
-template <> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9> {
-    static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *) {}
+template <bool ONE> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9, ONE> {
+    static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *,
+                       const tess_gpu_mr_order_t &)
+    {
+    }
 };
 
 /* The column sweep (tess_gpu_mr_column) of the 3D lattices, its dynamic shared memory opted in once. */
-template <typename R, int LAT> struct tess_gpu_mr_sweep {
-    static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst)
+template <typename R, int LAT, bool ONE> struct tess_gpu_mr_sweep {
+    static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
+                       const tess_gpu_mr_order_t &o)
     {
         const size_t bytes = tess_gpu_mr_col<R, LAT>::shared_bytes();
         /* a launch error, were the opt-in refused, surfaces through the caller's check */
-        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT>),
+        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE>),
                                   gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-        tess_gpu_mr_column<R, LAT><<<(unsigned)be->mr_ngroups, 256, bytes>>>(src, dst, a, be->mr_map,
-                                                                            be->mr_nodes / 256);
+        tess_gpu_mr_column<R, LAT, ONE><<<(unsigned)be->mr_ngroups, 256, bytes>>>(src, dst, a, be->mr_map,
+                                                                                 be->mr_nodes / 256, o);
     }
 };
-template <typename R> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9> {
-    static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *) {}
+template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, ONE> {
+    static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *, const tess_gpu_mr_order_t &) {}
 };
 
-template <typename R, int LAT>
-static void tess_gpu_mr_launch_lat(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst)
+template <typename R, int LAT, bool ONE>
+static void tess_gpu_mr_plain(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
+                              const tess_gpu_mr_order_t &o)
 {
     if (be->mr_nodes >= 1024)
-        tess_gpu_mr_sweep<R, LAT>::launch(be, a, src, dst);
+        tess_gpu_mr_sweep<R, LAT, ONE>::launch(be, a, src, dst, o);
     else if (be->mr_nodes == 512)
-        tess_gpu_mr_big<R, LAT>::launch(be, a, src, dst);
+        tess_gpu_mr_big<R, LAT, ONE>::launch(be, a, src, dst, o);
     else if (be->mr_nodes == 256)
-        tess_gpu_mr_step<R, LAT, 2, 2, 1><<<(unsigned)be->mr_ngroups, 256>>>(src, dst, a, be->mr_map, be->mr_ngroups);
+        tess_gpu_mr_step<R, LAT, 2, 2, 1, ONE><<<(unsigned)be->mr_ngroups, 256>>>(src, dst, a, be->mr_map, o);
     else
-        tess_gpu_mr_step<R, LAT, 1, 1, 1><<<(unsigned)be->ntiles, 64>>>(src, dst, a, (const int32_t *)0, be->ntiles);
+        tess_gpu_mr_step<R, LAT, 1, 1, 1, ONE><<<(unsigned)be->mr_ngroups, 64>>>(src, dst, a, be->mr_map, o);
+}
+
+/* With one copy (o.sync set): the counters set, the plane across a periodic z boundary that this phase overwrites
+ * first saved, and the listed nodes computed first into mr_vals, put into the new state last. */
+template <typename R, int LAT>
+static void tess_gpu_mr_launch_lat(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
+                                   const tess_gpu_mr_order_t &o)
+{
+    const unsigned lb = (unsigned)((be->nopen + 63) / 64);
+    if constexpr (LAT != TESS_LATTICE_D2Q9) {
+        if (o.sync) {
+            (void)gpuMemcpyAsync(be->mr_sync, be->mr_sync + 1 + be->mr_nlc,
+                                 (1 + (size_t)be->mr_nlc) * sizeof(int32_t), gpuMemcpyDeviceToDevice, 0);
+            const int32_t ns = be->mr_save_n[o.phase];
+            if (ns > 0)
+                tess_gpu_mr_save<R><<<(unsigned)(((int64_t)ns * TESS_MR_NM * 16 + 255) / 256), 256>>>(
+                    (R *)be->mr_save, src, o.save_k0, ns, o.phase ? be->shape.ez - 1 : 0, TESS_MR_NM);
+            if (be->nopen > 0)
+                tess_gpu_mr_list_step<R, LAT><<<lb, 64>>>(src, dst, (R *)be->mr_vals, a, be->open, be->nopen);
+            tess_gpu_mr_plain<R, LAT, true>(be, a, src, dst, o);
+            if (be->nopen > 0)
+                tess_gpu_mr_scatter<R, TESS_MR_NM><<<lb, 64>>>(dst, (const R *)be->mr_vals, be->open, be->nopen);
+            return;
+        }
+    }
+    tess_gpu_mr_plain<R, LAT, false>(be, a, src, dst, o);
     if (be->nopen > 0)
-        tess_gpu_mr_list_step<R, LAT><<<(unsigned)((be->nopen + 63) / 64), 64>>>(src, dst, a, be->open, be->nopen);
+        tess_gpu_mr_list_step<R, LAT><<<lb, 64>>>(src, dst, (R *)0, a, be->open, be->nopen);
 }
 
 template <typename R>
 static void tess_gpu_mr_launch(tess_backend_t *be)
 {
     const tess_gpu_q_args_t a = tess_gpu_args(be);
-    const R *src = (const R *)be->f[be->cur];
-    R *dst = (R *)be->f[1 - be->cur];
+    const R *src = (const R *)tess_gpu_mr_copy(be, be->cur);
+    R *dst = (R *)tess_gpu_mr_copy(be, 1 - be->cur);
+    tess_gpu_mr_order_t o;
+    memset(&o, 0, sizeof o);
+    if (be->mr_gap > 0) {
+        const size_t nlc = (size_t)be->mr_nlc;
+        o.sync = be->mr_sync;
+        o.lo = be->mr_sync + 2 + 2 * nlc + 2 * nlc * be->cur;
+        o.hi = o.lo + nlc;
+        o.grow = be->mr_sync + 2 + 6 * nlc;
+        o.save = be->mr_save;
+        o.save_k0 = be->mr_save_k0[be->cur];
+        o.ngroups = be->mr_ngroups;
+        o.phase = be->cur;
+    }
     switch (be->shape.lattice) {
-    case TESS_LATTICE_D2Q9: tess_gpu_mr_launch_lat<R, TESS_LATTICE_D2Q9>(be, a, src, dst); break;
-    case TESS_LATTICE_D3Q27: tess_gpu_mr_launch_lat<R, TESS_LATTICE_D3Q27>(be, a, src, dst); break;
-    case TESS_LATTICE_D3Q19: tess_gpu_mr_launch_lat<R, TESS_LATTICE_D3Q19>(be, a, src, dst); break;
+    case TESS_LATTICE_D2Q9: tess_gpu_mr_launch_lat<R, TESS_LATTICE_D2Q9>(be, a, src, dst, o); break;
+    case TESS_LATTICE_D3Q27: tess_gpu_mr_launch_lat<R, TESS_LATTICE_D3Q27>(be, a, src, dst, o); break;
+    case TESS_LATTICE_D3Q19: tess_gpu_mr_launch_lat<R, TESS_LATTICE_D3Q19>(be, a, src, dst, o); break;
     default: break; /* refused at initialise */
     }
 }
@@ -327,8 +545,8 @@ static tess_status tess_gpu_mr_check(tess_backend_t *be, tess_check_t *r, tess_e
     gpuError_t rc = gpuSuccess;
     for (int32_t k0 = 0; k0 < be->ntiles && rc == gpuSuccess; k0 += chunk) {
         const int32_t k1 = be->ntiles - k0 < chunk ? be->ntiles : k0 + chunk;
-        rc = gpuMemcpy(ms, (const char *)be->f[be->cur] + (size_t)k0 * tile_ms, (size_t)(k1 - k0) * tile_ms,
-                       gpuMemcpyDeviceToHost);
+        rc = gpuMemcpy(ms, (const char *)tess_gpu_mr_copy(be, be->cur) + (size_t)k0 * tile_ms,
+                       (size_t)(k1 - k0) * tile_ms, gpuMemcpyDeviceToHost);
         if (rc != gpuSuccess)
             break;
         /* the chunk as a tiling of its own: canonical storage is per tile, so its tiles [0, k1 - k0) */

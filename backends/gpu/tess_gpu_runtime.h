@@ -41,6 +41,7 @@ typedef cudaFuncAttributes gpuFuncAttributes;
 #define gpuMemGetInfo cudaMemGetInfo
 #define gpuMemcpy cudaMemcpy
 #define gpuMemset cudaMemset
+#define gpuMemcpyAsync cudaMemcpyAsync
 #define gpuMemcpyToSymbol cudaMemcpyToSymbol
 #define gpuDeviceSynchronize cudaDeviceSynchronize
 #define gpuEventCreate cudaEventCreate
@@ -80,6 +81,7 @@ typedef hipFuncAttributes gpuFuncAttributes;
 #define gpuMemGetInfo hipMemGetInfo
 #define gpuMemcpy hipMemcpy
 #define gpuMemset hipMemset
+#define gpuMemcpyAsync hipMemcpyAsync
 #define gpuMemcpyToSymbol hipMemcpyToSymbol
 #define gpuDeviceSynchronize hipDeviceSynchronize
 #define gpuEventCreate hipEventCreate

@@ -79,6 +79,7 @@ typedef struct {
     char pattern[16];                   /* "ab", "aa", "mr": tess_pattern_from_name */
     int threads;
     int mr_layer;                       /* MR pattern: nodes per layer of a block; 0 = from the cache size */
+    int mr_copies;                      /* MR pattern on a GPU: copies of the moments (1, 2; 0 = two where they fit) */
     double density_min, density_max;    /* divergence bounds */
     double speed_max;                   /* divergence bound on |u| (lattice units) */
     long check_every;                   /* divergence test interval in steps; 0: at monitor and output steps only */

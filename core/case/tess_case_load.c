@@ -793,6 +793,9 @@ static tess_status read_run(ctx_t *x)
     long layer = 0; /* MR nodes per layer of a block; 0 = from the cache size (docs/patterns.md) */
     TRY(tess_get_long(&x->es, "run", "mr_layer", 0, 1L << 24, 0, &layer, x->err));
     c->mr_layer = (int)layer;
+    long copies = 0; /* MR on a GPU: copies of the moments; 0 = two where they fit (docs/gpu.md, "MR") */
+    TRY(tess_get_long(&x->es, "run", "mr_copies", 0, 2, 0, &copies, x->err));
+    c->mr_copies = (int)copies;
     c->density_min = 0.5;
     c->density_max = 2.0;
     TRY(tess_get_double(&x->es, "run", "density_min", 0.0, INFINITY, 0, 0, &c->density_min, NULL, x->err));

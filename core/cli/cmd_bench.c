@@ -298,6 +298,7 @@ static int run_one(const bench_opts *o, const char *case_path, int size, const c
     cfg.precision = strcmp(precision, "single") == 0 ? TESS_PRECISION_SINGLE : TESS_PRECISION_DOUBLE;
     cfg.threads = o->threads;
     cfg.mr_layer = mr_layer ? mr_layer : c.mr_layer; /* --mr-layer, else the case's [run] mr_layer */
+    cfg.mr_copies = c.mr_copies;                      /* --set run.mr_copies=N */
     if (variant_from_name(variant, &cfg.variant) != 0 || tess_pattern_from_name(pattern, &cfg.pattern, &err) != TESS_OK ||
         (strcmp(precision, "single") != 0 && strcmp(precision, "double") != 0) ||
         strcmp(layout, "xyz") != 0) {

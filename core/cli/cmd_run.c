@@ -228,6 +228,8 @@ static tess_status events(run_t *r, long step, int at_start, int final, tess_err
     const int ckpt = !at_start && c->checkpoint_every > 0 && (step % c->checkpoint_every == 0 || final);
     /* The divergence test: every check_every steps and before a checkpoint, which must never hold a bad state. */
     const int chk = (c->check_every > 0 && step % c->check_every == 0) || ckpt;
+    /* The dense fields on rank 0 only where something reads them: every rank makes its own field piece. */
+    const int dense = out && (tess_field_output_dense(&r->fo) || r->ref);
     tess_status st;
     if (chk && !mon && !out && (st = check_state(r, step, err)) != TESS_OK)
         return st;
@@ -240,7 +242,7 @@ static tess_status events(run_t *r, long step, int at_start, int final, tess_err
         if (fs.bad)
             return diverged(r, step, fs.at, fs.bad_rho, fs.bad_u, err);
         note_speed(r, step, fs.m.max_u);
-        if (out && (st = tess_sim_fields(r->sim, r->rho, r->u, err)) != TESS_OK)
+        if (dense && (st = tess_sim_fields(r->sim, r->rho, r->u, err)) != TESS_OK)
             return st;
         if (mon) {
             const double now = tess_wall_seconds();
@@ -288,7 +290,7 @@ static tess_status events(run_t *r, long step, int at_start, int final, tess_err
         }
     }
     if (r->analysis &&
-        (st = tess_analysis_event(r->analysis, step, out, ckpt, final, r->rho, r->u, out, err)) != TESS_OK)
+        (st = tess_analysis_event(r->analysis, step, out, ckpt, final, r->rho, r->u, dense, err)) != TESS_OK)
         return st;
     if (ckpt) {
         char path[1200];
@@ -356,6 +358,7 @@ static tess_status setup(run_t *r, tess_error_t *err)
     cfg.precision = r->c.precision;
     cfg.threads = r->c.threads;
     cfg.mr_layer = r->c.mr_layer;
+    cfg.mr_copies = r->c.mr_copies;
     if ((st = tess_pattern_from_name(r->c.pattern, &cfg.pattern, err)) != TESS_OK)
         return st;
     const tess_backend_ops_t *ops = tess_backend_choose(r->c.backend, &cfg, err);
@@ -426,17 +429,6 @@ static tess_status setup(run_t *r, tess_error_t *err)
     }
     r->tol = r->o.has_check_tol ? r->o.check_tol : (r->c.precision == TESS_PRECISION_SINGLE ? 1e-4 : 1e-10);
     r->n = (size_t)r->c.geometry.nx * r->c.geometry.ny * r->c.geometry.nz;
-    r->rho = malloc(r->n * sizeof *r->rho);
-    r->u = malloc(3 * r->n * sizeof *r->u);
-    r->solid = malloc(r->n);
-    if (r->ref) {
-        r->rho_ref = malloc(r->n * sizeof *r->rho_ref);
-        r->u_ref = malloc(3 * r->n * sizeof *r->u_ref);
-    }
-    if (!r->rho || !r->u || !r->solid || (r->ref && (!r->rho_ref || !r->u_ref)))
-        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the output fields");
-    for (size_t i = 0; i < r->n; i++)
-        r->solid[i] = !tess_kind_is_wet(r->c.params.mat[r->c.geometry.type[i]].kind);
     r->n_wet = tess_sim_tiling(r->sim)->n_wet;
     /* The output folder is made (or cleared, with --overwrite) only once the input is known to be good. */
     if (r->o.out_dir)
@@ -453,11 +445,28 @@ static tess_status setup(run_t *r, tess_error_t *err)
     if ((st = tess_field_output_init(&r->fo, &r->c, r->out, r->o.restart ? tess_sim_step_count(r->sim) : -1, err)) !=
         TESS_OK)
         return st;
-    if (r->c.output_pieces && (st = tess_field_output_pieces(&r->fo, tess_sim_tiling(r->sim), &r->c.params, err)) !=
+    if (r->c.output_pieces && (st = tess_field_output_pieces(&r->fo, r->sim, err)) !=
         TESS_OK)
         return st;
     if (r->analysis)
         tess_analysis_pieces(r->analysis, (const int32_t(*)[6])r->fo.ext);
+    /* The dense fields: for the single field file, the analysis and --check (a distributed run's field pieces
+     * need none on rank 0). */
+    if (tess_field_output_dense(&r->fo) || r->analysis || r->ref) {
+        r->rho = malloc(r->n * sizeof *r->rho);
+        r->u = malloc(3 * r->n * sizeof *r->u);
+        r->solid = malloc(r->n);
+        if (!r->rho || !r->u || !r->solid)
+            return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the output fields");
+        for (size_t i = 0; i < r->n; i++)
+            r->solid[i] = !tess_kind_is_wet(r->c.params.mat[r->c.geometry.type[i]].kind);
+    }
+    if (r->ref) {
+        r->rho_ref = malloc(r->n * sizeof *r->rho_ref);
+        r->u_ref = malloc(3 * r->n * sizeof *r->u_ref);
+        if (!r->rho_ref || !r->u_ref)
+            return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the output fields");
+    }
     char mpath[1200];
     snprintf(mpath, sizeof mpath, "%s/monitor.csv", r->out);
     tess_monitor_init(&r->mon, mpath);
@@ -675,7 +684,8 @@ int tess_cmd_run(int argc, char **argv)
                                 steps, r->first, r->stop_step, mlups, wall, bytes, &r->c.forces, r->force,
                                 r->c.units.active ? &r->c.units : NULL, r->sig ? tess_signal_name(r->sig) : NULL,
                                 0, 1.0, NULL, r->fo.files, r->fo.ext ? tess_mpi_size() : 0, r->fo.bytes,
-                                r->fo.seconds, NULL, tess_setup_host_peak()};
+                                r->fo.seconds, NULL, tess_setup_host_peak(),
+                                r->fo.sim ? r->fo.compute_seconds : -1.0};
     tess_setup_t setup = *tess_sim_setup(r->sim);
     setup.seconds[TESS_SETUP_CASE] = r->case_s;
     sum.setup = &setup;

@@ -29,12 +29,21 @@ struct tess_analysis {
     double *dense;     /* scratch: 3 n for dense output arrays */
     double *dense2;    /* scratch: 3 n */
     uint8_t *mask;     /* n: 1 at WSS nodes */
+    size_t *pnodes;    /* distributed: the probes' corner nodes, asked of the ranks that own them */
+    size_t npnodes;
+    double *pvals;     /* 4 per corner node */
     const int32_t (*ext)[6]; /* pieces per rank (tess_analysis_pieces), NULL: single files */
 };
 
 void tess_analysis_pieces(tess_analysis_t *a, const int32_t (*ext)[6])
 {
     a->ext = ext;
+    /* Distributed, the ranks make the WSS pieces (tess_wss_pieces.h): the dense arrays serve the averages only. */
+    if (ext && tess_sim_distributed(a->sim) && !a->avg_on) {
+        free(a->dense);
+        free(a->dense2);
+        a->dense = a->dense2 = NULL;
+    }
 }
 
 void tess_analysis_free(tess_analysis_t *a)
@@ -49,6 +58,8 @@ void tess_analysis_free(tess_analysis_t *a)
     free(a->dense);
     free(a->dense2);
     free(a->mask);
+    free(a->pnodes);
+    free(a->pvals);
     free(a);
 }
 
@@ -150,6 +161,14 @@ tess_status tess_analysis_create(const tess_case_t *c, tess_sim_t *sim, const ch
         tess_analysis_free(a);
         return st;
     }
+    /* Distributed: the probes read only their corners' values, each from the rank that owns the node. */
+    if (a->probes.n && tess_sim_distributed(sim)) {
+        if ((st = tess_probes_nodes(&a->probes, &a->pnodes, &a->npnodes, err)) != TESS_OK ||
+            !(a->pvals = malloc(4 * (a->npnodes + 1) * sizeof *a->pvals))) {
+            tess_analysis_free(a);
+            return st != TESS_OK ? st : tess_fail(err, TESS_ERR_NOMEM, "out of memory for the probes' values");
+        }
+    }
     *out = a;
     return TESS_OK;
 }
@@ -169,10 +188,7 @@ static tess_status compute_wss(tess_analysis_t *a, long step, tess_error_t *err)
 {
     if (a->wss_step == step)
         return TESS_OK;
-    const void *pops;
-    tess_status st = tess_sim_populations(a->sim, &pops, err);
-    if (st == TESS_OK)
-        st = tess_wss_compute(&a->wss, tess_sim_tiling(a->sim), &a->c->params, a->c->precision, pops, a->wss_now, err);
+    const tess_status st = tess_sim_wss(a->sim, &a->wss, a->wss_now, err);
     if (st == TESS_OK)
         a->wss_step = step;
     return st;
@@ -207,7 +223,28 @@ static tess_status write_vti(const tess_analysis_t *a, const char *stem, const t
     return tess_vti_write(path, dims, a->c->origin, a->c->spacing, arrays, n, err);
 }
 
-static tess_status write_wss(tess_analysis_t *a, long step, tess_error_t *err)
+/* Every rank its piece of wss_<step>.pvti from the WSS vectors of rank 0 (tess_wss_pieces.h). */
+static tess_status write_wss_ranks(tess_analysis_t *a, long step, tess_error_t *err)
+{
+    const tess_geometry_t *g = &a->c->geometry;
+    tess_wss_pieces_job_t job;
+    memset(&job, 0, sizeof job);
+    snprintf(job.head.dir, sizeof job.head.dir, "%s", a->dir);
+    snprintf(job.head.stem, sizeof job.head.stem, "wss_%06ld", step);
+    job.head.dims[0] = g->nx;
+    job.head.dims[1] = g->ny;
+    job.head.dims[2] = g->nz;
+    for (int k = 0; k < 3; k++)
+        job.head.origin[k] = a->c->origin[k];
+    job.head.spacing = a->c->spacing;
+    job.ext = a->ext;
+    job.w = &a->wss;
+    job.wss = a->wss_now;
+    return tess_sim_wss_pieces(a->sim, &job, err);
+}
+
+/* wss_<step>.vti from rank 0's dense arrays (one file, or pieces cut from them). */
+static tess_status write_wss_dense(tess_analysis_t *a, long step, tess_error_t *err)
 {
     const int64_t nw = a->wss.n;
     double *mag = malloc((size_t)(nw ? nw : 1) * sizeof *mag);
@@ -228,15 +265,23 @@ static tess_status write_wss(tess_analysis_t *a, long step, tess_error_t *err)
                                         {"wss", TESS_VTI_FLOAT64, 3, a->dense},
                                         {"wall_normal", TESS_VTI_FLOAT64, 3, a->dense2},
                                         {"wall", TESS_VTI_UINT8, 1, a->mask}};
-    char path[1200], stem[64];
+    char stem[64];
     snprintf(stem, sizeof stem, "wss_%06ld", step);
-    tess_status st = write_vti(a, stem, arrays, 4, err);
+    const tess_status st = write_vti(a, stem, arrays, 4, err);
+    free(mag);
+    free(mag_d);
+    return st;
+}
+
+static tess_status write_wss(tess_analysis_t *a, long step, tess_error_t *err)
+{
+    tess_status st = a->ext && tess_sim_distributed(a->sim) ? write_wss_ranks(a, step, err)
+                                                            : write_wss_dense(a, step, err);
     if (st == TESS_OK && a->surface.ntri > 0) {
+        char path[1200];
         snprintf(path, sizeof path, "%s/wss_%06ld.vtp", a->dir, step);
         st = tess_wss_surface_write(&a->surface, path, a->wss_now, a->c->spacing, a->c->origin, err);
     }
-    free(mag);
-    free(mag_d);
     return st;
 }
 
@@ -282,13 +327,17 @@ tess_status tess_analysis_event(tess_analysis_t *a, long step, int output, int c
     tess_status st;
     const int avg_due = a->avg_on && tess_average_due(&a->avg, step);
     const int probe_due = tess_probes_due(&a->probes, step);
-    if ((avg_due || probe_due) && !have_fields && (st = tess_sim_fields(a->sim, rho, u, err)) != TESS_OK)
+    const int probe_nodes = probe_due && a->pnodes; /* the probes' corners alone, from their ranks */
+    if ((avg_due || (probe_due && !probe_nodes)) && !have_fields && (st = tess_sim_fields(a->sim, rho, u, err)) != TESS_OK)
         return st;
     if (a->wss_on && (output || (avg_due && a->avg.nw)) && (st = compute_wss(a, step, err)) != TESS_OK)
         return st;
     if (avg_due)
         tess_average_add(&a->avg, step, rho, u, a->avg.nw ? a->wss_now : NULL);
-    if (probe_due && (st = tess_probes_sample(&a->probes, step, rho, u, err)) != TESS_OK)
+    if (probe_nodes && ((st = tess_sim_node_values(a->sim, a->pnodes, a->npnodes, a->pvals, err)) != TESS_OK ||
+                        (st = tess_probes_sample_nodes(&a->probes, step, a->pnodes, a->npnodes, a->pvals, err)) != TESS_OK))
+        return st;
+    if (probe_due && !probe_nodes && (st = tess_probes_sample(&a->probes, step, rho, u, err)) != TESS_OK)
         return st;
     if (output && a->wss_on && (st = write_wss(a, step, err)) != TESS_OK)
         return st;

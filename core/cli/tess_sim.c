@@ -430,6 +430,67 @@ void tess_sim_free(tess_sim_t *s)
     free(s);
 }
 
+int tess_sim_distributed(const tess_sim_t *s)
+{
+    return s->dist;
+}
+
+tess_status tess_sim_field_pieces(tess_sim_t *s, tess_field_pieces_job_t *job, tess_error_t *err)
+{
+    if (!s->dist)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED, "field pieces per rank need a distributed run");
+    job->tiling = &s->tiling;
+    return tess_sim_dist_pieces(s->be, job, err);
+}
+
+tess_status tess_sim_node_values(tess_sim_t *s, const size_t *nodes, size_t n, double *vals, tess_error_t *err)
+{
+    if (!s->dist)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED, "node values per rank need a distributed run");
+    int64_t *gn = malloc((n ? n : 1) * sizeof *gn); /* dense indices to the tiling's nodes */
+    if (!gn)
+        return nomem(err, "the listed nodes");
+    const tess_tiling_t *t = &s->tiling;
+    for (size_t j = 0; j < n; j++)
+        gn[j] = tess_tiling_node_index(t, (int)(nodes[j] % (size_t)t->nx), (int)(nodes[j] / (size_t)t->nx % (size_t)t->ny),
+                                       (int)(nodes[j] / ((size_t)t->nx * (size_t)t->ny)));
+    const tess_status st = tess_sim_dist_nodes(s->be, gn, n, vals, err);
+    free(gn);
+    return st;
+}
+
+tess_status tess_sim_wss(tess_sim_t *s, const tess_wss_t *w, double *wss, tess_error_t *err)
+{
+    if (!s->dist) {
+        const void *pops;
+        const tess_status st = tess_sim_populations(s, &pops, err);
+        return st == TESS_OK ? tess_wss_compute(w, &s->tiling, &s->params, s->cfg.precision, pops, wss, err) : st;
+    }
+    /* Every rank the stress of its WSS nodes and inward neighbours: no global copy of the populations. */
+    const size_t n = (size_t)w->n;
+    int64_t *nodes = malloc((2 * n + 1) * sizeof *nodes);
+    double *sigma = malloc((12 * n + 1) * sizeof *sigma);
+    tess_status st = nodes && sigma ? TESS_OK : nomem(err, "the wall shear stress's nodes");
+    if (st == TESS_OK) {
+        for (size_t m = 0; m < n; m++) {
+            nodes[m] = w->node[m];
+            nodes[n + m] = w->inner[m] >= 0 ? w->inner[m] : w->node[m]; /* unread where there is none */
+        }
+        if ((st = tess_sim_dist_stress(s->be, nodes, 2 * n, sigma, err)) == TESS_OK)
+            tess_wss_finish(w, sigma, wss);
+    }
+    free(nodes);
+    free(sigma);
+    return st;
+}
+
+tess_status tess_sim_wss_pieces(tess_sim_t *s, const tess_wss_pieces_job_t *job, tess_error_t *err)
+{
+    if (!s->dist)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED, "wall-shear-stress pieces per rank need a distributed run");
+    return tess_sim_dist_wss_pieces(s->be, job, err);
+}
+
 tess_status tess_sim_ranks(tess_sim_t *s, tess_halo_rank_t *out, double *imbalance, int *nranks, tess_error_t *err)
 {
     *nranks = 0;

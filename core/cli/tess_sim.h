@@ -8,6 +8,7 @@
 #include "tess_setup.h"
 #include "tess_case.h"
 #include "tess_tiling.h"
+#include "tess_wss.h"
 #include "tess_sim_dist.h"
 
 typedef struct tess_sim tess_sim_t;
@@ -43,6 +44,22 @@ tess_status tess_sim_populations(tess_sim_t *s, const void **pops, tess_error_t 
 /* The forces on the case's named bodies by momentum exchange (tess_forces.h), as per-tile partials summed in
  * global tile order: under mpirun every rank computes its own tiles' (docs/mpi.md), with the same bits. */
 tess_status tess_sim_forces(tess_sim_t *s, const tess_case_t *c, double *force, tess_error_t *err);
+
+/* Whether the run is distributed over MPI ranks (cpu_dist.h). */
+int tess_sim_distributed(const tess_sim_t *s);
+/* A distributed run's field file in pieces, every rank its own (tess_field_pieces.h; job->tiling is set here). */
+tess_status tess_sim_field_pieces(tess_sim_t *s, tess_field_pieces_job_t *job, tess_error_t *err);
+
+/* A distributed run's density and velocity of a fixed list of nodes (dense indices; vals: 4 per node), each from
+ * the rank that owns it (tess_sim_dist_nodes): the same bits as tess_sim_fields there. */
+tess_status tess_sim_node_values(tess_sim_t *s, const size_t *nodes, size_t n, double *vals, tess_error_t *err);
+
+/* The wall shear stress of w's nodes (tess_wss_compute): under mpirun each rank computes the stress of its own
+ * WSS nodes and inward neighbours from its local state (tess_sim_dist_stress), rank 0 finishes; the same bits. */
+tess_status tess_sim_wss(tess_sim_t *s, const tess_wss_t *w, double *wss, tess_error_t *err);
+
+/* A distributed run's wall-shear-stress file in pieces, every rank its own (tess_wss_pieces.h). */
+tess_status tess_sim_wss_pieces(tess_sim_t *s, const tess_wss_pieces_job_t *job, tess_error_t *err);
 
 /* A distributed run's figures per rank (docs/mpi.md): *nranks the MPI ranks and out (room for tess_mpi_size()
  * entries) filled, or *nranks 0 when the run is not distributed. Every rank takes part (a command). */

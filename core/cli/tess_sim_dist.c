@@ -6,22 +6,31 @@
 #include "tess_restart.h"
 #include "tess_lattice.h"
 #include "tess_state.h"
+#include "tess_wss.h"
 #include <math.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { TASK_STATS, TASK_CHECK, TASK_FORCES, TASK_SAVE, TASK_LOAD, TASK_EQUILIBRIUM, TASK_FIELDS, NTASKS };
-enum { TAG_PARTS = 300, TAG_LINKS };
+enum { TASK_STATS, TASK_CHECK, TASK_FORCES, TASK_SAVE, TASK_LOAD, TASK_EQUILIBRIUM, TASK_FIELDS, TASK_PIECES, TASK_NODES, TASK_STRESS, TASK_WSS_PIECES, NTASKS };
+enum { TAG_PARTS = 300, TAG_LINKS, TAG_NODES };
 
-/* The worst status over the ranks (every rank calls it): what a task agrees on before its collective calls. */
-static tess_status all_ok(tess_status st, tess_error_t *err)
+tess_status tess_sim_dist_agree(tess_status st, tess_error_t *err)
 {
     const int worst = tess_mpi_max_int((int)st);
     if (worst != (int)TESS_OK && st == TESS_OK)
         return tess_fail(err, (tess_status)worst, "another MPI rank failed (its message is above)");
     return st;
+}
+
+int tess_sim_dist_first(const tess_dist_view_t *v, void *head, size_t bytes)
+{
+    int32_t first = tess_mpi_rank() == 0 ? *v->keep == NULL : 0;
+    if (bytes)
+        tess_mpi_bcast(head, bytes, 0);
+    tess_mpi_bcast(&first, sizeof first, 0);
+    return first;
 }
 
 /* The rank's own tiles as a tiling of their own: they come first in its local tiling. */
@@ -104,7 +113,7 @@ static tess_status task_stats(const tess_dist_view_t *v, void *argp, tess_error_
     tess_status st = TESS_OK;
     if (!rho || !u || !part || !prev || (root && (!all || !tmp || !bads)))
         st = tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the monitor's reductions", tess_mpi_rank());
-    if ((st = all_ok(st, err)) == TESS_OK) {
+    if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
         tess_state_fields(&t, v->params, v->precision, v->pops, rho, u);
         tess_tile_stats(&t, t.ntiles, v->params, rho, u, prev->have ? prev->u : NULL, part);
         bad_t mine = {INT64_MAX, {-1, -1, -1}, NAN, NAN};
@@ -166,7 +175,7 @@ static tess_status task_check(const tess_dist_view_t *v, void *argp, tess_error_
     tess_mpi_bcast(&threads, sizeof threads, 0);
     const int root = tess_mpi_rank() == 0;
     tess_check_t *all = root ? malloc((size_t)v->nranks * sizeof *all) : NULL;
-    tess_status st = all_ok(root && !all ? tess_fail(err, TESS_ERR_NOMEM, "out of memory for the divergence test")
+    tess_status st = tess_sim_dist_agree(root && !all ? tess_fail(err, TESS_ERR_NOMEM, "out of memory for the divergence test")
                                          : TESS_OK, err);
     if (st != TESS_OK) {
         free(all);
@@ -249,7 +258,7 @@ static tess_status send_links(const tess_dist_view_t *v, const forces_arg_t *arg
     tess_status st = (!rl || (root && (!buf || !sbuf)))
                          ? tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the forces' links", tess_mpi_rank())
                          : TESS_OK;
-    if ((st = all_ok(st, err)) != TESS_OK) {
+    if ((st = tess_sim_dist_agree(st, err)) != TESS_OK) {
         free(rl);
         free(buf);
         free(sbuf);
@@ -291,10 +300,8 @@ static tess_status task_forces(const tess_dist_view_t *v, void *argp, tess_error
 {
     forces_arg_t *arg = argp;
     const int root = tess_mpi_rank() == 0;
-    int32_t first = root ? *v->keep == NULL : 0;
-    tess_mpi_bcast(&first, sizeof first, 0);
     tess_status st;
-    if (first && (st = send_links(v, arg, err)) != TESS_OK)
+    if (tess_sim_dist_first(v, NULL, 0) && (st = send_links(v, arg, err)) != TESS_OK)
         return st;
     rank_links_t *rl = *v->keep;
     const int nb = rl->nbody;
@@ -318,7 +325,7 @@ static tess_status task_forces(const tess_dist_view_t *v, void *argp, tess_error
     st = (!part || (root && (!place || !all || !tmp)))
              ? tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the forces on bodies", tess_mpi_rank())
              : TESS_OK;
-    if ((st = all_ok(st, err)) == TESS_OK) {
+    if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
         int32_t m = 0;
         for (int32_t k = 0; k < rl->nowned; k++)
             if (rl->start[k + 1] > rl->start[k])
@@ -416,7 +423,7 @@ static tess_status file_crc(const tess_dist_view_t *v, const void *data, const u
                          ? tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the restart file's checksum",
                                      tess_mpi_rank())
                          : TESS_OK;
-    if ((st = all_ok(st, err)) == TESS_OK) {
+    if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
         for (int32_t k = 0; k < v->nowned; k++)
             mine[k] = tess_restart_block_crc((const char *)data + (size_t)k * block, block);
         gather_tiles(v, mine, sizeof *mine, all, tmp);
@@ -471,14 +478,14 @@ static tess_status task_save(const tess_dist_view_t *v, void *argp, tess_error_t
              : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory writing the restart file", tess_mpi_rank());
     if (root)
         remove(tmpname); /* a leftover of an earlier failure */
-    if ((st = all_ok(st, err)) == TESS_OK) {
+    if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
         tess_mpi_file_t *f = NULL;
         st = tess_mpi_file_open(tmpname, 1, &f) ? io_failed(tmpname, "create", err) : TESS_OK;
-        if ((st = all_ok(st, err)) == TESS_OK) {
+        if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
             int rc = root ? tess_mpi_file_write_at(f, 0, hb, sizeof hb) : 0;
             rc |= tess_mpi_file_blocks(f, 1, foff, moff, v->nowned, block, (void *)(uintptr_t)v->pops);
             rc |= tess_mpi_file_close(f);
-            st = all_ok(rc ? io_failed(tmpname, "write", err) : TESS_OK, err);
+            st = tess_sim_dist_agree(rc ? io_failed(tmpname, "write", err) : TESS_OK, err);
         }
         if (root) {
             if (st == TESS_OK && rename(tmpname, h.path) != 0)
@@ -486,7 +493,7 @@ static tess_status task_save(const tess_dist_view_t *v, void *argp, tess_error_t
             if (st != TESS_OK)
                 remove(tmpname);
         }
-        st = all_ok(st, err);
+        st = tess_sim_dist_agree(st, err);
     }
     free(foff);
     free(moff);
@@ -516,7 +523,7 @@ static tess_status task_load(const tess_dist_view_t *v, void *argp, tess_error_t
                 st = tess_fail(err, TESS_ERR_INPUT, "%s: restart file does not match the case", h.path);
         }
     }
-    if ((st = all_ok(st, err)) != TESS_OK)
+    if ((st = tess_sim_dist_agree(st, err)) != TESS_OK)
         return st;
     tess_mpi_bcast(&h, sizeof h, 0);
     tess_mpi_bcast(&got, sizeof got, 0);
@@ -527,13 +534,13 @@ static tess_status task_load(const tess_dist_view_t *v, void *argp, tess_error_t
     st = pops && file_blocks(v, n, block, &foff, &moff)
              ? TESS_OK
              : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory reading the restart file", tess_mpi_rank());
-    if ((st = all_ok(st, err)) == TESS_OK) {
+    if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
         tess_mpi_file_t *f = NULL;
         st = tess_mpi_file_open(h.path, 0, &f) ? io_failed(h.path, "open", err) : TESS_OK;
-        if ((st = all_ok(st, err)) == TESS_OK) {
+        if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
             int rc = tess_mpi_file_blocks(f, 0, foff, moff, n, block, pops);
             rc |= tess_mpi_file_close(f);
-            st = all_ok(rc ? io_failed(h.path, "read", err) : TESS_OK, err);
+            st = tess_sim_dist_agree(rc ? io_failed(h.path, "read", err) : TESS_OK, err);
         }
     }
     uint32_t crc = 0;
@@ -543,10 +550,10 @@ static tess_status task_load(const tess_dist_view_t *v, void *argp, tess_error_t
                            (unsigned)crc, (unsigned)want_crc);
         if (root && st == TESS_OK)
             st = tess_restart_match(h.path, &got, &h.h, err);
-        if ((st = all_ok(st, err)) == TESS_OK) {
+        if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
             tess_params_t p = *v->params;
             p.step0 = got.step;
-            st = all_ok(tess_cpu_dist_view_initialise(v, &p, pops, err), err);
+            st = tess_sim_dist_agree(tess_cpu_dist_view_initialise(v, &p, pops, err), err);
         }
     }
     if (root && st == TESS_OK)
@@ -593,7 +600,7 @@ static tess_status task_equilibrium(const tess_dist_view_t *v, void *argp, tess_
     tess_mpi_bcast(&h, sizeof h, 0);
     const int32_t n = v->local->ntiles;
     char *pops = malloc(tile_block(v) * (size_t)(n ? n : 1));
-    tess_status st = all_ok(pops ? TESS_OK
+    tess_status st = tess_sim_dist_agree(pops ? TESS_OK
                                  : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for its initial state",
                                              tess_mpi_rank()),
                             err);
@@ -621,7 +628,7 @@ static tess_status task_fields(const tess_dist_view_t *v, void *argp, tess_error
     tess_status st = (!rho || !u || (root && !tmp))
                          ? tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the fields", tess_mpi_rank())
                          : TESS_OK;
-    if ((st = all_ok(st, err)) == TESS_OK) {
+    if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
         tess_state_fields(&t, v->params, v->precision, v->pops, rho, u);
         gather_tiles(v, rho, 64 * sizeof *rho, root ? arg->rho : NULL, tmp);
         gather_tiles(v, u, 3 * 64 * sizeof *u, root ? arg->u : NULL, tmp);
@@ -630,6 +637,189 @@ static tess_status task_fields(const tess_dist_view_t *v, void *argp, tess_error
     free(u);
     free(tmp);
     return st;
+}
+
+/* ---- values of a fixed list of nodes: the probes' corners, the wall-shear-stress nodes ----------------- */
+
+typedef struct {
+    const int64_t *nodes; /* per node: tile * 64 + local of the global tiling, -1 when no tile holds it */
+    size_t n;
+    double *vals;         /* out: `each` values per node */
+} nodes_arg_t;
+
+/* The list on each rank (tess_dist_view_t.keep, one block): its own nodes (local tile * 64 + local node) in the
+ * request's order; on rank 0 also per rank the count and, rank by rank, the request positions. */
+typedef struct {
+    int64_t nmine;
+    int64_t *mine;
+    int64_t *count, *pos; /* rank 0 */
+} nodes_keep_t;
+
+/* Rank 0 to every rank, once: which requested nodes lie in its own tiles. */
+static tess_status nodes_setup(const tess_dist_view_t *v, const nodes_arg_t *arg, tess_error_t *err)
+{
+    const int root = tess_mpi_rank() == 0, R = tess_mpi_size();
+    int64_t n = 0, *owner = NULL, *where = NULL, *cnt = NULL;
+    int32_t *rank_of = NULL, *lidx = NULL;
+    tess_status st = TESS_OK;
+    if (root) {
+        n = (int64_t)arg->n;
+        owner = malloc((size_t)(n ? n : 1) * sizeof *owner); /* per request: the rank, -1 when no tile holds it */
+        where = malloc((size_t)(n ? n : 1) * sizeof *where); /* per request: local tile * 64 + node */
+        cnt = calloc((size_t)R + 1, sizeof *cnt);
+        rank_of = malloc((size_t)(v->global_ntiles ? v->global_ntiles : 1) * sizeof *rank_of);
+        lidx = malloc((size_t)(v->global_ntiles ? v->global_ntiles : 1) * sizeof *lidx);
+        if (!owner || !where || !cnt || !rank_of || !lidx) {
+            st = tess_fail(err, TESS_ERR_NOMEM, "out of memory for the probes' nodes");
+        } else {
+            for (int r = 0; r < R; r++)
+                for (int32_t k = 0; k < v->nowned_of[r]; k++) {
+                    rank_of[v->owned[r][k]] = r;
+                    lidx[v->owned[r][k]] = k;
+                }
+            for (int64_t j = 0; j < n; j++) {
+                const int64_t m = arg->nodes[j];
+                owner[j] = m < 0 ? -1 : rank_of[m / 64];
+                where[j] = m < 0 ? 0 : (int64_t)lidx[m / 64] * 64 + m % 64;
+                if (m >= 0)
+                    cnt[owner[j]]++;
+            }
+        }
+    }
+    if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
+        int64_t mine = 0;
+        if (root)
+            for (int r = R - 1; r >= 0; r--) {
+                mine = cnt[r]; /* ends as rank 0's */
+                if (r)
+                    tess_mpi_send(&mine, sizeof mine, r, TAG_NODES);
+            }
+        else
+            tess_mpi_recv(&mine, sizeof mine, 0, TAG_NODES);
+        const size_t head = (sizeof(nodes_keep_t) + 7) / 8 * 8;
+        const size_t extra = root ? ((size_t)R + (size_t)n) * sizeof(int64_t) : 0;
+        nodes_keep_t *k = malloc(head + (size_t)(mine + 1) * sizeof(int64_t) + extra);
+        int64_t *buf = root ? malloc((size_t)(n ? n : 1) * sizeof *buf) : NULL;
+        st = k && (!root || buf) ? TESS_OK
+                                 : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the probes' nodes",
+                                             tess_mpi_rank());
+        if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
+            k->nmine = mine;
+            k->mine = (int64_t *)(void *)((char *)k + head);
+            k->count = root ? k->mine + mine + 1 : NULL;
+            k->pos = root ? k->count + R : NULL;
+            if (root) {
+                int64_t at = 0;
+                for (int r = 0; r < R; r++) {
+                    int64_t m = 0;
+                    for (int64_t j = 0; j < n; j++)
+                        if (owner[j] == r) {
+                            k->pos[at + m] = j;
+                            buf[m++] = where[j];
+                        }
+                    k->count[r] = m;
+                    at += m;
+                    if (r)
+                        tess_mpi_send(buf, (size_t)m * sizeof *buf, r, TAG_NODES);
+                    else
+                        memcpy(k->mine, buf, (size_t)m * sizeof *buf);
+                }
+            } else {
+                tess_mpi_recv(k->mine, (size_t)mine * sizeof *k->mine, 0, TAG_NODES);
+            }
+            free(*v->keep);
+            *v->keep = k;
+            k = NULL;
+        }
+        free(k);
+        free(buf);
+    }
+    free(owner);
+    free(where);
+    free(cnt);
+    free(rank_of);
+    free(lidx);
+    return st;
+}
+
+/* Every rank the `each` values of its listed nodes (density and velocity: each from its tile alone,
+ * tess_state_fields over a one-tile view, the same arithmetic as over the whole tiling; the stress: tess_wss_stress
+ * over its local tiling, halo included), sent to rank 0, which places them. */
+static tess_status nodes_values(const tess_dist_view_t *v, nodes_arg_t *arg, int each, tess_error_t *err)
+{
+    const int root = tess_mpi_rank() == 0;
+    tess_status st;
+    if (tess_sim_dist_first(v, NULL, 0) && (st = nodes_setup(v, arg, err)) != TESS_OK)
+        return st;
+    const nodes_keep_t *k = *v->keep;
+    int64_t most = k->nmine;
+    for (int r = 1; root && r < v->nranks; r++)
+        most = k->count[r] > most ? k->count[r] : most;
+    double *vals = malloc((size_t)each * (size_t)(most + 1) * sizeof *vals);
+    st = vals ? TESS_OK
+              : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the values of listed nodes", tess_mpi_rank());
+    if (st == TESS_OK && each == 6)
+        st = tess_wss_stress(v->local, v->params, v->precision, v->pops, k->mine, k->nmine, vals, err);
+    if ((st = tess_sim_dist_agree(st, err)) != TESS_OK) {
+        free(vals);
+        return st;
+    }
+    if (each == 4) {
+        const size_t block = tile_block(v);
+        tess_tiling_t one = *v->local;
+        one.ntiles = 1;
+        double rho[64], u[3 * 64];
+        int64_t tile = -1;
+        for (int64_t j = 0; j < k->nmine; j++) {
+            const int64_t kt = k->mine[j] / 64, n0 = k->mine[j] % 64;
+            if (kt != tile) {
+                one.node_type = v->local->node_type + 64 * (size_t)kt;
+                one.tile_corner = v->local->tile_corner + 3 * (size_t)kt;
+                tess_state_fields(&one, v->params, v->precision, (const char *)v->pops + (size_t)kt * block, rho, u);
+                tile = kt;
+            }
+            vals[4 * j] = rho[n0];
+            memcpy(vals + 4 * j + 1, u + 3 * n0, 3 * sizeof *u);
+        }
+    }
+    const size_t vb = (size_t)each * sizeof *vals;
+    if (!root) {
+        tess_mpi_send(vals, (size_t)k->nmine * vb, 0, TAG_NODES);
+    } else {
+        memset(arg->vals, 0, arg->n * vb); /* nodes in no tile */
+        int64_t at = 0;
+        for (int r = 0; r < v->nranks; r++) {
+            if (r)
+                tess_mpi_recv(vals, (size_t)k->count[r] * vb, r, TAG_NODES);
+            for (int64_t m = 0; m < k->count[r]; m++)
+                memcpy(arg->vals + (size_t)each * (size_t)k->pos[at + m], vals + (size_t)each * (size_t)m, vb);
+            at += k->count[r];
+        }
+    }
+    free(vals);
+    return TESS_OK;
+}
+
+static tess_status task_nodes(const tess_dist_view_t *v, void *argp, tess_error_t *err)
+{
+    return nodes_values(v, argp, 4, err);
+}
+
+static tess_status task_stress(const tess_dist_view_t *v, void *argp, tess_error_t *err)
+{
+    return nodes_values(v, argp, 6, err);
+}
+
+tess_status tess_sim_dist_nodes(tess_backend_t *be, const int64_t *nodes, size_t n, double *vals, tess_error_t *err)
+{
+    nodes_arg_t arg = {nodes, n, vals};
+    return tess_cpu_dist_task(be, TASK_NODES, &arg, err);
+}
+
+tess_status tess_sim_dist_stress(tess_backend_t *be, const int64_t *nodes, size_t n, double *sigma, tess_error_t *err)
+{
+    nodes_arg_t arg = {nodes, n, sigma};
+    return tess_cpu_dist_task(be, TASK_STRESS, &arg, err);
 }
 
 tess_status tess_sim_dist_equilibrium(tess_backend_t *be, const tess_params_t *p, double rho0, const double u0[3],
@@ -645,12 +835,26 @@ tess_status tess_sim_dist_fields(tess_backend_t *be, double *rho, double *u, tes
     return tess_cpu_dist_task(be, TASK_FIELDS, &arg, err);
 }
 
+tess_status tess_sim_dist_wss_pieces(tess_backend_t *be, const tess_wss_pieces_job_t *job, tess_error_t *err)
+{
+    return tess_cpu_dist_task(be, TASK_WSS_PIECES, (void *)(uintptr_t)job, err);
+}
+
+tess_status tess_sim_dist_pieces(tess_backend_t *be, tess_field_pieces_job_t *job, tess_error_t *err)
+{
+    return tess_cpu_dist_task(be, TASK_PIECES, job, err);
+}
+
 void tess_sim_dist_register(void)
 {
     static const tess_dist_task_t list[NTASKS] = {[TASK_STATS] = {task_stats, 1}, [TASK_CHECK] = {task_check, 1},
                                                   [TASK_FORCES] = {task_forces, 1}, [TASK_SAVE] = {task_save, 1},
                                                   [TASK_LOAD] = {task_load, 0},
                                                   [TASK_EQUILIBRIUM] = {task_equilibrium, 0},
-                                                  [TASK_FIELDS] = {task_fields, 1}};
+                                                  [TASK_FIELDS] = {task_fields, 1},
+                                                  [TASK_PIECES] = {tess_field_pieces_task, 1},
+                                                  [TASK_NODES] = {task_nodes, 1},
+                                                  [TASK_STRESS] = {task_stress, 1},
+                                                  [TASK_WSS_PIECES] = {tess_wss_pieces_task, 0}};
     tess_cpu_dist_set_tasks(list, NTASKS);
 }

@@ -7,9 +7,20 @@
 
 #include "tess_backend.h"
 #include "tess_check.h"
+#include "tess_field_pieces.h"
 #include "tess_forces.h"
+#include "tess_wss_pieces.h"
 #include "tess_restart.h"
 #include "tess_tile_stats.h"
+
+/* The worst status over the ranks (every rank calls it): what a task agrees on before its collective calls; a
+ * rank that did not fail itself gets a line saying that another did. */
+tess_status tess_sim_dist_agree(tess_status st, tess_error_t *err);
+
+/* The start of a task that keeps data between its runs (tess_dist_view_t.keep): rank 0's `bytes` at head (may be
+ * NULL, 0) broadcast to every rank, and whether this is the task's first run (rank 0's keep empty), the same
+ * answer on every rank. */
+int tess_sim_dist_first(const tess_dist_view_t *v, void *head, size_t bytes);
 
 /* Every rank, before it serves or drives a distributed run: the tasks below become the driver's. */
 void tess_sim_dist_register(void);
@@ -44,5 +55,16 @@ tess_status tess_sim_dist_equilibrium(tess_backend_t *be, const tess_params_t *p
 /* Density and velocity per tile node of the global tiling (rho: 64, u: 3 x 64 per tile) on rank 0, each rank's
  * own tiles computed there: what the outputs that still need the whole box read (docs/mpi.md). */
 tess_status tess_sim_dist_fields(tess_backend_t *be, double *rho, double *u, tess_error_t *err);
+/* The density and velocity (vals: 4 per node) of a fixed list of n nodes (tile * 64 + local of the global tiling,
+ * -1 for none: zeros), each computed by the rank that owns it and sent to rank 0: the probes' corners
+ * (tess_probes_nodes). The list is sent to the ranks on the first call; later calls must pass the same list. */
+tess_status tess_sim_dist_nodes(tess_backend_t *be, const int64_t *nodes, size_t n, double *vals, tess_error_t *err);
+/* The same for the stress (sigma: 6 per node, tess_wss_stress) of a fixed list: the wall-shear-stress nodes and
+ * their inward neighbours, each from its owner's local state (the step's inputs, halo included). */
+tess_status tess_sim_dist_stress(tess_backend_t *be, const int64_t *nodes, size_t n, double *sigma, tess_error_t *err);
+/* A wall-shear-stress file in pieces, every rank its own (tess_wss_pieces.h). */
+tess_status tess_sim_dist_wss_pieces(tess_backend_t *be, const tess_wss_pieces_job_t *job, tess_error_t *err);
+/* A field file in pieces, every rank its own from its own tiles (tess_field_pieces.h). */
+tess_status tess_sim_dist_pieces(tess_backend_t *be, tess_field_pieces_job_t *job, tess_error_t *err);
 
 #endif

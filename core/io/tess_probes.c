@@ -115,8 +115,9 @@ int tess_probes_due(const tess_probes_t *p, long step)
     return 0;
 }
 
-int tess_probes_interpolate(const tess_case_t *c, const double x[3], const double *rho, const double *u, double *rho_at,
-                            double u_at[3])
+/* The wet corners of point x (at most 8: dense indices d, weights w > 0), in corner order; returns their count.
+ * Corners that are not wet (solid, moving wall) are left out. */
+static int corners(const tess_case_t *c, const double x[3], size_t d[8], double w[8])
 {
     const tess_geometry_t *g = &c->geometry;
     const int n[3] = {g->nx, g->ny, g->nz};
@@ -130,28 +131,69 @@ int tess_probes_interpolate(const tess_case_t *c, const double x[3], const doubl
             i0[a] = 0;
         t[a] = n[a] > 1 ? x[a] - i0[a] : 0.0;
     }
-    double wsum = 0.0, r = 0.0, v[3] = {0.0, 0.0, 0.0};
     int used = 0;
     for (int corner = 0; corner < 8; corner++) {
         int at[3];
-        double w = 1.0;
+        double wc = 1.0;
         for (int a = 0; a < 3; a++) {
             const int hi = (corner >> a) & 1;
             if (hi && n[a] == 1)
-                w = 0.0;
+                wc = 0.0;
             at[a] = i0[a] + hi;
-            w *= hi ? t[a] : 1.0 - t[a];
+            wc *= hi ? t[a] : 1.0 - t[a];
         }
-        if (w <= 0.0)
+        if (wc <= 0.0)
             continue;
-        const size_t d = tess_geometry_index(g, at[0], at[1], at[2]);
-        if (!tess_kind_is_wet(c->params.mat[g->type[d]].kind))
+        const size_t dd = tess_geometry_index(g, at[0], at[1], at[2]);
+        if (!tess_kind_is_wet(c->params.mat[g->type[dd]].kind))
             continue;
-        wsum += w;
-        r += w * rho[d];
+        d[used] = dd;
+        w[used++] = wc;
+    }
+    return used;
+}
+
+/* Where a node's values come from: the dense fields, or a list of nodes with their values. */
+typedef struct {
+    const double *rho, *u;    /* dense */
+    const size_t *nodes;      /* or: sorted dense indices */
+    size_t n;
+    const double *vals;       /* 4 per listed node: density, velocity */
+} source_t;
+
+static void node_values(const source_t *s, size_t d, double *rho, const double **u)
+{
+    if (!s->nodes) {
+        *rho = s->rho[d];
+        *u = s->u + 3 * d;
+        return;
+    }
+    size_t lo = 0, hi = s->n; /* the node is listed (tess_probes_nodes) */
+    while (hi - lo > 1) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (s->nodes[mid] <= d)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *rho = s->vals[4 * lo];
+    *u = s->vals + 4 * lo + 1;
+}
+
+static int interpolate(const tess_case_t *c, const double x[3], const source_t *src, double *rho_at, double u_at[3])
+{
+    size_t d[8];
+    double w[8];
+    const int used = corners(c, x, d, w);
+    double wsum = 0.0, r = 0.0, v[3] = {0.0, 0.0, 0.0};
+    for (int k = 0; k < used; k++) {
+        double rho;
+        const double *u;
+        node_values(src, d[k], &rho, &u);
+        wsum += w[k];
+        r += w[k] * rho;
         for (int a = 0; a < 3; a++)
-            v[a] += w * u[3 * d + a];
-        used++;
+            v[a] += w[k] * u[a];
     }
     if (!(wsum > 0.0)) {
         *rho_at = u_at[0] = u_at[1] = u_at[2] = NAN;
@@ -163,7 +205,52 @@ int tess_probes_interpolate(const tess_case_t *c, const double x[3], const doubl
     return used;
 }
 
-tess_status tess_probes_sample(tess_probes_t *p, long step, const double *rho, const double *u, tess_error_t *err)
+int tess_probes_interpolate(const tess_case_t *c, const double x[3], const double *rho, const double *u, double *rho_at,
+                            double u_at[3])
+{
+    const source_t src = {rho, u, NULL, 0, NULL};
+    return interpolate(c, x, &src, rho_at, u_at);
+}
+
+/* Point k of probe f. */
+static void point(const tess_probe_file_t *f, int k, double x[3])
+{
+    const double s = f->def->points > 1 ? (double)k / (f->def->points - 1) : 0.0;
+    for (int a = 0; a < 3; a++)
+        x[a] = f->def->a[a] + s * (f->def->b[a] - f->def->a[a]);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    const size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+tess_status tess_probes_nodes(const tess_probes_t *p, size_t **nodes, size_t *n, tess_error_t *err)
+{
+    size_t cap = 8;
+    for (int i = 0; i < p->n; i++)
+        cap += 8 * (size_t)p->f[i].def->points;
+    size_t *list = malloc(cap * sizeof *list), m = 0;
+    if (!list)
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the probes' nodes");
+    for (int i = 0; i < p->n; i++)
+        for (int k = 0; k < p->f[i].def->points; k++) {
+            double x[3], w[8];
+            point(&p->f[i], k, x);
+            m += (size_t)corners(p->c, x, list + m, w);
+        }
+    qsort(list, m, sizeof *list, by_value);
+    size_t u = 0;
+    for (size_t j = 0; j < m; j++)
+        if (u == 0 || list[u - 1] != list[j])
+            list[u++] = list[j];
+    *nodes = list;
+    *n = u;
+    return TESS_OK;
+}
+
+static tess_status sample(tess_probes_t *p, long step, const source_t *src, tess_error_t *err)
 {
     const tess_case_t *c = p->c;
     const int si = physical(c);
@@ -173,11 +260,9 @@ tess_status tess_probes_sample(tess_probes_t *p, long step, const double *rho, c
         if (step % f->def->every != 0)
             continue;
         for (int k = 0; k < f->def->points; k++) {
-            const double s = f->def->points > 1 ? (double)k / (f->def->points - 1) : 0.0;
             double x[3], r, v[3];
-            for (int a = 0; a < 3; a++)
-                x[a] = f->def->a[a] + s * (f->def->b[a] - f->def->a[a]);
-            tess_probes_interpolate(c, x, rho, u, &r, v);
+            point(f, k, x);
+            interpolate(c, x, src, &r, v);
             int ok;
             if (si) /* node coordinates to the case's: origin + dx x */
                 ok = append(f, "%ld,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", step, time, k,
@@ -192,6 +277,19 @@ tess_status tess_probes_sample(tess_probes_t *p, long step, const double *rho, c
         }
     }
     return TESS_OK;
+}
+
+tess_status tess_probes_sample(tess_probes_t *p, long step, const double *rho, const double *u, tess_error_t *err)
+{
+    const source_t src = {rho, u, NULL, 0, NULL};
+    return sample(p, step, &src, err);
+}
+
+tess_status tess_probes_sample_nodes(tess_probes_t *p, long step, const size_t *nodes, size_t n, const double *vals,
+                                     tess_error_t *err)
+{
+    const source_t src = {NULL, NULL, nodes, n, vals};
+    return sample(p, step, &src, err);
 }
 
 tess_status tess_probes_write(const tess_probes_t *p, tess_error_t *err)

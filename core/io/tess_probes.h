@@ -40,6 +40,13 @@ int tess_probes_due(const tess_probes_t *p, long step);
 /* Samples every probe due at `step` from the dense fields (rho: n, u: 3 n, x fastest; lattice units), converted to
  * the case's output units (tess_units.h). */
 tess_status tess_probes_sample(tess_probes_t *p, long step, const double *rho, const double *u, tess_error_t *err);
+/* The wet nodes that the probes read (the corners of every point; dense indices, sorted, each once): *nodes
+ * malloc'd, *n of them. What a distributed run asks the ranks for (docs/mpi.md). */
+tess_status tess_probes_nodes(const tess_probes_t *p, size_t **nodes, size_t *n, tess_error_t *err);
+/* tess_probes_sample from the values of those nodes alone (vals: density and velocity, 4 per node, in the
+ * order of tess_probes_nodes): the same arithmetic, so the same rows. */
+tess_status tess_probes_sample_nodes(tess_probes_t *p, long step, const size_t *nodes, size_t n, const double *vals,
+                                     tess_error_t *err);
 /* The interpolated velocity and density at point x (node coordinates); returns the number of wet corners used. */
 int tess_probes_interpolate(const tess_case_t *c, const double x[3], const double *rho, const double *u, double *rho_at,
                             double u_at[3]);

@@ -83,9 +83,14 @@ tess_status tess_summary_write(const char *path, const tess_summary_t *s, tess_e
     if (s->field_files > 0)
         /* What writing the field files cost (docs/outputs.md): the data over the wall time, pieces or one file. */
         fprintf(f, ",\n  \"field_output\": {\"files\": %d, \"pieces\": %d, \"bytes\": %lld, \"seconds\": %.6f, "
-                   "\"mb_per_s\": %.3f}",
+                   "\"mb_per_s\": %.3f",
                 s->field_files, s->field_pieces, s->field_bytes, s->field_seconds,
                 s->field_seconds > 0 ? (double)s->field_bytes / s->field_seconds / 1e6 : 0.0);
+    if (s->field_files) { /* pieces made by the ranks (docs/mpi.md): the time making their values too */
+        if (s->field_values_seconds >= 0)
+            fprintf(f, ", \"values_seconds\": %.6f", s->field_values_seconds);
+        fprintf(f, "}");
+    }
     if (s->nranks > 1 && s->ranks) {
         /* The distributed run (docs/mpi.md): the partition's balance and each rank's share and exchange. */
         const size_t vs = s->precision && s->precision[0] == 's' ? 4 : 8;

@@ -29,6 +29,8 @@ typedef struct {
     double field_seconds;          /* wall time writing them (tess_field_output.h) */
     const tess_setup_t *setup;     /* the set-up's stages (NULL: no "setup" block) */
     size_t host_peak;              /* the process's peak host memory, bytes (0: unknown) */
+    double field_values_seconds;   /* pieces made by every rank from its own tiles: the wall time making their
+                                      values (fields, exchange) besides field_seconds; < 0: not reported */
 } tess_summary_t;
 
 tess_status tess_summary_write(const char *path, const tess_summary_t *s, tess_error_t *err);

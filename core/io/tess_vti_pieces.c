@@ -55,10 +55,12 @@ static void extract(char *out, const tess_vti_array_t *a, const int dims[3], con
         }
 }
 
-/* This rank's piece: allocation agreed, values received (or extracted on rank 0), file written and committed
- * together with every other rank's. On return *committed tells whether its file is in place. */
+/* This rank's piece: allocation agreed, values received (or extracted on rank 0), or the rank's own (own: its
+ * arrays over myext), file written and committed together with every other rank's. On return *committed tells
+ * whether its file is in place. */
 static tess_status piece(const header_t *h, const int32_t (*ext)[6], const int32_t myext[6],
-                         const tess_vti_array_t *dense, char *path, size_t path_len, int *committed, tess_error_t *err)
+                         const tess_vti_array_t *dense, const tess_vti_array_t *own, char *path, size_t path_len,
+                         int *committed, tess_error_t *err)
 {
     const int me = tess_mpi_rank(), R = tess_mpi_size();
     *committed = 0;
@@ -72,10 +74,11 @@ static tess_status piece(const header_t *h, const int32_t (*ext)[6], const int32
         most = ext_nodes(ext[r]) > most ? ext_nodes(ext[r]) : most;
     const size_t mine = ext_nodes(myext);
     /* Rank 0 also needs room to copy out the largest array of the largest piece for sending. */
-    char *vals = malloc(mine * node_bytes + 1);
-    char *sendbuf = me == 0 && R > 1 ? malloc(most * widest) : NULL;
+    const int sends = !own && me == 0 && R > 1;
+    char *vals = own ? NULL : malloc(mine * node_bytes + 1);
+    char *sendbuf = sends ? malloc(most * widest) : NULL;
     tess_status st = TESS_OK;
-    if (!vals || (me == 0 && R > 1 && !sendbuf))
+    if ((!own && !vals) || (sends && !sendbuf))
         st = tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for its output piece (%zu bytes)", me,
                        mine * node_bytes);
     char sub[1200];
@@ -90,14 +93,18 @@ static tess_status piece(const header_t *h, const int32_t (*ext)[6], const int32
     }
     tess_vti_array_t arrays[TESS_VTI_PIECES_MAX];
     size_t off = 0;
-    for (int a = 0; a < h->narrays; a++) {
+    for (int a = 0; own && a < h->narrays; a++)
+        arrays[a] = own[a];
+    for (int a = 0; !own && a < h->narrays; a++) {
         arrays[a].name = h->aname[a];
         arrays[a].type = (tess_vti_type)h->atype[a];
         arrays[a].ncomp = h->ancomp[a];
         arrays[a].data = vals + off;
         off += mine * (size_t)h->ancomp[a] * type_size[h->atype[a]];
     }
-    if (me == 0) {
+    if (own) {
+        /* the rank's own values */
+    } else if (me == 0) {
         for (int r = 1; r < R; r++)
             for (int a = 0; a < h->narrays; a++) {
                 extract(sendbuf, &dense[a], h->dims, ext[r]);
@@ -168,11 +175,11 @@ static tess_status write_pvti(const header_t *h, const int32_t (*ext)[6], tess_e
 /* Every rank: its piece, then (rank 0) the .pvti; on any failure no file of this output stays. ext: every
  * rank's extent on rank 0, NULL elsewhere. */
 static tess_status run(const header_t *h, const int32_t (*ext)[6], const int32_t myext[6],
-                       const tess_vti_array_t *dense, tess_error_t *err)
+                       const tess_vti_array_t *dense, const tess_vti_array_t *own, tess_error_t *err)
 {
     char path[1300];
     int committed = 0;
-    tess_status st = piece(h, ext, myext, dense, path, sizeof path, &committed, err);
+    tess_status st = piece(h, ext, myext, dense, own, path, sizeof path, &committed, err);
     if (st == TESS_OK) {
         tess_status pv = tess_mpi_rank() == 0 ? write_pvti(h, ext, err) : TESS_OK;
         st = agree(pv, err);
@@ -200,7 +207,8 @@ static tess_status run(const header_t *h, const int32_t (*ext)[6], const int32_t
     return st;
 }
 
-tess_status tess_vti_pieces_write(const tess_vti_pieces_t *job, tess_error_t *err)
+/* The header of job; 0 when it does not fit (then h->narrays is -1). */
+static int make_header(const tess_vti_pieces_t *job, header_t *h_out)
 {
     header_t h;
     memset(&h, 0, sizeof h);
@@ -230,13 +238,34 @@ tess_status tess_vti_pieces_write(const tess_vti_pieces_t *job, tess_error_t *er
             h.fvalue[k] = job->fields[k].value;
         }
     }
+    *h_out = h;
+    return ok;
+}
+
+static tess_status bad_job(const tess_vti_pieces_t *job, tess_error_t *err)
+{
+    return tess_fail(err, TESS_ERR_IO, "%s/%s: output pieces: too many arrays or names too long", job->dir, job->stem);
+}
+
+tess_status tess_vti_pieces_write(const tess_vti_pieces_t *job, tess_error_t *err)
+{
+    header_t h;
+    const int ok = make_header(job, &h);
     tess_mpi_bcast(&h, sizeof h, 0);
     if (!ok)
-        return tess_fail(err, TESS_ERR_IO, "%s/%s: output pieces: too many arrays or names too long", job->dir,
-                         job->stem);
+        return bad_job(job, err);
     for (int r = 1; r < tess_mpi_size(); r++)
         tess_mpi_send(job->ext[r], sizeof job->ext[r], r, TAG_PIECE);
-    return run(&h, job->ext, job->ext[0], job->arrays, err);
+    return run(&h, job->ext, job->ext[0], job->arrays, NULL, err);
+}
+
+tess_status tess_vti_pieces_write_own(const tess_vti_pieces_t *job, tess_error_t *err)
+{
+    header_t h;
+    /* Every rank builds the same header from the same job: nothing to broadcast. */
+    if (!make_header(job, &h))
+        return bad_job(job, err);
+    return run(&h, job->ext, job->ext[tess_mpi_rank()], NULL, job->arrays, err);
 }
 
 void tess_vti_pieces_serve(void)
@@ -249,6 +278,6 @@ void tess_vti_pieces_serve(void)
     tess_mpi_recv(myext, sizeof myext, 0, TAG_PIECE);
     tess_error_t err = {0};
     /* Only the rank that failed prints (rank 0 prints the run's line). */
-    if (run(&h, NULL, myext, NULL, &err) != TESS_OK && err.msg[0] && strcmp(err.msg, another) != 0)
+    if (run(&h, NULL, myext, NULL, NULL, &err) != TESS_OK && err.msg[0] && strcmp(err.msg, another) != 0)
         fprintf(stderr, "tessera: rank %d: %s\n", tess_mpi_rank(), err.msg);
 }

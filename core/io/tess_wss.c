@@ -34,14 +34,15 @@ static int inward(const tess_params_t *p, const tess_q_grid_t *g, int lattice, i
 
 /* Stress of a wet tile node (tile * 64 + local) from the engine-ordered populations f: the gather (walls,
  * curved walls, inlets and outlets as the engine sees them), then the core's tess_q_stress. */
-static void node_stress(const tess_tiling_t *t, const tess_params_t *p, const tess_q_grid_t *g, const tess_wss_t *w,
-                        const double *f, int64_t node, double sigma[6])
+static void node_stress(const tess_tiling_t *t, const tess_params_t *p, const tess_q_grid_t *g,
+                        const int64_t *node_link, const uint8_t *node_nlink, const double *f, int64_t node,
+                        double sigma[6])
 {
     const int32_t k = (int32_t)(node / 64);
     int x, y, z;
     tess_tiling_local_xyz(t, (int)(node % 64), &x, &y, &z);
-    const tess_link_t *lk = w->node_link ? t->links.link + w->node_link[node] : NULL;
-    const int nlk = w->node_link ? w->node_nlink[node] : 0;
+    const tess_link_t *lk = node_link ? t->links.link + node_link[node] : NULL;
+    const int nlk = node_link ? node_nlink[node] : 0;
     double fin[TESS_MAX_Q];
     switch (t->lattice) {
     case TESS_LATTICE_D2Q9:
@@ -199,44 +200,90 @@ tess_status tess_wss_create(tess_wss_t *w, const tess_tiling_t *t, const tess_pa
     return TESS_OK;
 }
 
+/* The populations as the engine's functions read them, (tile * q + i) * 64 + local in double: pops itself, or a
+ * copy (*own) for D3Q19's canonical layouts and single precision. NULL when the copy fails. */
+static const double *as_tiles(const tess_tiling_t *t, tess_precision prec, const void *pops, double **own)
+{
+    *own = NULL;
+    if (t->lattice != TESS_LATTICE_D3Q19 && prec != TESS_PRECISION_SINGLE)
+        return pops;
+    *own = malloc((tess_state_count(t) ? tess_state_count(t) : 1) * sizeof **own);
+    if (!*own)
+        return NULL;
+    for (int32_t k = 0; k < t->ntiles; k++)
+        for (int i = 0; i < t->q; i++)
+            for (int l = 0; l < 64; l++) {
+                const size_t src = tess_state_index(t, k, i, l), dst = ((size_t)k * t->q + i) * 64 + l;
+                (*own)[dst] = prec == TESS_PRECISION_SINGLE ? (double)((const float *)pops)[src]
+                                                            : ((const double *)pops)[src];
+            }
+    return *own;
+}
+
+/* WSS node m from the stress at the node (s) and at its inward neighbour (s2, read only when it has one). */
+static void finish(const tess_wss_t *w, int64_t m, double s[6], const double s2[6], double *wss)
+{
+    if (w->inner[m] >= 0 && w->h[m] > 0.0) {
+        const double e = w->delta[m] / w->h[m];
+        for (int c = 0; c < 6; c++)
+            s[c] += e * (s[c] - s2[c]);
+    }
+    const double *n = w->normal + 3 * m;
+    const double tr[3] = {s[0] * n[0] + s[3] * n[1] + s[4] * n[2], s[3] * n[0] + s[1] * n[1] + s[5] * n[2],
+                          s[4] * n[0] + s[5] * n[1] + s[2] * n[2]};
+    const double tn = tr[0] * n[0] + tr[1] * n[1] + tr[2] * n[2];
+    for (int a = 0; a < 3; a++)
+        wss[3 * m + a] = tr[a] - tn * n[a];
+}
+
 tess_status tess_wss_compute(const tess_wss_t *w, const tess_tiling_t *t, const tess_params_t *p, tess_precision prec,
                              const void *pops, double *wss, tess_error_t *err)
 {
-    const size_t count = tess_state_count(t);
-    const double *f = pops;
-    double *own = NULL;
-    /* The engine's functions read (tile * q + i) * 64 + local in double: D3Q19's canonical layouts and single
-     * precision need a copy. */
-    if (t->lattice == TESS_LATTICE_D3Q19 || prec == TESS_PRECISION_SINGLE) {
-        own = malloc(count * sizeof *own);
-        if (!own)
-            return tess_fail(err, TESS_ERR_NOMEM, "wall shear stress: out of memory for a copy of the populations");
-        for (int32_t k = 0; k < t->ntiles; k++)
-            for (int i = 0; i < t->q; i++)
-                for (int l = 0; l < 64; l++) {
-                    const size_t src = tess_state_index(t, k, i, l), dst = ((size_t)k * t->q + i) * 64 + l;
-                    own[dst] = prec == TESS_PRECISION_SINGLE ? (double)((const float *)pops)[src]
-                                                             : ((const double *)pops)[src];
-                }
-        f = own;
-    }
+    double *own;
+    const double *f = as_tiles(t, prec, pops, &own);
+    if (!f)
+        return tess_fail(err, TESS_ERR_NOMEM, "wall shear stress: out of memory for a copy of the populations");
     const tess_q_grid_t g = grid_of(t);
     for (int64_t m = 0; m < w->n; m++) {
-        double s[6], s2[6];
-        node_stress(t, p, &g, w, f, w->node[m], s);
-        if (w->inner[m] >= 0 && w->h[m] > 0.0) {
-            node_stress(t, p, &g, w, f, w->inner[m], s2);
-            const double e = w->delta[m] / w->h[m];
-            for (int c = 0; c < 6; c++)
-                s[c] += e * (s[c] - s2[c]);
-        }
-        const double *n = w->normal + 3 * m;
-        const double tr[3] = {s[0] * n[0] + s[3] * n[1] + s[4] * n[2], s[3] * n[0] + s[1] * n[1] + s[5] * n[2],
-                              s[4] * n[0] + s[5] * n[1] + s[2] * n[2]};
-        const double tn = tr[0] * n[0] + tr[1] * n[1] + tr[2] * n[2];
-        for (int a = 0; a < 3; a++)
-            wss[3 * m + a] = tr[a] - tn * n[a];
+        double s[6], s2[6] = {0, 0, 0, 0, 0, 0};
+        node_stress(t, p, &g, w->node_link, w->node_nlink, f, w->node[m], s);
+        if (w->inner[m] >= 0 && w->h[m] > 0.0)
+            node_stress(t, p, &g, w->node_link, w->node_nlink, f, w->inner[m], s2);
+        finish(w, m, s, s2, wss);
     }
     free(own);
     return TESS_OK;
+}
+
+tess_status tess_wss_stress(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *pops,
+                            const int64_t *nodes, int64_t n, double *sigma, tess_error_t *err)
+{
+    int64_t *node_link = NULL;
+    uint8_t *node_nlink = NULL;
+    if (t->links.n > 0) {
+        node_link = malloc(64 * (size_t)(t->ntiles ? t->ntiles : 1) * sizeof *node_link);
+        node_nlink = malloc(64 * (size_t)(t->ntiles ? t->ntiles : 1));
+        if (node_link && node_nlink)
+            tess_links_node_ranges(t, node_link, node_nlink);
+    }
+    double *own = NULL;
+    const double *f = (t->links.n > 0 && (!node_link || !node_nlink)) ? NULL : as_tiles(t, prec, pops, &own);
+    if (f) {
+        const tess_q_grid_t g = grid_of(t);
+        for (int64_t j = 0; j < n; j++)
+            node_stress(t, p, &g, node_link, node_nlink, f, nodes[j], sigma + 6 * j);
+    }
+    free(node_link);
+    free(node_nlink);
+    free(own);
+    return f ? TESS_OK : tess_fail(err, TESS_ERR_NOMEM, "wall shear stress: out of memory for the stress of its nodes");
+}
+
+void tess_wss_finish(const tess_wss_t *w, const double *sigma, double *wss)
+{
+    for (int64_t m = 0; m < w->n; m++) {
+        double s[6];
+        memcpy(s, sigma + 6 * m, sizeof s);
+        finish(w, m, s, sigma + 6 * (w->n + m), wss);
+    }
 }

@@ -47,4 +47,13 @@ void tess_wss_free(tess_wss_t *w);
 tess_status tess_wss_compute(const tess_wss_t *w, const tess_tiling_t *t, const tess_params_t *p, tess_precision prec,
                              const void *pops, double *wss, tess_error_t *err);
 
+/* The same in two halves, for a distributed run (docs/mpi.md): the stress (6 values, tess_q_stress's order) of
+ * nodes[0..n) (tile * 64 + local of t) from the populations of t, which must hold every value their gathers read
+ * (a rank's local tiling with its halo: the step's own inputs); then, from the stresses of every WSS node
+ * (sigma[0..6 n)) and of its inward neighbour (sigma[6 n..12 n), read only where it has one), the WSS vectors
+ * (3 per node) with tess_wss_compute's arithmetic. */
+tess_status tess_wss_stress(const tess_tiling_t *t, const tess_params_t *p, tess_precision prec, const void *pops,
+                            const int64_t *nodes, int64_t n, double *sigma, tess_error_t *err);
+void tess_wss_finish(const tess_wss_t *w, const double *sigma, double *wss);
+
 #endif

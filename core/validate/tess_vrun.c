@@ -87,6 +87,7 @@ tess_status tess_vrun_open(tess_vctx_t *v, const char *case_name, const char *co
         r->c.threads = 1;
     cfg.threads = r->c.threads;
     cfg.mr_layer = r->c.mr_layer;
+    cfg.mr_copies = r->c.mr_copies;
     const tess_backend_ops_t *ops = NULL;
     if ((st = tess_pattern_from_name(r->c.pattern, &cfg.pattern, err)) != TESS_OK ||
         (st = (ops = tess_backend_choose(r->c.backend, &cfg, err)) ? TESS_OK : TESS_ERR_INPUT) != TESS_OK ||

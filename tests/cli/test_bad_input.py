@@ -81,6 +81,8 @@ T.append(("face unknown", SMALL_CASE + "[outlet.o]\nface = x\ndensity = 1\n", []
           ["key 'face' in [outlet.o]", "got 'x'"]))
 T.append(("mr_layer negative", replace("threads = 1", "threads = 1\nmr_layer = -16"), [],
           ["key 'mr_layer' in [run]", "got '-16'"]))
+T.append(("mr_copies out of range", replace("threads = 1", "threads = 1\nmr_copies = 3"), [],
+          ["key 'mr_copies' in [run]", "got '3'"]))
 # Velocity profiles of inlets (docs/case-format.md, "Inlet velocity profiles").
 T.append(("profile on an outlet", SMALL_CASE + "[outlet.o]\nface = +x\ndensity = 1\nprofile = parabolic\n", [],
           ["key 'profile' in [outlet.o]: an outlet prescribes a density, not a velocity profile"]))

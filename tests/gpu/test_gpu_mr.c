@@ -26,6 +26,9 @@ extern const tess_backend_ops_t tess_backend_cpu;
 
 enum { NSTEPS = 100 };
 
+/* The GPU's copies of the moments (tess_backend_config_t.mr_copies; 0: two where they fit). */
+static int mr_copies = 0;
+
 /* mr_layer: on the GPU the nodes a block updates (0: the default shape). */
 static tess_status run_layer(const tess_backend_ops_t *ops, tess_pattern pat, tess_precision prec, int layer,
                              const tess_tiling_t *t, const tess_params_t *p, const void *in, void *out, size_t bytes,
@@ -36,6 +39,7 @@ static tess_status run_layer(const tess_backend_ops_t *ops, tess_pattern pat, te
     cfg.precision = prec;
     cfg.pattern = pat;
     cfg.mr_layer = layer;
+    cfg.mr_copies = mr_copies;
     cfg.variant = TESS_KERNEL_FULL;
     memset(out, 0, bytes);
     return tess_test_run_ops(ops, &cfg, t, p, in, NSTEPS, out, NULL, err);
@@ -53,6 +57,80 @@ static tess_status run(const tess_backend_ops_t *ops, tess_pattern pat, tess_pre
                        const tess_params_t *p, const void *in, void *out, size_t bytes, tess_error_t *err)
 {
     return run_layer(ops, pat, prec, 0, t, p, in, out, bytes, err);
+}
+
+/* One of the test's cases of the mixed box, nz nodes high (0: the default) and periodic along z or not: curved
+ * (cs 0) or planes (cs 1), regularized, tiled, with its curved links. */
+static tess_status build_case(tess_lattice_id lat, int cs, int nz, int periodic_z, tess_geometry_t *g,
+                              tess_params_t *p, tess_tiling_t *t, tess_error_t *err)
+{
+    lt_planes_t pl;
+    lt_mixed_nz = nz;
+    lt_mixed_periodic_z = periodic_z;
+    lt_mixed_case(lat, g, p, &pl);
+    lt_mixed_nz = 0;
+    lt_mixed_periodic_z = 1;
+    p->collision = TESS_COLLISION_REGULARIZED;
+    if (cs == 1) {
+        p->wall = TESS_WALL_BOUNCE_BACK;
+        p->fluid = TESS_FLUID_QUASI_COMPRESSIBLE;
+        for (int m = 3; m <= 4; m++) { /* inlet at x = 0 facing -x, outlet at x = nx - 1 facing +x */
+            p->mat[m].method = lat == TESS_LATTICE_D3Q19 ? TESS_BC_ZOU_HE : TESS_BC_FINITE_DIFFERENCE;
+            p->mat[m].axis = 0;
+            p->mat[m].sign = m == 3 ? -1 : 1;
+            p->mat[m].normal[0] = m == 3 ? -1.0 : 1.0;
+            p->mat[m].normal[1] = 0.0;
+        }
+    }
+    tess_status st = tess_tiling_build(t, g, p, err);
+    if (st == TESS_OK && p->wall != TESS_WALL_BOUNCE_BACK)
+        st = tess_links_build(&t->links, t, p, lt_planes_q, &pl, err);
+    return st;
+}
+
+/* One copy of the moments (backends/gpu/tess_gpu_mr_order.h): on the default box the array's extra tiles G cover
+ * every tile, so nothing old is overwritten within a step. A box of 10 tile layers (nz 40), periodic along z and
+ * not, makes G smaller than the tiles (4 layers with one tile or 2x2x1 tiles a block, 5 with 2x2x2 tiles or the
+ * column sweep over 4 layers): blocks overwrite old moments that others read earlier in the step, in both phases
+ * (the step order alternates), with the plane across the periodic boundary from its saved copy. Every shape with
+ * one copy (mr_copies 1) against the CPU's MR (cpu; the curved case: the list kernel's nodes go through the side
+ * buffer), and bitwise against two copies in any build (the same operations per node): a block that wrote too
+ * early, or a wrong saved plane, moves a node by the random state's 1e-2. */
+static tess_status one_copy_checks(const char *name, const tess_tiling_t *t, const tess_params_t *p,
+                                   tess_precision prec, double tol, const void *in, const void *cpu, int periodic,
+                                   tess_error_t *err)
+{
+    const size_t bytes = tess_state_count(t) * tess_precision_size(prec);
+    void *mr = malloc(bytes), *two = malloc(bytes);
+    static const int layers[] = {64, 256, 512, 1024};
+    tess_status st = TESS_OK;
+    for (int s = 0; s < 4 && st == TESS_OK; s++) {
+        mr_copies = 2;
+        st = run_layer(&TESS_TEST_GPU_OPS, TESS_PATTERN_MR, prec, layers[s], t, p, in, two, bytes, err);
+        mr_copies = 1;
+        if (st == TESS_OK)
+            st = run_layer(&TESS_TEST_GPU_OPS, TESS_PATTERN_MR, prec, layers[s], t, p, in, mr, bytes, err);
+        mr_copies = 0;
+        if (st != TESS_OK)
+            break;
+        int bits;
+        char what[256];
+        rel_diff(t, p, prec, mr, two, &bits);
+        snprintf(what, sizeof what,
+                 "%s %s curved, 10 tile layers, z %s: gpu mr, %d nodes per block, one copy vs two copies, bitwise",
+                 name, tess_precision_name(prec), periodic ? "periodic" : "walled", layers[s]);
+        tess_test_true(what, bits);
+        const double d = rel_diff(t, p, prec, mr, cpu, &bits);
+        snprintf(what, sizeof what,
+                 "%s %s curved, 10 tile layers, z %s: gpu mr one copy, %d nodes per block vs cpu mr, %d steps, "
+                 "relative (bitwise: %s)",
+                 name, tess_precision_name(prec), periodic ? "periodic" : "walled", layers[s], NSTEPS,
+                 bits ? "yes" : "no");
+        tess_test_close(what, d, 0.0, tol);
+    }
+    free(mr);
+    free(two);
+    return st;
 }
 
 /* An argument names the one lattice to run (D2Q9, D3Q19 or D3Q27): compute-sanitizer's racecheck slows the
@@ -75,75 +153,69 @@ int main(int argc, char **argv)
 #endif
     );
     for (int l = 0; l < 3; l++)
-        for (int cs = 0; cs < 2 && (argc < 2 || strcmp(argv[1], tess_lattice_get(lats[l])->name) == 0); cs++)
+        /* cs: curved, planes, then (3D) the box of 10 tile layers walled and periodic along z (one_copy_checks) */
+        for (int cs = 0; cs < (l ? 4 : 2) && (argc < 2 || strcmp(argv[1], tess_lattice_get(lats[l])->name) == 0);
+             cs++)
             for (int pr = 0; pr < 2; pr++) {
                 const tess_precision prec = pr ? TESS_PRECISION_SINGLE : TESS_PRECISION_DOUBLE;
                 const double tol = pr ? 1e-5 : 1e-12;
                 tess_geometry_t g;
                 tess_params_t p;
                 tess_tiling_t t;
-                lt_planes_t pl;
                 tess_error_t err = {0};
-                lt_mixed_case(lats[l], &g, &p, &pl);
-                p.collision = TESS_COLLISION_REGULARIZED;
-                if (cs == 1) {
-                    p.wall = TESS_WALL_BOUNCE_BACK;
-                    p.fluid = TESS_FLUID_QUASI_COMPRESSIBLE;
-                    for (int m = 3; m <= 4; m++) { /* inlet at x = 0 facing -x, outlet at x = nx - 1 facing +x */
-                        p.mat[m].method = lats[l] == TESS_LATTICE_D3Q19 ? TESS_BC_ZOU_HE : TESS_BC_FINITE_DIFFERENCE;
-                        p.mat[m].axis = 0;
-                        p.mat[m].sign = m == 3 ? -1 : 1;
-                        p.mat[m].normal[0] = m == 3 ? -1.0 : 1.0;
-                        p.mat[m].normal[1] = 0.0;
-                    }
-                }
-                tess_status st = tess_tiling_build(&t, &g, &p, &err);
-                if (st == TESS_OK && p.wall != TESS_WALL_BOUNCE_BACK)
-                    st = tess_links_build(&t.links, &t, &p, lt_planes_q, &pl, &err);
-                if (st != TESS_OK)
+                if (build_case(lats[l], cs % 2 * (cs < 2), cs < 2 ? 0 : 40, cs != 2, &g, &p, &t, &err) != TESS_OK)
                     return gt_skip_or_fail(&err, 0);
                 void *in = tess_test_random_state(&t, &p, prec, 17 + (uint64_t)cs);
                 const size_t bytes = tess_state_count(&t) * tess_precision_size(prec);
                 void *cpu = malloc(bytes), *mr = malloc(bytes), *ab = malloc(bytes);
                 char what[256];
                 const char *name = tess_lattice_get(lats[l])->name;
-                const char *cname = cs ? (lats[l] == TESS_LATTICE_D3Q19 ? "planes (zou-he)" : "planes (fd)")
-                                       : "curved (bouzidi-quadratic, nee)";
-                if (run(&TESS_TEST_GPU_OPS, TESS_PATTERN_MR, prec, &t, &p, in, mr, bytes, &err) != TESS_OK)
-                    return gt_skip_or_fail(&err, first);
-                first = 0;
-                if (run(&tess_backend_cpu, TESS_PATTERN_MR, prec, &t, &p, in, cpu, bytes, &err) != TESS_OK ||
-                    run(&TESS_TEST_GPU_OPS, TESS_PATTERN_AB, prec, &t, &p, in, ab, bytes, &err) != TESS_OK)
-                    return gt_skip_or_fail(&err, 0);
-                int bits;
-                double d = rel_diff(&t, &p, prec, mr, cpu, &bits);
-                snprintf(what, sizeof what, "%s %s %s: gpu mr vs cpu mr, %d steps, relative (bitwise: %s)", name,
-                         tess_precision_name(prec), cname, NSTEPS, bits ? "yes" : "no");
-                tess_test_close(what, d, 0.0, tol);
-                d = rel_diff(&t, &p, prec, mr, ab, &bits);
-                snprintf(what, sizeof what, "%s %s %s: gpu mr vs gpu ab regularized, %d steps, relative", name,
-                         tess_precision_name(prec), cname, NSTEPS);
-                tess_test_close(what, d, 0.0, tol);
-                for (int layer = 64; layer <= 256; layer *= 4) {
-                    if (run_layer(&TESS_TEST_GPU_OPS, TESS_PATTERN_MR, prec, layer, &t, &p, in, ab, bytes, &err) !=
-                        TESS_OK)
+                tess_status st = TESS_OK;
+                if (cs >= 2) {
+                    st = run(&tess_backend_cpu, TESS_PATTERN_MR, prec, &t, &p, in, cpu, bytes, &err);
+                    if (st == TESS_OK)
+                        st = one_copy_checks(name, &t, &p, prec, tol, in, cpu, cs == 3, &err);
+                } else {
+                    const char *cname = cs ? (lats[l] == TESS_LATTICE_D3Q19 ? "planes (zou-he)" : "planes (fd)")
+                                           : "curved (bouzidi-quadratic, nee)";
+                    if (run(&TESS_TEST_GPU_OPS, TESS_PATTERN_MR, prec, &t, &p, in, mr, bytes, &err) != TESS_OK)
+                        return gt_skip_or_fail(&err, first);
+                    first = 0;
+                    if (run(&tess_backend_cpu, TESS_PATTERN_MR, prec, &t, &p, in, cpu, bytes, &err) != TESS_OK ||
+                        run(&TESS_TEST_GPU_OPS, TESS_PATTERN_AB, prec, &t, &p, in, ab, bytes, &err) != TESS_OK)
                         return gt_skip_or_fail(&err, 0);
-                    d = rel_diff(&t, &p, prec, ab, mr, &bits);
-                    snprintf(what, sizeof what, "%s %s %s: gpu mr, %d nodes per block vs the default, bitwise", name,
-                             tess_precision_name(prec), cname, layer);
-                    tess_test_true(what, bits);
+                    int bits;
+                    double d = rel_diff(&t, &p, prec, mr, cpu, &bits);
+                    snprintf(what, sizeof what, "%s %s %s: gpu mr vs cpu mr, %d steps, relative (bitwise: %s)", name,
+                             tess_precision_name(prec), cname, NSTEPS, bits ? "yes" : "no");
+                    tess_test_close(what, d, 0.0, tol);
+                    d = rel_diff(&t, &p, prec, mr, ab, &bits);
+                    snprintf(what, sizeof what, "%s %s %s: gpu mr vs gpu ab regularized, %d steps, relative", name,
+                             tess_precision_name(prec), cname, NSTEPS);
+                    tess_test_close(what, d, 0.0, tol);
+                    for (int layer = 64; layer <= 256; layer *= 4) {
+                        if (run_layer(&TESS_TEST_GPU_OPS, TESS_PATTERN_MR, prec, layer, &t, &p, in, ab, bytes, &err) !=
+                            TESS_OK)
+                            return gt_skip_or_fail(&err, 0);
+                        d = rel_diff(&t, &p, prec, ab, mr, &bits);
+                        snprintf(what, sizeof what, "%s %s %s: gpu mr, %d nodes per block vs the default, bitwise",
+                                 name, tess_precision_name(prec), cname, layer);
+                        tess_test_true(what, bits);
+                    }
+                    /* the run moved the state: the comparisons are not of two copies of the start */
+                    d = rel_diff(&t, &p, prec, mr, in, &bits);
+                    snprintf(what, sizeof what, "%s %s %s: the state moved (relative change > 1e-4)", name,
+                             tess_precision_name(prec), cname);
+                    tess_test_true(what, d > 1e-4);
                 }
-                /* the run moved the state: the comparisons are not of two copies of the start */
-                d = rel_diff(&t, &p, prec, mr, in, &bits);
-                snprintf(what, sizeof what, "%s %s %s: the state moved (relative change > 1e-4)", name,
-                         tess_precision_name(prec), cname);
-                tess_test_true(what, d > 1e-4);
                 free(in);
                 free(cpu);
                 free(mr);
                 free(ab);
                 tess_tiling_free(&t);
                 tess_geometry_free(&g);
+                if (st != TESS_OK)
+                    return gt_skip_or_fail(&err, 0);
             }
     return tess_test_result("test_gpu_mr");
 }
