@@ -155,8 +155,10 @@ static tess_status find_special(tess_cpu_q_t *be, tess_error_t *err)
     const tess_params_t *p = &be->params;
     free(be->special);
     free(be->special_of_node);
+    free(be->special_sweep);
     free(be->buf);
     be->special = NULL;
+    be->special_sweep = NULL;
     be->buf = NULL;
     be->nspecial = 0;
     const size_t nn = 64 * (size_t)(be->ntiles > 0 ? be->ntiles : 1);
@@ -177,13 +179,17 @@ static tess_status find_special(tess_cpu_q_t *be, tess_error_t *err)
             if (pass) {
                 be->special[count] = (int64_t)node;
                 be->special_of_node[node] = (int32_t)count;
+                /* the reference sweep gathers every special node (tess_q_node_step) */
+                be->special_sweep[count] = (uint8_t)(!be->reference && be->lattice == TESS_LATTICE_D3Q19 && open &&
+                                                     m->method == TESS_BC_ZOU_HE);
             }
             count++;
         }
         if (!pass) {
             be->special = malloc((size_t)(count ? count : 1) * sizeof *be->special);
+            be->special_sweep = malloc((size_t)(count ? count : 1));
             be->buf = malloc((size_t)(count ? count : 1) * be->q * tess_precision_size(be->cfg.precision));
-            if (!be->special || !be->buf)
+            if (!be->special || !be->special_sweep || !be->buf)
                 return tess_fail(err, TESS_ERR_NOMEM, "out of memory for %lld special nodes", (long long)count);
         }
     }
@@ -442,7 +448,7 @@ static size_t q_bytes(const tess_backend_t *b)
 {
     const tess_cpu_q_t *be = (const tess_cpu_q_t *)(const void *)b;
     return be->bytes + (be->mrw ? be->mrw->bytes : 0) +
-           (size_t)be->nspecial * (be->q * tess_precision_size(be->cfg.precision) + sizeof(int64_t)) +
+           (size_t)be->nspecial * (be->q * tess_precision_size(be->cfg.precision) + sizeof(int64_t) + 1) +
            (size_t)be->nfix * sizeof(tess_cpu_q_fix_t) + tess_cpu_fd_bytes(&be->fd, be->ntiles);
 }
 
@@ -481,6 +487,7 @@ static void q_destroy(tess_backend_t *b)
     free(be->fix_start);
     free(be->special);
     free(be->special_of_node);
+    free(be->special_sweep);
     free(be->buf);
     tess_cpu_fd_free(&be->fd);
     free(be->f[0]);

@@ -44,6 +44,9 @@ typedef struct tess_cpu_q {
     int64_t *fix_start;       /* per tile: first entry of fix (ntiles + 1 entries) */
     tess_cpu_q_fix_t *fix;
     int64_t nfix;
+    uint8_t *special_sweep;   /* per special node: 1 for a D3Q19 Zou-He plane node, which the AB and AA sweeps
+                               * reconstruct from the tile's own pull, fix-ups and curved links (its pull reads only
+                               * slots that its own tile writes), not from the whole gather of the pre-pass */
     int64_t *tile_link;       /* per tile: first curved link (index into links; ntiles + 1 entries) */
     tess_link_slot_t *slots;  /* per curved link (links' order): where its rule reads, filled at initialise */
     uint8_t *link_local;      /* per curved link: every slot it reads is its own tile's and is written by that tile

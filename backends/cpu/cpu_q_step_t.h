@@ -4,7 +4,8 @@
 
 #define R TESS_R
 
-/* Pre-pass (AA): the incoming populations of the special nodes, read before the sweep writes. */
+/* Pre-pass (AA): the incoming populations of the special nodes that the sweep does not reconstruct itself
+ * (tess_cpu_q_t.special_sweep) and the curved links that are not local, read before the sweep writes. */
 static void TESS_QFN(cpu_q_prepass)(tess_cpu_q_t *be, const R *f, int conv)
 {
     const tess_params_t *p = &be->params;
@@ -12,6 +13,8 @@ static void TESS_QFN(cpu_q_prepass)(tess_cpu_q_t *be, const R *f, int conv)
     R *buf = (R *)be->buf;
 #pragma omp parallel for schedule(static) num_threads(be->nthreads)
     for (int64_t s = 0; s < be->nspecial; s++) {
+        if (be->special_sweep[s])
+            continue;
         const int64_t node = be->special[s];
         const int32_t k = (int32_t)(node / 64);
         const int n = (int)(node % 64);
@@ -208,8 +211,10 @@ static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_
  * the curved links (from their slots, tess_link_slots.h) and, for its special nodes (inlets, outlets), the whole gather
  * (tess_q_gather_from, with the strain rate of the fd nodes from the step's pre-pass, cpu_fd.h). The 64 nodes
  * collide in one loop, and the tile is stored through conv_out. The values are those of tess_q_node_step for every
- * wet node, bit for bit (tests/lattice/test_q_tiles.c). AB: src != dst, both canonical. AA: src == dst; use_buf:
- * the special nodes and the curved links that are not local (tess_cpu_q_t.link_local) come from the pre-pass
+ * wet node, bit for bit (tests/lattice/test_q_tiles.c). D3Q19's Zou-He plane nodes (tess_cpu_q_t.special_sweep)
+ * take the pull, fix-ups and curved links of any node and then their reconstruction (tess_q_zou_he_plane), which
+ * reads only the node's own pulled populations. AB: src != dst, both canonical. AA: src == dst; use_buf:
+ * the other special nodes and the curved links that are not local (tess_cpu_q_t.link_local) come from the pre-pass
  * (read before anything is written). */
 static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int conv_in, int conv_out, int use_buf)
 {
@@ -268,7 +273,13 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                     const int64_t node = be->special[s];
                     const int n = (int)(node % 64);
                     R fl[TESS_QL_Q];
-                    if (use_buf) {
+                    if (be->special_sweep[s]) { /* a Zou-He plane: on the node's pull, fix-ups and links */
+                        for (int i = 0; i < TESS_QL_Q; i++)
+                            fl[i] = buf.f[i][n];
+#if TESS_QL_IS_D3Q19
+                        TESS_QFN(tess_q_zou_he_plane)(p, &p->mat[g->node_type[node]], g->step, fl);
+#endif
+                    } else if (use_buf) {
                         for (int i = 0; i < TESS_QL_Q; i++)
                             fl[i] = pre[s * TESS_QL_Q + i];
                     } else {
