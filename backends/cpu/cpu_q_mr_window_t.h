@@ -213,9 +213,10 @@ static void TESS_QFN(cpu_q_mrw_block)(const tess_cpu_q_t *be, int32_t b, R *win,
     const tess_cpu_q_mrw_t *w = be->mrw;
     const int T = w->nw, k0 = be->sweep_k0, k1 = be->sweep_k1;
     const int32_t *bt = w->block_tiles + (size_t)b * w->ncols * T;
-    int La = T, Lb = -1;
-    memset(need, 0, (size_t)w->ncols);
-    for (int c = 0; c < w->ncols; c++)
+    const int whole = k0 == 0 && k1 == be->ntiles; /* every layer and column, as without parts */
+    int La = whole ? 0 : T, Lb = whole ? T - 1 : -1;
+    memset(need, whole, (size_t)w->ncols);
+    for (int c = 0; c < w->ncols && !whole; c++)
         for (int L = 0; L < T; L++) {
             const int32_t k = bt[(size_t)c * T + L];
             if (k < k0 || k >= k1)
