@@ -423,9 +423,21 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         /* Algorithm 2, lines 1-4: the neighbourhood, then the node codes of the tile and its halo. */
         if (active && n < 27)
             s_nb[local][n] = a.neighbors[27 * (size_t)k + n];
+        /* EARLY: the tile's range of links and each thread's first packed slot, before the barrier, so that after
+         * it a link waits only for its populations (docs/performance-notes.md, "Bouzidi on the GPU": V11) */
+        int64_t l0 = 0, l1 = 0;
+        tess_gpu_link_pack_t pk0;
+        pk0.q = 0.0;
+        pk0.bits = TESS_GPU_PACK_NONE;
         if (EARLY) {
             s_lfirst[local][n] = INT_MAX;
             s_lcount[local][n] = 0;
+            if (active) {
+                l0 = a.tile_link[k];
+                l1 = a.tile_link[k + 1];
+                if (l0 + n < l1)
+                    pk0 = a.packs[l0 + n];
+            }
         }
         __syncthreads();
         if (active) {
@@ -447,10 +459,9 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
          * the tile's threads rather than over the few nodes with links; from 16-byte packed slots; no call, no
          * spill (docs/performance-notes.md, "Bouzidi on the GPU": V10). */
         if (EARLY && active) {
-            const int64_t l0 = a.tile_link[k], l1 = a.tile_link[k + 1];
             for (int64_t l = l0 + n; l < l1; l += 64) {
                 const int at = (int)(l - l0);
-                const tess_gpu_link_pack_t pk = a.packs[l];
+                const tess_gpu_link_pack_t pk = l == l0 + n ? pk0 : a.packs[l];
                 const unsigned dir = (unsigned)(pk.bits & 31u), node = (unsigned)(pk.bits >> 10) & 63u;
                 const R v =
                     dir != TESS_GPU_PACK_NONE ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l) : (R)0;
