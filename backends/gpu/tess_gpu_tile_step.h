@@ -460,16 +460,18 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
          * spill (docs/performance-notes.md, "Bouzidi on the GPU": V10). */
         if (EARLY && active) {
             for (int64_t l = l0 + n; l < l1; l += 64) {
-                const int at = (int)(l - l0);
                 const tess_gpu_link_pack_t pk = l == l0 + n ? pk0 : a.packs[l];
+                /* the packed slots are sorted by direction; values and ranges go by core's order */
+                const int at = (int)(pk.bits >> 41) & 4095;
                 const unsigned dir = (unsigned)(pk.bits & 31u), node = (unsigned)(pk.bits >> 10) & 63u;
-                const R v =
-                    dir != TESS_GPU_PACK_NONE ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l) : (R)0;
+                const R v = dir != TESS_GPU_PACK_NONE
+                                ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l0 + at)
+                                : (R)0;
                 if (at < TESS_GPU_TILE_LINKS) {
                     s_val[local][at] = v;
                     s_dir[local][at] = (uint8_t)dir;
                 } else {
-                    ((R *)a.link_val)[l] = v;
+                    ((R *)a.link_val)[l0 + at] = v;
                 }
                 /* a node's links are consecutive (sorted by tile and node): the same range whatever the order */
                 atomicAdd(&s_lcount[local][node], 1);
