@@ -637,12 +637,9 @@ TESS_GPU_OP tess_status tess_gpu_step_prepare(tess_backend_t *be, tess_error_t *
         g.ex = be->shape.ex;
         g.ey = be->shape.ey;
         g.ez = be->shape.ez;
-        /* MEASUREMENT ONLY (V11 against V12): TESS_GPU_LINK_ORDER=node keeps core's order in the packed slots */
-        const char *order = getenv("TESS_GPU_LINK_ORDER");
-        const int by_dir = !(order && strcmp(order, "node") == 0);
 #define TESS_GPU_FILL(LAT)                                                                                         \
-    tess_gpu_link_slots_fill<tess_gpu_q<double, LAT>>                                                               \
-        <<<lb, 128>>>(be->links, be->link_tile, be->nlinks, be->tile_link, by_dir, g, be->slots, be->packs)
+    tess_gpu_link_slots_fill<tess_gpu_q<double, LAT>><<<lb, 128>>>(be->links, be->link_tile, be->nlinks, g, be->slots, \
+                                                        be->packs)
         switch (be->shape.lattice) {
         case TESS_LATTICE_D2Q9: TESS_GPU_FILL(TESS_LATTICE_D2Q9); break;
         case TESS_LATTICE_D3Q13: TESS_GPU_FILL(TESS_LATTICE_D3Q13); break;

@@ -17,12 +17,9 @@ typedef tess_link_slot_t tess_gpu_link_slot_t; /* 32 bytes: one sector */
 
 /* The slot packed into 16 bytes for the AB tile kernel, which has the tile's 27 neighbours in shared memory: q, and
  * in `bits` the direction i (5 bits, TESS_GPU_PACK_NONE for TESS_LINK_NONE), kd (5), the node (6), x + c_i and
- * x + 2 c_i each as 12 bits (1 << 11 when present | neighbour slot 0..26 << 6 | local index), one bit set when
- * the wall term is not +0.0 (then read from the full slot), and (12 bits from bit 41) the link's place in its
- * tile's links as core sorts them (tile, node, direction), which the packed slots need not keep: within a tile
- * they are sorted by direction, so that the links a warp computes together read the same rows of populations
- * (docs/performance-notes.md, "Bouzidi on the GPU": V12). A tile has at most 64 (q - 1) < 4096 links. A tile
- * extent of at least 2 keeps x + 2 c_i within the 3x3x3 neighbourhood. */
+ * x + 2 c_i each as 12 bits (1 << 11 when present | neighbour slot 0..26 << 6 | local index), and one bit set when
+ * the wall term is not +0.0 (then read from the full slot). A tile extent of at least 2 keeps x + 2 c_i within the
+ * 3x3x3 neighbourhood. */
 typedef struct {
     double q;
     uint64_t bits;
@@ -40,14 +37,13 @@ static __device__ __forceinline__ uint64_t tess_gpu_link_pack_node(const int32_t
 }
 
 /* One thread per link: core's tess_link_slot_fill on the device's tile neighbourhoods and node types, with this run's
- * materials and wall rule, and its packed form, at its place among the tile's links sorted by direction (then by
- * core's order; by_dir 0: core's order). L: tess_gpu_q of the lattice (its slot_fill writes both precisions' wall
- * terms). tile_link: per tile its first link. */
+ * materials and wall rule, and its packed form. L: tess_gpu_q of the lattice (its slot_fill writes both precisions'
+ * wall terms). */
 template <typename L>
 __global__ void __launch_bounds__(128)
 tess_gpu_link_slots_fill(const tess_link_t *__restrict__ links, const int32_t *__restrict__ link_tile, int64_t nlinks,
-                         const int64_t *__restrict__ tile_link, int by_dir, const tess_q_grid_t g,
-                         tess_gpu_link_slot_t *__restrict__ slots, tess_gpu_link_pack_t *__restrict__ packs)
+                         const tess_q_grid_t g, tess_gpu_link_slot_t *__restrict__ slots,
+                         tess_gpu_link_pack_t *__restrict__ packs)
 {
     const int64_t l = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (l >= nlinks)
@@ -64,16 +60,7 @@ tess_gpu_link_slots_fill(const tess_link_t *__restrict__ links, const int32_t *_
               (uint64_t)s.node << 10 | tess_gpu_link_pack_node(nb27, s.n1) << 16 |
               tess_gpu_link_pack_node(nb27, s.n2) << 28 |
               (uint64_t)(__double_as_longlong(s.wall64) != 0 || __float_as_uint(s.wall32) != 0u) << 40;
-    /* once per run: each link counts the tile's links that go before it */
-    const int64_t l0 = tile_link[k], l1 = tile_link[k + 1];
-    int64_t at = l;
-    if (by_dir) {
-        at = l0;
-        for (int64_t m = l0; m < l1; m++)
-            at += links[m].dir < link.dir || (links[m].dir == link.dir && m < l);
-    }
-    pk.bits |= (uint64_t)(l - l0) << 41;
-    packs[at] = pk;
+    packs[l] = pk;
 }
 
 #endif

@@ -423,21 +423,9 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         /* Algorithm 2, lines 1-4: the neighbourhood, then the node codes of the tile and its halo. */
         if (active && n < 27)
             s_nb[local][n] = a.neighbors[27 * (size_t)k + n];
-        /* EARLY: the tile's range of links and each thread's first packed slot, before the barrier, so that after
-         * it a link waits only for its populations (docs/performance-notes.md, "Bouzidi on the GPU": V11) */
-        int64_t l0 = 0, l1 = 0;
-        tess_gpu_link_pack_t pk0;
-        pk0.q = 0.0;
-        pk0.bits = TESS_GPU_PACK_NONE;
         if (EARLY) {
             s_lfirst[local][n] = INT_MAX;
             s_lcount[local][n] = 0;
-            if (active) {
-                l0 = a.tile_link[k];
-                l1 = a.tile_link[k + 1];
-                if (l0 + n < l1)
-                    pk0 = a.packs[l0 + n];
-            }
         }
         __syncthreads();
         if (active) {
@@ -459,19 +447,18 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
          * the tile's threads rather than over the few nodes with links; from 16-byte packed slots; no call, no
          * spill (docs/performance-notes.md, "Bouzidi on the GPU": V10). */
         if (EARLY && active) {
+            const int64_t l0 = a.tile_link[k], l1 = a.tile_link[k + 1];
             for (int64_t l = l0 + n; l < l1; l += 64) {
-                const tess_gpu_link_pack_t pk = l == l0 + n ? pk0 : a.packs[l];
-                /* the packed slots are sorted by direction; values and ranges go by core's order */
-                const int at = (int)(pk.bits >> 41) & 4095;
+                const int at = (int)(l - l0);
+                const tess_gpu_link_pack_t pk = a.packs[l];
                 const unsigned dir = (unsigned)(pk.bits & 31u), node = (unsigned)(pk.bits >> 10) & 63u;
-                const R v = dir != TESS_GPU_PACK_NONE
-                                ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l0 + at)
-                                : (R)0;
+                const R v =
+                    dir != TESS_GPU_PACK_NONE ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l) : (R)0;
                 if (at < TESS_GPU_TILE_LINKS) {
                     s_val[local][at] = v;
                     s_dir[local][at] = (uint8_t)dir;
                 } else {
-                    ((R *)a.link_val)[l0 + at] = v;
+                    ((R *)a.link_val)[l] = v;
                 }
                 /* a node's links are consecutive (sorted by tile and node): the same range whatever the order */
                 atomicAdd(&s_lcount[local][node], 1);
