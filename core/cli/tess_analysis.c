@@ -98,7 +98,8 @@ static tess_average_dist_job_t average_job(const tess_analysis_t *a, tess_averag
     h->step = step;
     h->ntiles = tess_sim_tiling(a->sim)->ntiles;
     h->nw = a->wss_on ? a->wss.n : 0;
-    h->hash = tess_restart_hash(tess_sim_tiling(a->sim), &a->c->params);
+    if (op == TESS_AVERAGE_DIST_SAVE || op == TESS_AVERAGE_DIST_LOAD) /* the file's: a pass over the tiling */
+        h->hash = case_hash(a);
     h->dims[0] = g->nx;
     h->dims[1] = g->ny;
     h->dims[2] = g->nz;
