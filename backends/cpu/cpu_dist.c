@@ -115,8 +115,12 @@ static void node_free(node_t *d)
     if (d->eng)
         d->ex->ops->destroy(d->eng);
     tess_halo_plan_free(&d->plan);
-    for (int k = 0; k < TESS_DIST_TASKS_MAX; k++)
-        free(d->keep[k]);
+    for (int k = 0; k < TESS_DIST_TASKS_MAX; k++) {
+        if (k < ntasks && tasks[k].drop && d->keep[k])
+            tasks[k].drop(d->keep[k]);
+        else
+            free(d->keep[k]);
+    }
     free(d->off);
     tess_mpi_requests_free(d->req);
     memset(d, 0, sizeof *d);
