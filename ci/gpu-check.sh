@@ -16,7 +16,10 @@
 # skips the reproducible build, the GPU tests and the cross-checks (a second call that only validates);
 # GPU_CHECK_WRONG_ARCH=1 checks the error of an sm_80-only build on a newer GPU; GPU_CHECK_NCU=1 adds Nsight
 # Compute DRAM/L2 sector counts of the propagation kernel; GPU_CHECK_SANITIZER_CAP: seconds per
-# compute-sanitizer run (default 600); GPU_CHECK_SANITIZER_TESTS: the test binaries run under it (default all five); GPU_CHECK_FLUIDX3D: the source
+# compute-sanitizer run (default 600); GPU_CHECK_SANITIZER_TESTS: the test binaries run under it (default all five;
+# "none" skips); GPU_CHECK_MEMCHECK_TESTS, GPU_CHECK_RACECHECK_TESTS: one tool's list instead, an entry
+# BINARY:ARG,ARG passing arguments (test_gpu_mr_cuda:D3Q19,planes: its D3Q19 planes checks; ci/gpu-sanitizer.sh);
+# GPU_CHECK_FLUIDX3D: the source
 # folder of the peer FluidX3D, fetched outside the project, to build and measure in the same call (ci/peer-fluidx3d.sh);
 # TESSERA_MPI_DEPS: a folder of Open MPI's .debs for the GPU-ranks test on a machine without mpirun (below).
 set -uo pipefail
@@ -129,36 +132,12 @@ fi
 # compute-sanitizer: every GPU test binary once under memcheck (out-of-bounds and misaligned accesses, leaks of
 # device memory) and once under racecheck (shared-memory hazards), fast build; each run capped at
 # GPU_CHECK_SANITIZER_CAP seconds (default 600: the tools slow the kernels 10 to 100 times). A tool error fails
-# the check; a run that hits the cap is reported as incomplete.
+# the check; a run that hits the cap is reported as incomplete. ci/gpu-sanitizer.sh (the lists per tool, a
+# binary's arguments: GPU_CHECK_RACECHECK_TESTS=test_gpu_mr_cuda:D3Q19,planes).
 step "compute-sanitizer memcheck and racecheck on the GPU tests (fast build)"
-san=/usr/local/cuda/bin/compute-sanitizer
-san_cap=${GPU_CHECK_SANITIZER_CAP:-600}
 sanitizer_rows=("${mpi_rows[@]}")
-for tool in memcheck racecheck; do
-    res=
-    if [ ! -x "$san" ]; then
-        res="not run (no $san)"
-    else
-        for t in ${GPU_CHECK_SANITIZER_TESTS:-test_gpu_vs_cpu_cuda test_gpu_variants_cuda test_matrix_cuda test_gpu_check_cuda test_gpu_mr_cuda}; do
-            bin=/tmp/tess-fast/tests/gpu/$t
-            [ -x "$bin" ] || bin=/tmp/tess-fast/tests/matrix/$t
-            [ -x "$bin" ] || continue
-            log=$out/sanitizer-$tool-$t.log
-            (cd "$(dirname "$bin")" && timeout "$san_cap" "$san" --tool "$tool" --error-exitcode 99 --print-limit 20 \
-                "$bin") >"$log" 2>&1
-            rc=$?
-            errs=$(grep -o 'ERROR SUMMARY: [0-9]* error' "$log" | tail -1 | grep -o '[0-9]*')
-            case $rc in
-            0) res+="$t ok (${errs:-0} errors); " ;;
-            77) res+="$t skipped; " ;;
-            124) res+="$t incomplete (cap ${san_cap} s); " ;;
-            *) res+="$t FAILED (status $rc, ${errs:-?} errors, see $(basename "$log")); "; status=1 ;;
-            esac
-        done
-    fi
-    echo "compute-sanitizer $tool: $res"
-    sanitizer_rows+=("compute-sanitizer $tool: $res")
-done
+bash "$root/ci/gpu-sanitizer.sh" /tmp/tess-fast "$out" | tee /tmp/sanitizer.log || status=1
+while IFS= read -r row; do sanitizer_rows+=("$row"); done < <(grep '^compute-sanitizer ' /tmp/sanitizer.log)
 
 step "tessera run --backend cuda --check cpu"
 for b in /tmp/tess-fast /tmp/tess-repro; do

@@ -50,6 +50,10 @@ typedef struct tess_dist_engine {
     const char *gpu_aware;          /* what tess_mpi_gpu_aware() answers when MPI takes this engine's pointers */
     void *(*dev_alloc)(size_t bytes);
     void (*dev_free)(void *p);
+    /* Page-locked host memory for the staging buffers (a copy from or to it runs at the link's speed, without the
+     * driver's own bounce buffer); NULL return: the caller falls back to malloc. */
+    void *(*host_alloc)(size_t bytes);
+    void (*host_free)(void *p);
     tess_status (*copy)(void *dst, const void *src, size_t bytes, int to_device, tess_error_t *err);
     tess_status (*sync)(tess_error_t *err);
 } tess_dist_engine_t;

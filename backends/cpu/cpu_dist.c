@@ -115,8 +115,12 @@ static void node_free(node_t *d)
     if (d->eng)
         d->ex->ops->destroy(d->eng);
     tess_halo_plan_free(&d->plan);
-    for (int k = 0; k < TESS_DIST_TASKS_MAX; k++)
-        free(d->keep[k]);
+    for (int k = 0; k < TESS_DIST_TASKS_MAX; k++) {
+        if (k < ntasks && tasks[k].drop && d->keep[k])
+            tasks[k].drop(d->keep[k]);
+        else
+            free(d->keep[k]);
+    }
     free(d->off);
     tess_mpi_requests_free(d->req);
     memset(d, 0, sizeof *d);
@@ -492,7 +496,7 @@ static void node_stats(node_t *d, tess_halo_rank_t *s)
     const tess_halo_plan_t *pl = &d->plan;
     *s = (tess_halo_rank_t){pl->nowned, pl->local.ntiles - pl->nowned, pl->nnb,
                                 pl->local.n_wet, tess_halo_plan_recv_count(pl), d->step_s, d->exchange_s, d->wait_s,
-                                d->steps, d->x.mode, peak_resident(), ""};
+                                d->steps, tess_dist_xfer_reported(&d->x), peak_resident(), ""};
     tess_cpu_rank_binding(s->binding, sizeof s->binding);
 }
 
@@ -860,7 +864,7 @@ static void d_describe(const tess_backend_t *b, char *buf, size_t len)
     if (d->node.eng && d->node.ex->ops->describe)
         d->node.ex->ops->describe(d->node.eng, inner, sizeof inner);
     snprintf(buf, len, "%s; %d MPI ranks (rank 0's %s), halo exchange through %s", inner, d->nranks,
-             d->node.ex->device ? "device" : "threads", tess_dist_xfer_name(d->node.x.mode));
+             d->node.ex->device ? "device" : "threads", tess_dist_xfer_name(tess_dist_xfer_reported(&d->node.x)));
 }
 
 /* Rank 0's table per engine: the CPU's below, the GPU engines' copies of it under their names. */

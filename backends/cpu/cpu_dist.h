@@ -52,8 +52,8 @@ typedef struct {
     tess_precision precision;
     const void *pops;            /* canonical populations of the local tiles (download set; the halo tiles hold the
                                     exchanged slots only), NULL otherwise */
-    void **keep;                 /* the task's own data on this rank between its runs, freed with free() when the
-                                    rank's engine goes */
+    void **keep;                 /* the task's own data on this rank between its runs, freed when the rank's engine
+                                    goes (with the task's drop, or free()) */
     void *node;                  /* for tess_cpu_dist_view_initialise */
     /* rank 0 only (NULL and 0 elsewhere): every rank's own tiles as global indices in its local order */
     int nranks;
@@ -61,10 +61,11 @@ typedef struct {
     int32_t *const *owned;
     const int32_t *nowned_of;
 } tess_dist_view_t;
-enum { TESS_DIST_TASKS_MAX = 12 };
+enum { TESS_DIST_TASKS_MAX = 16 };
 typedef struct {
     tess_status (*fn)(const tess_dist_view_t *v, void *arg, tess_error_t *err); /* arg: rank 0's, NULL elsewhere */
     int download;                                                            /* 1: v->pops holds the state */
+    void (*drop)(void *keep); /* frees the task's keep (NULL: free()) */
 } tess_dist_task_t;
 /* The tasks (at most TESS_DIST_TASKS_MAX; the same list on every rank, set before serving or driving; the array stays the caller's). */
 void tess_cpu_dist_set_tasks(const tess_dist_task_t *list, int n);

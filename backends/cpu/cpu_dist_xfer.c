@@ -4,6 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* TESSERA_MPI_PAGEABLE_STAGING=1 stages through malloc'ed memory instead of page-locked (to compare the two). */
+static int want_pinned(const tess_dist_engine_t *ex)
+{
+    const char *force = getenv("TESSERA_MPI_PAGEABLE_STAGING");
+    return ex->host_alloc && !(force && strcmp(force, "1") == 0);
+}
+
 static int gpu_direct(const tess_dist_engine_t *ex)
 {
     /* TESSERA_MPI_HOST_STAGING=1 stages even through a GPU-aware library (to compare the two). */
@@ -20,7 +27,17 @@ tess_status tess_dist_xfer_init(tess_dist_xfer_t *x, const tess_dist_engine_t *e
     x->ex = ex;
     x->bytes = bytes ? bytes : 1;
     x->mode = !ex->device ? TESS_XFER_HOST : gpu_direct(ex) ? TESS_XFER_DEVICE : TESS_XFER_STAGED;
-    if (x->mode != TESS_XFER_DEVICE) {
+    if (x->mode == TESS_XFER_STAGED && want_pinned(ex)) {
+        x->sbuf = ex->host_alloc(x->bytes);
+        x->rbuf = ex->host_alloc(x->bytes);
+        x->pinned = x->sbuf && x->rbuf;
+        if (!x->pinned) { /* page-locked memory is a limited resource: fall back to pageable rather than fail */
+            ex->host_free(x->sbuf);
+            ex->host_free(x->rbuf);
+            x->sbuf = x->rbuf = NULL;
+        }
+    }
+    if (x->mode != TESS_XFER_DEVICE && !x->pinned) {
         x->sbuf = malloc(x->bytes);
         x->rbuf = malloc(x->bytes);
         if (!x->sbuf || !x->rbuf)
@@ -49,8 +66,13 @@ tess_status tess_dist_xfer_init(tess_dist_xfer_t *x, const tess_dist_engine_t *e
 
 void tess_dist_xfer_free(tess_dist_xfer_t *x)
 {
-    free(x->sbuf);
-    free(x->rbuf);
+    if (x->pinned) {
+        x->ex->host_free(x->sbuf);
+        x->ex->host_free(x->rbuf);
+    } else {
+        free(x->sbuf);
+        free(x->rbuf);
+    }
     if (x->ex && x->ex->device) {
         x->ex->dev_free(x->dsbuf);
         x->ex->dev_free(x->drbuf);
@@ -103,5 +125,13 @@ tess_status tess_dist_xfer_received(tess_dist_xfer_t *x, size_t off, size_t n, t
 
 const char *tess_dist_xfer_name(int mode)
 {
-    return mode == TESS_XFER_DEVICE ? "device buffers" : mode == TESS_XFER_STAGED ? "host staging" : "host memory";
+    return mode == TESS_XFER_DEVICE   ? "device buffers"
+           : mode == TESS_XFER_PINNED ? "host staging (pinned)"
+           : mode == TESS_XFER_STAGED ? "host staging"
+                                      : "host memory";
+}
+
+int tess_dist_xfer_reported(const tess_dist_xfer_t *x)
+{
+    return x->mode == TESS_XFER_STAGED && x->pinned ? TESS_XFER_PINNED : x->mode;
 }

@@ -11,13 +11,14 @@
 
 /* How messages travel; tess_dist_xfer_name: "host memory" (a CPU engine), "host staging" (a GPU engine through host
  * buffers), "device buffers" (a GPU engine with a GPU-aware MPI), as summary.json's mpi block and the bench say. */
-enum { TESS_XFER_HOST = 0, TESS_XFER_STAGED = 1, TESS_XFER_DEVICE = 2 };
+enum { TESS_XFER_HOST = 0, TESS_XFER_STAGED = 1, TESS_XFER_DEVICE = 2, TESS_XFER_PINNED = 3 };
 
 typedef struct {
     const tess_dist_engine_t *ex;
     int mode;             /* TESS_XFER_* */
     size_t bytes;         /* of each buffer */
     char *sbuf, *rbuf;    /* host buffers (every mode: the staging copies of a GPU engine) */
+    int pinned;           /* sbuf and rbuf page-locked (the engine's host_alloc), else malloc'ed */
     char *dsbuf, *drbuf;  /* device buffers (GPU engines) */
     int64_t *dlist[4];    /* device copies of the plan's send_a, send_b, recv_a, recv_b (GPU engines) */
     int64_t nlist[4];
@@ -40,5 +41,7 @@ tess_status tess_dist_xfer_sent(tess_dist_xfer_t *x, size_t off, size_t n, tess_
 tess_status tess_dist_xfer_received(tess_dist_xfer_t *x, size_t off, size_t n, tess_error_t *err);
 
 const char *tess_dist_xfer_name(int mode);
+/* The mode to report (summary.json, the bench): TESS_XFER_PINNED for staging through page-locked buffers. */
+int tess_dist_xfer_reported(const tess_dist_xfer_t *x);
 
 #endif

@@ -134,6 +134,22 @@ TESS_GPU_OP void tess_gpu_dist_free(void *p)
         (void)gpuFree(p);
 }
 
+TESS_GPU_OP void *tess_gpu_dist_host_alloc(size_t bytes)
+{
+    void *p = NULL;
+    if (gpuMallocHost(&p, bytes ? bytes : 1) != gpuSuccess) {
+        (void)gpuGetLastError();
+        return NULL;
+    }
+    return p;
+}
+
+TESS_GPU_OP void tess_gpu_dist_host_free(void *p)
+{
+    if (p)
+        (void)gpuFreeHost(p);
+}
+
 /* Ordered after every kernel launched before it (the default stream), so a copy from the device waits for the
  * packing, and one to it is seen by the unpacking launched after it. */
 TESS_GPU_OP tess_status tess_gpu_dist_copy(void *dst, const void *src, size_t bytes, int to_device, tess_error_t *err)
@@ -166,6 +182,8 @@ static inline tess_dist_engine_t tess_gpu_make_dist(const tess_backend_ops_t *op
     e.gpu_aware = aware;
     e.dev_alloc = tess_gpu_dist_alloc;
     e.dev_free = tess_gpu_dist_free;
+    e.host_alloc = tess_gpu_dist_host_alloc;
+    e.host_free = tess_gpu_dist_host_free;
     e.copy = tess_gpu_dist_copy;
     e.sync = tess_gpu_dist_sync;
     return e;

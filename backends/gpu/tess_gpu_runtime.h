@@ -38,6 +38,8 @@ typedef cudaFuncAttributes gpuFuncAttributes;
 #define gpuFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
 #define gpuMalloc cudaMalloc
 #define gpuFree cudaFree
+#define gpuMallocHost cudaMallocHost
+#define gpuFreeHost cudaFreeHost
 #define gpuMemGetInfo cudaMemGetInfo
 #define gpuMemcpy cudaMemcpy
 #define gpuMemset cudaMemset
@@ -78,6 +80,8 @@ typedef hipFuncAttributes gpuFuncAttributes;
 #define gpuFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
 #define gpuMalloc hipMalloc
 #define gpuFree hipFree
+#define gpuMallocHost hipHostMalloc
+#define gpuFreeHost hipHostFree
 #define gpuMemGetInfo hipMemGetInfo
 #define gpuMemcpy hipMemcpy
 #define gpuMemset hipMemset

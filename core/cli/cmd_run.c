@@ -452,7 +452,7 @@ static tess_status setup(run_t *r, tess_error_t *err)
         tess_analysis_pieces(r->analysis, (const int32_t(*)[6])r->fo.ext);
     /* The dense fields: for the single field file, the analysis and --check (a distributed run's field pieces
      * need none on rank 0). */
-    if (tess_field_output_dense(&r->fo) || r->analysis || r->ref) {
+    if (tess_field_output_dense(&r->fo) || (r->analysis && tess_analysis_dense(r->analysis)) || r->ref) {
         r->rho = malloc(r->n * sizeof *r->rho);
         r->u = malloc(3 * r->n * sizeof *r->u);
         r->solid = malloc(r->n);

@@ -4,6 +4,7 @@
 #include "tess_case_stl.h"
 #include "tess_probes.h"
 #include "tess_restart.h"
+#include "tess_state.h"
 #include "tess_vti.h"
 #include "tess_vti_pieces.h"
 #include "tess_wss.h"
@@ -20,11 +21,13 @@ struct tess_analysis {
     char dir[1024];
     size_t n;          /* dense nodes */
     int wss_on, avg_on;
+    int dist;          /* distributed: the ranks keep the sums of their own tiles (tess_average_dist.h) and rank 0
+                          a.avg counts the samples only */
     tess_wss_t wss;
     tess_wss_surface_t surface; /* the STL surfaces' triangles (ntri 0 without STL) */
     double *wss_now;   /* 3 per WSS node, for the current step */
     long wss_step;     /* step of wss_now, -1 none */
-    tess_average_t avg;
+    tess_average_t avg; /* per tile node of the whole tiling; distributed: the sample count alone (n = nw = 0) */
     tess_probes_t probes;
     double *dense;     /* scratch: 3 n for dense output arrays */
     double *dense2;    /* scratch: 3 n */
@@ -38,12 +41,20 @@ struct tess_analysis {
 void tess_analysis_pieces(tess_analysis_t *a, const int32_t (*ext)[6])
 {
     a->ext = ext;
-    /* Distributed, the ranks make the WSS pieces (tess_wss_pieces.h): the dense arrays serve the averages only. */
-    if (ext && tess_sim_distributed(a->sim) && !a->avg_on) {
+    /* Distributed, the ranks make the WSS and average pieces (tess_wss_pieces.h, tess_average_dist.h): rank 0
+     * needs no dense arrays. */
+    if (ext && a->dist) {
         free(a->dense);
         free(a->dense2);
+        free(a->mask);
         a->dense = a->dense2 = NULL;
+        a->mask = NULL;
     }
+}
+
+int tess_analysis_dense(const tess_analysis_t *a)
+{
+    return !a->dist;
 }
 
 void tess_analysis_free(tess_analysis_t *a)
@@ -71,6 +82,49 @@ static uint64_t case_hash(const tess_analysis_t *a)
 static void average_path(char *buf, size_t len, const char *dir)
 {
     snprintf(buf, len, "%s/average.restart", dir);
+}
+
+/* A job for the ranks' sums (tess_average_dist.h): op at step. */
+static tess_average_dist_job_t average_job(const tess_analysis_t *a, tess_average_dist_op op, long step)
+{
+    tess_average_dist_job_t job;
+    memset(&job, 0, sizeof job);
+    tess_average_dist_head_t *h = &job.head;
+    const tess_geometry_t *g = &a->c->geometry;
+    h->op = (int32_t)op;
+    h->wss = a->wss_on;
+    h->start = a->avg.start;
+    h->every = a->avg.every;
+    h->step = step;
+    h->ntiles = tess_sim_tiling(a->sim)->ntiles;
+    h->nw = a->wss_on ? a->wss.n : 0;
+    if (op == TESS_AVERAGE_DIST_SAVE || op == TESS_AVERAGE_DIST_LOAD) /* the file's: a pass over the tiling */
+        h->hash = case_hash(a);
+    h->dims[0] = g->nx;
+    h->dims[1] = g->ny;
+    h->dims[2] = g->nz;
+    for (int k = 0; k < 3; k++)
+        h->origin[k] = a->c->origin[k];
+    h->spacing = a->c->spacing;
+    snprintf(h->dir, sizeof h->dir, "%s", a->dir);
+    job.w = a->wss_on ? &a->wss : NULL;
+    job.ext = a->ext;
+    job.type = g->type;
+    return job;
+}
+
+static tess_status average_load(tess_analysis_t *a, const char *path, tess_error_t *err)
+{
+    const long step = tess_sim_step_count(a->sim);
+    if (!a->dist)
+        return tess_average_load(&a->avg, path, step, case_hash(a), err);
+    tess_average_dist_job_t job = average_job(a, TESS_AVERAGE_DIST_LOAD, step);
+    if (snprintf(job.head.path, sizeof job.head.path, "%s", path) >= (int)sizeof job.head.path)
+        return tess_fail(err, TESS_ERR_INPUT, "%s: path too long for the time averages", path);
+    const tess_status st = tess_sim_average(a->sim, &job, err);
+    a->avg.samples = job.samples;
+    a->avg.last = job.last;
+    return st;
 }
 
 tess_status tess_analysis_create(const tess_case_t *c, tess_sim_t *sim, const char *out_dir, const char *restart,
@@ -102,6 +156,7 @@ tess_status tess_analysis_create(const tess_case_t *c, tess_sim_t *sim, const ch
     a->n = (size_t)c->geometry.nx * c->geometry.ny * c->geometry.nz;
     a->wss_on = an->wss;
     a->avg_on = an->average;
+    a->dist = tess_sim_distributed(sim);
     tess_status st = TESS_OK;
     const tess_tiling_t *t = tess_sim_tiling(sim);
     if (a->wss_on) {
@@ -136,8 +191,9 @@ tess_status tess_analysis_create(const tess_case_t *c, tess_sim_t *sim, const ch
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the analysis outputs");
     }
     if (a->avg_on) {
-        if ((st = tess_average_create(&a->avg, a->n, a->wss_on ? a->wss.n : 0, an->average_start, an->average_every,
-                                      err)) != TESS_OK) {
+        const size_t nodes = a->dist ? 0 : 64 * (size_t)t->ntiles;
+        if ((st = tess_average_create(&a->avg, nodes, a->wss_on && !a->dist ? a->wss.n : 0, an->average_start,
+                                      an->average_every, err)) != TESS_OK) {
             tess_analysis_free(a);
             return st;
         }
@@ -151,7 +207,7 @@ tess_status tess_analysis_create(const tess_case_t *c, tess_sim_t *sim, const ch
             else
                 snprintf(dir, sizeof dir, ".");
             average_path(path, sizeof path, dir);
-            if ((st = tess_average_load(&a->avg, path, tess_sim_step_count(sim), case_hash(a), err)) != TESS_OK) {
+            if ((st = average_load(a, path, err)) != TESS_OK) {
                 tess_analysis_free(a);
                 return st;
             }
@@ -285,39 +341,65 @@ static tess_status write_wss(tess_analysis_t *a, long step, tess_error_t *err)
     return st;
 }
 
-static tess_status write_average(tess_analysis_t *a, long step, tess_error_t *err)
+/* average_<step>.vti from the means per tile node of the whole tiling (v: 1, 3, 3, 1, 1, 1 values a node; the
+ * WSS ones only with WSS): the single process's, or gathered from the ranks. */
+static tess_status write_average_tiles(tess_analysis_t *a, long step, double *const v[6], tess_error_t *err)
 {
-    const int64_t nw = a->avg.nw;
-    double *rho = malloc(a->n * sizeof *rho);
-    double *w = malloc(5 * (size_t)(nw ? nw : 1) * sizeof *w);
-    double *tawss = malloc(a->n * sizeof *tawss), *osi = malloc(a->n * sizeof *osi);
-    double *wmean = malloc(3 * a->n * sizeof *wmean);
-    tess_status st = TESS_OK;
-    if (!rho || !w || !tawss || !osi || !wmean) {
-        st = tess_fail(err, TESS_ERR_NOMEM, "out of memory for the time-average output");
-    } else {
-        tess_average_means(&a->avg, rho, a->dense, w, w + 3 * nw, w + 4 * nw);
-        tess_vti_array_t arrays[6] = {{"density_mean", TESS_VTI_FLOAT64, 1, rho},
-                                      {"velocity_mean", TESS_VTI_FLOAT64, 3, a->dense}};
-        int na = 2;
-        if (nw || a->wss_on) {
-            to_dense(a, w, 3, wmean);
-            to_dense(a, w + 3 * nw, 1, tawss);
-            to_dense(a, w + 4 * nw, 1, osi);
-            arrays[na++] = (tess_vti_array_t){"wss_mean", TESS_VTI_FLOAT64, 3, wmean};
-            arrays[na++] = (tess_vti_array_t){"tawss", TESS_VTI_FLOAT64, 1, tawss};
-            arrays[na++] = (tess_vti_array_t){"osi", TESS_VTI_FLOAT64, 1, osi};
-            arrays[na++] = (tess_vti_array_t){"wall", TESS_VTI_UINT8, 1, a->mask};
-        }
+    const tess_tiling_t *t = tess_sim_tiling(a->sim);
+    static const int ncomp[6] = {1, 3, 3, 1, 1, 1};
+    const int narr = a->wss_on ? 6 : 2;
+    double *d[6] = {0};
+    uint8_t *wall = a->wss_on ? malloc(a->n + 1) : NULL;
+    int ok = !a->wss_on || wall;
+    for (int k = 0; k < narr; k++)
+        ok = ok && (d[k] = malloc((size_t)ncomp[k] * a->n * sizeof *d[k] + 1));
+    tess_status st = ok ? TESS_OK : tess_fail(err, TESS_ERR_NOMEM, "out of memory for the time-average output");
+    if (st == TESS_OK) {
+        for (int k = 0; k < narr; k++)
+            tess_state_to_dense(t, v[k], ncomp[k], 0.0, d[k]);
+        for (size_t i = 0; wall && i < a->n; i++)
+            wall[i] = d[5][i] != 0.0;
+        tess_vti_array_t arrays[6];
+        const int na = tess_average_arrays(d[0], d[1], a->wss_on, d[2], d[3], d[4], wall, arrays);
         char stem[64];
         snprintf(stem, sizeof stem, "average_%06ld", step);
         st = write_vti(a, stem, arrays, na, err);
     }
-    free(rho);
-    free(w);
-    free(tawss);
-    free(osi);
-    free(wmean);
+    for (int k = 0; k < narr; k++)
+        free(d[k]);
+    free(wall);
+    return st;
+}
+
+static tess_status write_average(tess_analysis_t *a, long step, tess_error_t *err)
+{
+    char stem[64];
+    snprintf(stem, sizeof stem, "average_%06ld", step);
+    if (a->dist && a->ext) { /* every rank its piece from its own sums */
+        tess_average_dist_job_t job = average_job(a, TESS_AVERAGE_DIST_PIECES, step);
+        snprintf(job.head.stem, sizeof job.head.stem, "%s", stem);
+        return tess_sim_average(a->sim, &job, err);
+    }
+    /* One file: the means per tile node, the single process's own or the ranks' gathered at this step. */
+    static const int ncomp[6] = {1, 3, 3, 1, 1, 1};
+    const size_t tn = 64 * (size_t)tess_sim_tiling(a->sim)->ntiles;
+    const int narr = a->wss_on ? 6 : 2;
+    double *v[6] = {0};
+    int ok = 1;
+    for (int k = 0; k < narr; k++)
+        ok = ok && (v[k] = malloc((size_t)ncomp[k] * tn * sizeof *v[k] + 1));
+    tess_status st = ok ? TESS_OK : tess_fail(err, TESS_ERR_NOMEM, "out of memory for the time-average output");
+    if (st == TESS_OK && a->dist) {
+        tess_average_dist_job_t job = average_job(a, TESS_AVERAGE_DIST_GATHER, step);
+        job.rho = v[0], job.u = v[1], job.wss_mean = v[2], job.tawss = v[3], job.osi = v[4], job.wall = v[5];
+        st = tess_sim_average(a->sim, &job, err);
+    } else if (st == TESS_OK) {
+        st = tess_average_node_means(&a->avg, a->wss.node, v[0], v[1], v[2], v[3], v[4], v[5], err);
+    }
+    if (st == TESS_OK)
+        st = write_average_tiles(a, step, v, err);
+    for (int k = 0; k < narr; k++)
+        free(v[k]);
     return st;
 }
 
@@ -328,12 +410,25 @@ tess_status tess_analysis_event(tess_analysis_t *a, long step, int output, int c
     const int avg_due = a->avg_on && tess_average_due(&a->avg, step);
     const int probe_due = tess_probes_due(&a->probes, step);
     const int probe_nodes = probe_due && a->pnodes; /* the probes' corners alone, from their ranks */
-    if ((avg_due || (probe_due && !probe_nodes)) && !have_fields && (st = tess_sim_fields(a->sim, rho, u, err)) != TESS_OK)
+    if (probe_due && !probe_nodes && !have_fields) {
+        if ((st = tess_sim_fields(a->sim, rho, u, err)) != TESS_OK)
+            return st;
+        have_fields = 1;
+    }
+    if (a->wss_on && (output || avg_due) && (st = compute_wss(a, step, err)) != TESS_OK)
         return st;
-    if (a->wss_on && (output || (avg_due && a->avg.nw)) && (st = compute_wss(a, step, err)) != TESS_OK)
-        return st;
-    if (avg_due)
-        tess_average_add(&a->avg, step, rho, u, a->avg.nw ? a->wss_now : NULL);
+    if (avg_due && a->dist) { /* every rank adds its own tiles' values; rank 0 counts */
+        tess_average_dist_job_t job = average_job(a, TESS_AVERAGE_DIST_ADD, step);
+        job.wss = a->wss_now;
+        if ((st = tess_sim_average(a->sim, &job, err)) != TESS_OK)
+            return st;
+        tess_average_add(&a->avg, step, NULL, NULL, NULL);
+    } else if (avg_due) {
+        const double *rt, *ut;
+        if ((st = tess_sim_tile_fields(a->sim, !have_fields, &rt, &ut, err)) != TESS_OK)
+            return st;
+        tess_average_add(&a->avg, step, rt, ut, a->avg.nw ? a->wss_now : NULL);
+    }
     if (probe_nodes && ((st = tess_sim_node_values(a->sim, a->pnodes, a->npnodes, a->pvals, err)) != TESS_OK ||
                         (st = tess_probes_sample_nodes(&a->probes, step, a->pnodes, a->npnodes, a->pvals, err)) != TESS_OK))
         return st;
@@ -348,7 +443,14 @@ tess_status tess_analysis_event(tess_analysis_t *a, long step, int output, int c
     if (checkpoint && a->avg_on) {
         char path[1100];
         average_path(path, sizeof path, a->dir);
-        if ((st = tess_average_save(&a->avg, path, step, case_hash(a), err)) != TESS_OK)
+        if (a->dist) { /* every rank its own blocks, MPI-IO */
+            tess_average_dist_job_t job = average_job(a, TESS_AVERAGE_DIST_SAVE, step);
+            snprintf(job.head.path, sizeof job.head.path, "%s", path);
+            st = tess_sim_average(a->sim, &job, err);
+        } else {
+            st = tess_average_save(&a->avg, path, step, case_hash(a), err);
+        }
+        if (st != TESS_OK)
             return st;
     }
     return TESS_OK;

@@ -20,6 +20,10 @@ void tess_analysis_free(tess_analysis_t *a);
  * (tess_field_output_pieces; the array stays the caller's), or as single files with NULL. */
 void tess_analysis_pieces(tess_analysis_t *a, const int32_t (*ext)[6]);
 
+/* Whether tess_analysis_event reads the dense fields it is given (0: a distributed run's analysis reads every
+ * rank's own tiles, and rho and u may be NULL). */
+int tess_analysis_dense(const tess_analysis_t *a);
+
 /* The next step after `step` at which the analysis samples (LONG_MAX when never). */
 long tess_analysis_next(const tess_analysis_t *a, long step);
 

@@ -150,10 +150,12 @@ static int lists_build(const tess_dist_view_t *v, const tess_tiling_t *own, cons
     return ok;
 }
 
-/* Every rank, at the first output: its plan from rank 0 (job there). */
-static tess_status setup(const tess_dist_view_t *v, const tess_field_pieces_job_t *job, const int32_t dims[3],
-                         const tess_tiling_t *own, tess_error_t *err)
+static tess_tiling_t own_tiles(const tess_dist_view_t *v);
+
+tess_status tess_field_pieces_plan(const tess_dist_view_t *v, const int32_t (*job_ext)[6], const int32_t *corner,
+                                   const uint8_t *type, const int32_t dims[3], void **out, tess_error_t *err)
 {
+    const tess_tiling_t own_t = own_tiles(v), *own = &own_t;
     const int R = tess_mpi_size(), me = tess_mpi_rank(), root = me == 0;
     int32_t(*ext)[6] = malloc((size_t)R * sizeof *ext);
     tess_status st = ext ? TESS_OK : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for its output piece", me);
@@ -162,14 +164,14 @@ static tess_status setup(const tess_dist_view_t *v, const tess_field_pieces_job_
         return st;
     }
     if (root)
-        memcpy(ext, job->ext, (size_t)R * sizeof *ext);
+        memcpy(ext, job_ext, (size_t)R * sizeof *ext);
     tess_mpi_bcast(ext, (size_t)R * sizeof *ext, 0);
     lists_t l = {0};
     size_t most = 1; /* rank 0: the largest other box, for cutting its node types */
     for (int r = 1; root && r < R; r++)
         most = ext_nodes(ext[r]) > most ? ext_nodes(ext[r]) : most;
     uint8_t *types = root ? malloc(most) : NULL;
-    if (root && (!types || !lists_build(v, own, job->tiling->tile_corner, (const int32_t(*)[6])ext, &l)))
+    if (root && (!types || !lists_build(v, own, corner, (const int32_t(*)[6])ext, &l)))
         st = tess_fail(err, TESS_ERR_NOMEM, "out of memory for the output pieces' plan");
     int32_t counts[2] = {0, 0};
     if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
@@ -196,19 +198,19 @@ static tess_status setup(const tess_dist_view_t *v, const tess_field_pieces_job_
             for (int r = 1; r < R; r++) {
                 tess_mpi_send(l.send[r], (size_t)l.nsend[r] * sizeof(entry_t), r, TAG_PLAN);
                 tess_mpi_send(l.recv[r], (size_t)l.nrecv[r] * sizeof(entry_t), r, TAG_PLAN);
-                cut_types(job->type, dims, ext[r], types);
+                cut_types(type, dims, ext[r], types);
                 tess_mpi_send(types, ext_nodes(ext[r]), r, TAG_PLAN);
             }
             memcpy(p->send, l.send[0], (size_t)p->nsend * sizeof(entry_t));
             memcpy(p->recv, l.recv[0], (size_t)p->nrecv * sizeof(entry_t));
-            cut_types(job->type, dims, ext[0], p->type);
+            cut_types(type, dims, ext[0], p->type);
         } else {
             tess_mpi_recv(p->send, (size_t)p->nsend * sizeof(entry_t), 0, TAG_PLAN);
             tess_mpi_recv(p->recv, (size_t)p->nrecv * sizeof(entry_t), 0, TAG_PLAN);
             tess_mpi_recv(p->type, p->nbox, 0, TAG_PLAN);
         }
-        free(*v->keep);
-        *v->keep = p;
+        free(*out);
+        *out = p;
         p = NULL;
     }
     free(p);
@@ -221,39 +223,49 @@ static tess_status setup(const tess_dist_view_t *v, const tess_field_pieces_job_
 
 enum { COUNT, PACK, UNPACK, COPY };
 
-/* The nodes of the tiles list[0..n) inside extent e (the receiver's), z, y, x order per tile, 4 values each
- * (density, velocity): counted, packed from the sender's per-tile-node fields (rho, u) into buf, unpacked from
- * buf into the receiver's box fields (box: its extent; rho_b, u_b), or copied from the fields into the box (the
- * rank's own tiles). Returns the values. */
+/* The arrays that travel: per own tile node (src) and per box node (dst), ncomp values a node each. */
+typedef struct {
+    int narr;
+    const int *ncomp;
+    const double *const *src;
+    double *const *dst;
+} vals_t;
+
+/* The nodes of the tiles list[0..n) inside extent e (the receiver's), z, y, x order per tile, every array's values
+ * of a node together: counted, packed from the sender's per-tile-node arrays into buf, unpacked from buf into the
+ * receiver's box arrays (box: its extent), or copied from the per-tile-node arrays into the box (the rank's own
+ * tiles). Returns the values. */
 static size_t move(int mode, const tess_tiling_t *t, const entry_t *list, int32_t n, const int32_t e[6],
-                   const double *rho, const double *u, double *buf, double *rho_b, double *u_b)
+                   const vals_t *a, double *buf)
 {
-    size_t m = 0;
+    size_t m = 0, per = 0;
+    for (int j = 0; j < a->narr; j++)
+        per += (size_t)a->ncomp[j];
     int32_t lo[3], hi[3];
     const size_t bx = (size_t)(e[1] - e[0] + 1), by = (size_t)(e[3] - e[2] + 1);
-    for (int32_t j = 0; j < n; j++) {
-        const entry_t *en = &list[j];
+    for (int32_t q = 0; q < n; q++) {
+        const entry_t *en = &list[q];
         const size_t c = clip(t, en->corner, e, lo, hi);
         if (mode == COUNT || !c) {
-            m += 4 * c;
+            m += per * c;
             continue;
         }
         for (int32_t z = lo[2]; z <= hi[2]; z++)
             for (int32_t y = lo[1]; y <= hi[1]; y++)
-                for (int32_t x = lo[0]; x <= hi[0]; x++, m += 4) {
+                for (int32_t x = lo[0]; x <= hi[0]; x++) {
                     const size_t i = (size_t)(x - e[0]) + bx * ((size_t)(y - e[2]) + by * (size_t)(z - e[4]));
                     const size_t l = (size_t)en->tile * 64 + (size_t)tess_tiling_local(t, x - en->corner[0],
                                                                                         y - en->corner[1],
                                                                                         z - en->corner[2]);
-                    if (mode == PACK) {
-                        buf[m] = rho[l];
-                        memcpy(buf + m + 1, u + 3 * l, 3 * sizeof *u);
-                    } else if (mode == UNPACK) {
-                        rho_b[i] = buf[m];
-                        memcpy(u_b + 3 * i, buf + m + 1, 3 * sizeof *u_b);
-                    } else {
-                        rho_b[i] = rho[l];
-                        memcpy(u_b + 3 * i, u + 3 * l, 3 * sizeof *u_b);
+                    for (int j = 0; j < a->narr; j++) {
+                        const size_t k = (size_t)a->ncomp[j], bytes = k * sizeof(double);
+                        if (mode == PACK)
+                            memcpy(buf + m, a->src[j] + k * l, bytes);
+                        else if (mode == UNPACK)
+                            memcpy(a->dst[j] + k * i, buf + m, bytes);
+                        else
+                            memcpy(a->dst[j] + k * i, a->src[j] + k * l, bytes);
+                        m += k;
                     }
                 }
     }
@@ -269,32 +281,30 @@ static int32_t group_end(const entry_t *list, int32_t n, int32_t j)
     return k;
 }
 
-/* The per-node density and velocity of the rank's box (calloc'd by the caller): its own tiles' and those its
- * peers send, every node's bits those of tess_state_fields on its owner. */
-static tess_status box_values(const tess_dist_view_t *v, const plan_t *p, const tess_tiling_t *own, double *rho_b,
-                              double *u_b, tess_error_t *err)
+tess_status tess_field_pieces_gather(const tess_dist_view_t *v, const void *plan, int narr, const int *ncomp,
+                                     const double *const *src, double *const *dst, tess_error_t *err)
 {
+    const plan_t *p = plan;
     const int me = tess_mpi_rank();
     const int32_t *box = p->ext[me];
-    const size_t nodes = 64 * (size_t)(own->ntiles ? own->ntiles : 1);
+    const tess_tiling_t own_t = own_tiles(v), *own = &own_t;
+    const vals_t a = {narr, ncomp, src, dst};
     size_t sn = 0; /* each receiver's nodes, in its extent */
     for (int32_t j = 0, k; j < p->nsend; j = k) {
         k = group_end(p->send, p->nsend, j);
-        sn += move(COUNT, own, p->send + j, k - j, p->ext[p->send[j].rank], NULL, NULL, NULL, NULL, NULL);
+        sn += move(COUNT, own, p->send + j, k - j, p->ext[p->send[j].rank], &a, NULL);
     }
-    const size_t rn = move(COUNT, own, p->recv, p->nrecv, box, NULL, NULL, NULL, NULL, NULL);
-    double *rho = malloc(nodes * sizeof *rho), *u = malloc(3 * nodes * sizeof *u);
+    const size_t rn = move(COUNT, own, p->recv, p->nrecv, box, &a, NULL);
     double *sbuf = malloc((sn + 1) * sizeof *sbuf), *rbuf = malloc((rn + 1) * sizeof *rbuf);
     tess_mpi_requests_t *rq = tess_mpi_requests_new(p->nsend + p->nrecv + 1);
-    tess_status st = rho && u && sbuf && rbuf && rq
+    tess_status st = sbuf && rbuf && rq
                          ? TESS_OK
                          : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for its output piece's values", me);
     if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
-        tess_state_fields(own, v->params, v->precision, v->pops, rho, u);
         size_t off = 0;
         for (int32_t j = 0, k; j < p->nrecv; j = k) { /* one message from each sender */
             k = group_end(p->recv, p->nrecv, j);
-            const size_t c = move(COUNT, own, p->recv + j, k - j, box, NULL, NULL, NULL, NULL, NULL);
+            const size_t c = move(COUNT, own, p->recv + j, k - j, box, &a, NULL);
             tess_mpi_irecv(rq, rbuf + off, c * sizeof *rbuf, p->recv[j].rank, TAG_VALUES);
             off += c;
         }
@@ -302,24 +312,32 @@ static tess_status box_values(const tess_dist_view_t *v, const plan_t *p, const 
         for (int32_t j = 0, k; j < p->nsend; j = k) { /* one message to each receiver */
             k = group_end(p->send, p->nsend, j);
             const int to = p->send[j].rank;
-            const size_t c = move(PACK, own, p->send + j, k - j, p->ext[to], rho, u, sbuf + off, NULL, NULL);
+            const size_t c = move(PACK, own, p->send + j, k - j, p->ext[to], &a, sbuf + off);
             tess_mpi_isend(rq, sbuf + off, c * sizeof *sbuf, to, TAG_VALUES);
             off += c;
         }
         for (int32_t k = 0; k < own->ntiles; k++) { /* the own tiles while the messages travel */
             const entry_t e = {me, k, -1, {own->tile_corner[3 * (size_t)k], own->tile_corner[3 * (size_t)k + 1],
                                            own->tile_corner[3 * (size_t)k + 2]}};
-            move(COPY, own, &e, 1, box, rho, u, NULL, rho_b, u_b);
+            move(COPY, own, &e, 1, box, &a, NULL);
         }
         tess_mpi_waitall(rq);
-        move(UNPACK, own, p->recv, p->nrecv, box, NULL, NULL, rbuf, rho_b, u_b);
+        move(UNPACK, own, p->recv, p->nrecv, box, &a, rbuf);
     }
-    free(rho);
-    free(u);
     free(sbuf);
     free(rbuf);
     tess_mpi_requests_free(rq);
     return st;
+}
+
+size_t tess_field_pieces_nodes(const void *plan)
+{
+    return ((const plan_t *)plan)->nbox;
+}
+
+const int32_t (*tess_field_pieces_ext(const void *plan))[6]
+{
+    return (const int32_t(*)[6])((const plan_t *)plan)->ext;
 }
 
 /* The rank's own tiles as a tiling of their own: they come first in its local tiling. */
@@ -340,7 +358,8 @@ tess_status tess_field_pieces_task(const tess_dist_view_t *v, void *arg, tess_er
     const int first = tess_sim_dist_first(v, &h, sizeof h);
     const tess_tiling_t own = own_tiles(v);
     tess_status st;
-    if (first && (st = setup(v, job, h.dims, &own, err)) != TESS_OK)
+    if (first && (st = tess_field_pieces_plan(v, root ? job->ext : NULL, root ? job->tiling->tile_corner : NULL,
+                                              root ? job->type : NULL, h.dims, v->keep, err)) != TESS_OK)
         return st;
     const plan_t *p = *v->keep;
     const size_t n = p->nbox;
@@ -348,12 +367,21 @@ tess_status tess_field_pieces_task(const tess_dist_view_t *v, void *arg, tess_er
     double *vals = calloc(5 * n + 1, sizeof *vals);
     uint8_t *solid = malloc(n + 1), *ghost = malloc(n + 1);
     float *f32 = h.single ? malloc(5 * n * sizeof *f32 + 1) : NULL;
-    st = vals && solid && ghost && (!h.single || f32)
+    const size_t nodes = 64 * (size_t)(own.ntiles ? own.ntiles : 1);
+    double *rho = malloc(nodes * sizeof *rho), *u = malloc(3 * nodes * sizeof *u);
+    st = vals && solid && ghost && (!h.single || f32) && rho && u
              ? TESS_OK
              : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for its output piece (%zu nodes)",
                          tess_mpi_rank(), n);
     double *dens = vals, *pres = vals ? vals + n : NULL, *vel = vals ? vals + 2 * n : NULL;
-    if ((st = tess_sim_dist_agree(st, err)) == TESS_OK && (st = box_values(v, p, &own, dens, vel, err)) == TESS_OK) {
+    static const int ncomp[2] = {1, 3};
+    if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
+        tess_state_fields(&own, v->params, v->precision, v->pops, rho, u);
+        const double *src[2] = {rho, u};
+        double *dst[2] = {dens, vel};
+        st = tess_field_pieces_gather(v, p, 2, ncomp, src, dst, err);
+    }
+    if (st == TESS_OK) {
         for (size_t i = 0; i < n; i++)
             solid[i] = !tess_kind_is_wet(v->params->mat[p->type[i]].kind);
         tess_field_output_values(&h.units, n, dens, vel, solid, dens, pres, vel, ghost);
@@ -375,5 +403,7 @@ tess_status tess_field_pieces_task(const tess_dist_view_t *v, void *arg, tess_er
     free(solid);
     free(ghost);
     free(f32);
+    free(rho);
+    free(u);
     return st;
 }

@@ -38,4 +38,18 @@ typedef struct {
  * (tess_vti_pieces_write_own). */
 tess_status tess_field_pieces_task(const tess_dist_view_t *v, void *arg, tess_error_t *err);
 
+/* The same exchange for other per-node values (the time averages' pieces, tess_average_dist.h), from within a
+ * task on every rank. The plan (one block, freed with free(); *plan replaced): every rank's extent (ext), the
+ * global tiling's tile corners and the dense node types of the box (dims) are rank 0's (NULL elsewhere). */
+tess_status tess_field_pieces_plan(const tess_dist_view_t *v, const int32_t (*ext)[6], const int32_t *corner,
+                                   const uint8_t *type, const int32_t dims[3], void **plan, tess_error_t *err);
+/* The rank's box's nodes, and every rank's extent, of a plan. */
+size_t tess_field_pieces_nodes(const void *plan);
+const int32_t (*tess_field_pieces_ext(const void *plan))[6];
+/* narr arrays of ncomp[j] values a node: from the rank's own tiles' nodes (src[j], per own tile node, 64 a tile
+ * in local order) into its box (dst[j], x fastest, zeroed by the caller: nodes of empty tiles stay so), the nodes
+ * of other ranks' tiles sent by their owners. */
+tess_status tess_field_pieces_gather(const tess_dist_view_t *v, const void *plan, int narr, const int *ncomp,
+                                     const double *const *src, double *const *dst, tess_error_t *err);
+
 #endif

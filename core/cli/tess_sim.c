@@ -389,6 +389,16 @@ tess_status tess_sim_fields(tess_sim_t *s, double *rho_dense, double *u_dense, t
     return TESS_OK;
 }
 
+tess_status tess_sim_tile_fields(tess_sim_t *s, int refresh, const double **rho, const double **u, tess_error_t *err)
+{
+    if (s->dist)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED, "the per-node fields of a distributed run stay on its ranks");
+    const tess_status st = refresh || !s->rho_t || !s->u_t ? tile_fields(s, err) : TESS_OK;
+    *rho = s->rho_t;
+    *u = s->u_t;
+    return st;
+}
+
 tess_status tess_sim_forces(tess_sim_t *s, const tess_case_t *c, double *force, tess_error_t *err)
 {
     const tess_lattice_t *lat = tess_lattice_get(c->params.lattice);
@@ -441,6 +451,14 @@ tess_status tess_sim_field_pieces(tess_sim_t *s, tess_field_pieces_job_t *job, t
         return tess_fail(err, TESS_ERR_UNSUPPORTED, "field pieces per rank need a distributed run");
     job->tiling = &s->tiling;
     return tess_sim_dist_pieces(s->be, job, err);
+}
+
+tess_status tess_sim_average(tess_sim_t *s, tess_average_dist_job_t *job, tess_error_t *err)
+{
+    if (!s->dist)
+        return tess_fail(err, TESS_ERR_UNSUPPORTED, "time averages per rank need a distributed run");
+    job->corner = s->tiling.tile_corner;
+    return tess_sim_dist_average(s->be, job, err);
 }
 
 tess_status tess_sim_node_values(tess_sim_t *s, const size_t *nodes, size_t n, double *vals, tess_error_t *err)

@@ -22,6 +22,9 @@ tess_status tess_sim_create(const tess_case_t *c, const tess_backend_ops_t *ops,
 tess_status tess_sim_step(tess_sim_t *s, int n, tess_error_t *err);
 /* Dense density (nx*ny*nz) and velocity (3*nx*ny*nz, interleaved), x fastest; solid nodes read 0. */
 tess_status tess_sim_fields(tess_sim_t *s, double *rho_dense, double *u_dense, tess_error_t *err);
+/* The same per tile node (64 a tile, the tiling's order; the simulation's arrays, valid until the next call on s):
+ * of the current state (refresh 1), or those the last tess_sim_fields made (refresh 0). Not distributed. */
+tess_status tess_sim_tile_fields(tess_sim_t *s, int refresh, const double **rho, const double **u, tess_error_t *err);
 /* The divergence test's reduction of the current state (tess_check.h): the backend's check_state where it has
  * one, else the host's over the downloaded fields. */
 tess_status tess_sim_check(tess_sim_t *s, tess_check_t *r, tess_error_t *err);
@@ -47,6 +50,9 @@ tess_status tess_sim_forces(tess_sim_t *s, const tess_case_t *c, double *force, 
 
 /* Whether the run is distributed over MPI ranks (cpu_dist.h). */
 int tess_sim_distributed(const tess_sim_t *s);
+/* A distributed run's time averages, kept by every rank over its own tiles (tess_average_dist.h; job->corner is set
+ * here). */
+tess_status tess_sim_average(tess_sim_t *s, tess_average_dist_job_t *job, tess_error_t *err);
 /* A distributed run's field file in pieces, every rank its own (tess_field_pieces.h; job->tiling is set here). */
 tess_status tess_sim_field_pieces(tess_sim_t *s, tess_field_pieces_job_t *job, tess_error_t *err);
 

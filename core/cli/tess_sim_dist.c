@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TASK_STATS, TASK_CHECK, TASK_FORCES, TASK_SAVE, TASK_LOAD, TASK_EQUILIBRIUM, TASK_FIELDS, TASK_PIECES, TASK_NODES, TASK_STRESS, TASK_WSS_PIECES, NTASKS };
+enum { TASK_STATS, TASK_CHECK, TASK_FORCES, TASK_SAVE, TASK_LOAD, TASK_EQUILIBRIUM, TASK_FIELDS, TASK_PIECES, TASK_NODES, TASK_STRESS, TASK_WSS_PIECES, TASK_AVERAGE, NTASKS };
 enum { TAG_PARTS = 300, TAG_LINKS, TAG_NODES };
 
 tess_status tess_sim_dist_agree(tess_status st, tess_error_t *err)
@@ -41,9 +41,7 @@ static tess_tiling_t own_tiles(const tess_dist_view_t *v)
     return t;
 }
 
-/* Rank 0: every rank's `each` bytes per own tile (local order) into out at the tiles' global indices; the
- * others send theirs. tmp: room for the largest rank's share on rank 0. */
-static void gather_tiles(const tess_dist_view_t *v, const void *mine, size_t each, void *out, char *tmp)
+void tess_sim_dist_gather_tiles(const tess_dist_view_t *v, const void *mine, size_t each, void *out, char *tmp)
 {
     if (tess_mpi_rank() != 0) {
         tess_mpi_send(mine, (size_t)v->nowned * each, 0, TAG_PARTS);
@@ -60,7 +58,7 @@ static void gather_tiles(const tess_dist_view_t *v, const void *mine, size_t eac
     }
 }
 
-static int32_t most_owned(const tess_dist_view_t *v)
+int32_t tess_sim_dist_most_owned(const tess_dist_view_t *v)
 {
     int32_t most = 1;
     for (int r = 0; r < v->nranks; r++)
@@ -105,7 +103,7 @@ static tess_status task_stats(const tess_dist_view_t *v, void *argp, tess_error_
     double *part = malloc(TESS_TILE_STATS_N * (size_t)(t.ntiles ? t.ntiles : 1) * sizeof *part);
     double *all = root ? malloc(TESS_TILE_STATS_N * (size_t)(v->global_ntiles ? v->global_ntiles : 1) * sizeof *all)
                        : NULL;
-    char *tmp = root ? malloc(TESS_TILE_STATS_N * sizeof(double) * (size_t)most_owned(v)) : NULL;
+    char *tmp = root ? malloc(TESS_TILE_STATS_N * sizeof(double) * (size_t)tess_sim_dist_most_owned(v)) : NULL;
     bad_t *bads = root ? malloc((size_t)v->nranks * sizeof *bads) : NULL;
     prev_t *prev = *v->keep;
     if (!prev && (prev = calloc(1, sizeof *prev + 3 * nodes * sizeof(double))))
@@ -122,7 +120,7 @@ static tess_status task_stats(const tess_dist_view_t *v, void *argp, tess_error_
             mine.d = (int64_t)at[0] + (int64_t)t.nx * ((int64_t)at[1] + (int64_t)t.ny * at[2]);
             memcpy(mine.at, at, sizeof at);
         }
-        gather_tiles(v, part, TESS_TILE_STATS_N * sizeof(double), all, tmp);
+        tess_sim_dist_gather_tiles(v, part, TESS_TILE_STATS_N * sizeof(double), all, tmp);
         tess_mpi_gather(&mine, sizeof mine, bads, 0);
         if (root) {
             tess_tile_stats_combine(all, v->global_ntiles, prev->have, &arg->out->m);
@@ -253,7 +251,7 @@ static tess_status send_links(const tess_dist_view_t *v, const forces_arg_t *arg
             most = m > most ? m : most;
         }
         buf = malloc((size_t)most * sizeof *buf);
-        sbuf = malloc(((size_t)most_owned(v) + 1) * sizeof *sbuf);
+        sbuf = malloc(((size_t)tess_sim_dist_most_owned(v) + 1) * sizeof *sbuf);
     }
     tess_status st = (!rl || (root && (!buf || !sbuf)))
                          ? tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the forces' links", tess_mpi_rank())
@@ -382,9 +380,8 @@ static int by_global(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The blocks of local tiles [0, n) in file order: byte offsets in the file (after the header) and in the
- * rank's state (local order). */
-static int file_blocks(const tess_dist_view_t *v, int32_t n, size_t block, int64_t **foff, int64_t **moff)
+int tess_sim_dist_file_blocks(const tess_dist_view_t *v, int32_t n, int64_t header, size_t block, int64_t **foff,
+                               int64_t **moff)
 {
     tile_at_t *t = malloc((size_t)(n ? n : 1) * sizeof *t);
     *foff = malloc((size_t)(n ? n : 1) * sizeof **foff);
@@ -397,7 +394,7 @@ static int file_blocks(const tess_dist_view_t *v, int32_t n, size_t block, int64
         t[k] = (tile_at_t){v->global[k], k};
     qsort(t, (size_t)n, sizeof *t, by_global);
     for (int32_t k = 0; k < n; k++) {
-        (*foff)[k] = TESS_RESTART_HEADER_BYTES + (int64_t)t[k].g * (int64_t)block;
+        (*foff)[k] = header + (int64_t)t[k].g * (int64_t)block;
         (*moff)[k] = (int64_t)t[k].k * (int64_t)block;
     }
     free(t);
@@ -418,7 +415,7 @@ static tess_status file_crc(const tess_dist_view_t *v, const void *data, const u
     const size_t block = tile_block(v);
     uint32_t *mine = malloc((size_t)(v->nowned ? v->nowned : 1) * sizeof *mine);
     uint32_t *all = root ? malloc((size_t)(v->global_ntiles ? v->global_ntiles : 1) * sizeof *all) : NULL;
-    char *tmp = root ? malloc((size_t)most_owned(v) * sizeof(uint32_t)) : NULL;
+    char *tmp = root ? malloc((size_t)tess_sim_dist_most_owned(v) * sizeof(uint32_t)) : NULL;
     tess_status st = (!mine || (root && (!all || !tmp)))
                          ? tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the restart file's checksum",
                                      tess_mpi_rank())
@@ -426,7 +423,7 @@ static tess_status file_crc(const tess_dist_view_t *v, const void *data, const u
     if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
         for (int32_t k = 0; k < v->nowned; k++)
             mine[k] = tess_restart_block_crc((const char *)data + (size_t)k * block, block);
-        gather_tiles(v, mine, sizeof *mine, all, tmp);
+        tess_sim_dist_gather_tiles(v, mine, sizeof *mine, all, tmp);
         if (root)
             *crc = tess_restart_crc_blocks(header, all, v->global_ntiles, block, out);
     }
@@ -473,7 +470,7 @@ static tess_status task_save(const tess_dist_view_t *v, void *argp, tess_error_t
         return st;
     int64_t *foff = NULL, *moff = NULL;
     const size_t block = tile_block(v);
-    st = file_blocks(v, v->nowned, block, &foff, &moff)
+    st = tess_sim_dist_file_blocks(v, v->nowned, TESS_RESTART_HEADER_BYTES, block, &foff, &moff)
              ? TESS_OK
              : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory writing the restart file", tess_mpi_rank());
     if (root)
@@ -531,7 +528,7 @@ static tess_status task_load(const tess_dist_view_t *v, void *argp, tess_error_t
     const int32_t n = v->local->ntiles;
     char *pops = malloc(block * (size_t)(n ? n : 1));
     int64_t *foff = NULL, *moff = NULL;
-    st = pops && file_blocks(v, n, block, &foff, &moff)
+    st = pops && tess_sim_dist_file_blocks(v, n, TESS_RESTART_HEADER_BYTES, block, &foff, &moff)
              ? TESS_OK
              : tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory reading the restart file", tess_mpi_rank());
     if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
@@ -624,14 +621,14 @@ static tess_status task_fields(const tess_dist_view_t *v, void *argp, tess_error
     const tess_tiling_t t = own_tiles(v);
     const size_t nodes = 64 * (size_t)(t.ntiles ? t.ntiles : 1);
     double *rho = malloc(nodes * sizeof *rho), *u = malloc(3 * nodes * sizeof *u);
-    char *tmp = root ? malloc(3 * 64 * sizeof(double) * (size_t)most_owned(v)) : NULL;
+    char *tmp = root ? malloc(3 * 64 * sizeof(double) * (size_t)tess_sim_dist_most_owned(v)) : NULL;
     tess_status st = (!rho || !u || (root && !tmp))
                          ? tess_fail(err, TESS_ERR_NOMEM, "rank %d: out of memory for the fields", tess_mpi_rank())
                          : TESS_OK;
     if ((st = tess_sim_dist_agree(st, err)) == TESS_OK) {
         tess_state_fields(&t, v->params, v->precision, v->pops, rho, u);
-        gather_tiles(v, rho, 64 * sizeof *rho, root ? arg->rho : NULL, tmp);
-        gather_tiles(v, u, 3 * 64 * sizeof *u, root ? arg->u : NULL, tmp);
+        tess_sim_dist_gather_tiles(v, rho, 64 * sizeof *rho, root ? arg->rho : NULL, tmp);
+        tess_sim_dist_gather_tiles(v, u, 3 * 64 * sizeof *u, root ? arg->u : NULL, tmp);
     }
     free(rho);
     free(u);
@@ -840,6 +837,11 @@ tess_status tess_sim_dist_wss_pieces(tess_backend_t *be, const tess_wss_pieces_j
     return tess_cpu_dist_task(be, TASK_WSS_PIECES, (void *)(uintptr_t)job, err);
 }
 
+tess_status tess_sim_dist_average(tess_backend_t *be, tess_average_dist_job_t *job, tess_error_t *err)
+{
+    return tess_cpu_dist_task(be, TASK_AVERAGE, job, err);
+}
+
 tess_status tess_sim_dist_pieces(tess_backend_t *be, tess_field_pieces_job_t *job, tess_error_t *err)
 {
     return tess_cpu_dist_task(be, TASK_PIECES, job, err);
@@ -855,6 +857,7 @@ void tess_sim_dist_register(void)
                                                   [TASK_PIECES] = {tess_field_pieces_task, 1},
                                                   [TASK_NODES] = {task_nodes, 1},
                                                   [TASK_STRESS] = {task_stress, 1},
-                                                  [TASK_WSS_PIECES] = {tess_wss_pieces_task, 0}};
+                                                  [TASK_WSS_PIECES] = {tess_wss_pieces_task, 0},
+                                                  [TASK_AVERAGE] = {tess_average_dist_task, 1, tess_average_dist_drop}};
     tess_cpu_dist_set_tasks(list, NTASKS);
 }

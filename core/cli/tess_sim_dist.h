@@ -5,6 +5,7 @@
 #ifndef TESS_SIM_DIST_H
 #define TESS_SIM_DIST_H
 
+#include "tess_average_dist.h"
 #include "tess_backend.h"
 #include "tess_check.h"
 #include "tess_field_pieces.h"
@@ -21,6 +22,15 @@ tess_status tess_sim_dist_agree(tess_status st, tess_error_t *err);
  * NULL, 0) broadcast to every rank, and whether this is the task's first run (rank 0's keep empty), the same
  * answer on every rank. */
 int tess_sim_dist_first(const tess_dist_view_t *v, void *head, size_t bytes);
+
+/* Rank 0: every rank's `each` bytes per own tile (local order) into out at the tiles' global indices; the
+ * others send theirs. tmp: room for the largest rank's share (tess_sim_dist_most_owned tiles) on rank 0. */
+void tess_sim_dist_gather_tiles(const tess_dist_view_t *v, const void *mine, size_t each, void *out, char *tmp);
+int32_t tess_sim_dist_most_owned(const tess_dist_view_t *v);
+/* The blocks of local tiles [0, n) of a file of per-tile blocks in global tile order after `header` bytes (MPI-IO,
+ * tess_mpi_file_blocks): byte offsets in the file and in the rank's data (local order); 0 when out of memory. */
+int tess_sim_dist_file_blocks(const tess_dist_view_t *v, int32_t n, int64_t header, size_t block, int64_t **foff,
+                              int64_t **moff);
 
 /* Every rank, before it serves or drives a distributed run: the tasks below become the driver's. */
 void tess_sim_dist_register(void);
@@ -64,6 +74,8 @@ tess_status tess_sim_dist_nodes(tess_backend_t *be, const int64_t *nodes, size_t
 tess_status tess_sim_dist_stress(tess_backend_t *be, const int64_t *nodes, size_t n, double *sigma, tess_error_t *err);
 /* A wall-shear-stress file in pieces, every rank its own (tess_wss_pieces.h). */
 tess_status tess_sim_dist_wss_pieces(tess_backend_t *be, const tess_wss_pieces_job_t *job, tess_error_t *err);
+/* The time averages kept by every rank over its own tiles (tess_average_dist.h). */
+tess_status tess_sim_dist_average(tess_backend_t *be, tess_average_dist_job_t *job, tess_error_t *err);
 /* A field file in pieces, every rank its own from its own tiles (tess_field_pieces.h). */
 tess_status tess_sim_dist_pieces(tess_backend_t *be, tess_field_pieces_job_t *job, tess_error_t *err);
 

@@ -1,5 +1,6 @@
 #include "tess_restart.h"
 #include "tess_checked.h"
+#include "tess_crc.h"
 #include "tess_file.h"
 #include "tess_fnv.h"
 #include "tess_input_file.h"
@@ -7,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 static const char magic[8] = {'T', 'E', 'S', 'S', 'R', 'S', 'T', 0};
 
@@ -44,28 +44,13 @@ static void put_header(unsigned char *b, const tess_restart_header_t *h, uint32_
     memcpy(b + 60, &crc, 4);
 }
 
-/* zlib's crc32 takes 32-bit lengths: feed large arrays in pieces. */
-static uLong crc_bytes(uLong crc, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    while (n) {
-        const size_t k = n < (1u << 30) ? n : (1u << 30);
-        crc = crc32(crc, p, (uInt)k);
-        p += k;
-        n -= k;
-    }
-    return crc;
-}
-
 /* CRC of the header (its CRC field as zero) followed by the values. */
 static uint32_t file_crc(const unsigned char *header, const void *values, size_t bytes)
 {
     unsigned char h[TESS_RESTART_HEADER_BYTES];
     memcpy(h, header, sizeof h);
     memset(h + 60, 0, 4);
-    uLong crc = crc32(0L, Z_NULL, 0);
-    crc = crc_bytes(crc, h, sizeof h);
-    return (uint32_t)crc_bytes(crc, values, bytes);
+    return tess_crc32(tess_crc32(0, h, sizeof h), values, bytes);
 }
 
 tess_status tess_restart_write(const char *path, const tess_restart_header_t *h, const void *pops, tess_error_t *err)
@@ -199,29 +184,28 @@ tess_status tess_restart_read(const char *path, const tess_restart_header_t *exp
     const size_t bytes = (size_t)h.count * value_size(h.precision);
     /* Checksum: the values go straight into pops when the count is the case's, else through a buffer (the
      * file is then refused for not matching, but a corrupt file is reported as corrupt first). */
-    uLong c = crc32(0L, Z_NULL, 0);
     unsigned char hz[TESS_RESTART_HEADER_BYTES];
     memcpy(hz, b, sizeof hz);
     memset(hz + 60, 0, 4);
-    c = crc_bytes(c, hz, sizeof hz);
+    uint32_t c = tess_crc32(0, hz, sizeof hz);
     int read_ok = 1;
     if (pops && h.count == expect->count && h.precision == expect->precision) {
         read_ok = fread(pops, 1, bytes, f) == bytes;
         if (read_ok)
-            c = crc_bytes(c, pops, bytes);
+            c = tess_crc32(c, pops, bytes);
     } else {
         unsigned char buf[1 << 16];
         for (size_t left = bytes; read_ok && left;) {
             const size_t k = left < sizeof buf ? left : sizeof buf;
             read_ok = fread(buf, 1, k, f) == k;
-            c = crc_bytes(c, buf, k);
+            c = tess_crc32(c, buf, k);
             left -= k;
         }
     }
     fclose(f);
     if (!read_ok)
         return tess_fail(err, TESS_ERR_IO, "%s: cannot read the restart file", path);
-    if ((uint32_t)c != crc)
+    if (c != crc)
         return tess_fail(err, TESS_ERR_INPUT, "%s: corrupt restart file: CRC-32 %08x, the header says %08x", path,
                          (unsigned)c, (unsigned)crc);
     /* A sound file: does it belong to this case? */
@@ -233,7 +217,7 @@ tess_status tess_restart_read(const char *path, const tess_restart_header_t *exp
 
 uint32_t tess_restart_block_crc(const void *data, size_t bytes)
 {
-    return (uint32_t)crc_bytes(crc32(0L, Z_NULL, 0), data, bytes);
+    return tess_crc32(0, data, bytes);
 }
 
 void tess_restart_header_bytes(const tess_restart_header_t *h, unsigned char b[TESS_RESTART_HEADER_BYTES])
@@ -247,15 +231,10 @@ uint32_t tess_restart_crc_blocks(const unsigned char header[TESS_RESTART_HEADER_
     unsigned char hz[TESS_RESTART_HEADER_BYTES];
     memcpy(hz, header, sizeof hz);
     memset(hz + 60, 0, 4);
-    uLong c = crc_bytes(crc32(0L, Z_NULL, 0), hz, sizeof hz);
-    /* CRC(A B) from CRC(A), CRC(B) and B's length (zlib's crc32_combine; the operator for a block's length once). */
-    const uLong op = crc32_combine_gen((z_off_t)block);
-    for (int64_t k = 0; k < n; k++)
-        c = crc32_combine_op(c, block_crc[k], op);
+    const uint32_t c = tess_crc32_blocks(tess_crc32(0, hz, sizeof hz), block_crc, n, block);
     if (out) {
         memcpy(out, header, TESS_RESTART_HEADER_BYTES);
-        const uint32_t v = (uint32_t)c;
-        memcpy(out + 60, &v, 4);
+        memcpy(out + 60, &c, 4);
     }
-    return (uint32_t)c;
+    return c;
 }

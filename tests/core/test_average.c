@@ -7,8 +7,11 @@
  *    <|cos|> over the 16 samples computed here the same way;
  *  - a steady shear plus an oscillation of half its amplitude, reversing never: OSI = 0;
  *  - the companion file round trip: save, load into a fresh accumulator, equal sums byte for byte; a wrong
- *    step or hash is refused. */
+ *    step or hash is refused, and so are a flipped byte (CRC-32), a cut file (size) and a version-1 file;
+ *  - the file's CRC-32 made from the header's and every block's own CRC-32 (what a distributed run's ranks
+ *    combine, tess_average_crc) equals the one the single process wrote over the whole file. */
 #include "tess_average.h"
+#include "tess_crc.h"
 #include "tess_test.h"
 #include <math.h>
 #include <stdio.h>
@@ -19,7 +22,7 @@ int main(void)
 {
     const double eps = 2.220446049250313e-16, pi = 3.14159265358979323846;
     tess_error_t err;
-    enum { N = 5, NW = 3 };
+    enum { N = 128, NW = 3 }; /* two tiles of 64 nodes */
     double rho[N], u[3 * N], w[3 * NW];
     for (int i = 0; i < N; i++) {
         rho[i] = 1.0 + 0.01 * i;
@@ -74,6 +77,51 @@ int main(void)
     printf("  (message: %s)\n", err.msg);
     tess_test_close("companion file of another case (hash) refused", tess_average_load(&b, path, 40, 99, &err) == TESS_ERR_INPUT,
                     1, 0);
+
+    /* The whole file's CRC-32 from the blocks' own, as the ranks make it. */
+    FILE *f = fopen(path, "rb");
+    static unsigned char bytes[TESS_AVERAGE_HEADER_BYTES + 2 * TESS_AVERAGE_TILE_BYTES + NW * TESS_AVERAGE_WSS_BYTES + 4];
+    const size_t nread = f ? fread(bytes, 1, sizeof bytes + 1, f) : 0;
+    if (f)
+        fclose(f);
+    tess_test_close("companion file size: header, 2 tile blocks, 3 WSS blocks, CRC-32", (double)nread, (double)sizeof bytes, 0);
+    uint32_t tcrc[2], wcrc[NW], stored;
+    for (int k = 0; k < 2; k++)
+        tcrc[k] = tess_crc32(0, bytes + TESS_AVERAGE_HEADER_BYTES + k * TESS_AVERAGE_TILE_BYTES, TESS_AVERAGE_TILE_BYTES);
+    for (int m = 0; m < NW; m++)
+        wcrc[m] = tess_crc32(0, bytes + TESS_AVERAGE_HEADER_BYTES + 2 * TESS_AVERAGE_TILE_BYTES + m * TESS_AVERAGE_WSS_BYTES,
+                             TESS_AVERAGE_WSS_BYTES);
+    memcpy(&stored, bytes + sizeof bytes - 4, 4);
+    tess_test_close("CRC-32 combined from the blocks' equals the file's", tess_average_crc(bytes, tcrc, 2, wcrc, NW) == stored,
+                    1, 0);
+    tess_test_close("... and the CRC-32 of every byte before it", tess_crc32(0, bytes, sizeof bytes - 4) == stored, 1, 0);
+
+    /* Damaged files: one line each, TESS_ERR_INPUT. */
+    const char *bad = "test_average_bad.restart";
+    for (int kind = 0; kind < 3; kind++) {
+        unsigned char copy[sizeof bytes];
+        memcpy(copy, bytes, sizeof bytes);
+        size_t len = sizeof bytes;
+        const char *what = kind == 0 ? "a flipped sum byte" : kind == 1 ? "a cut file" : "a version-1 file";
+        const char *expect = kind == 0 ? "CRC-32" : kind == 1 ? "truncated" : "version 1";
+        if (kind == 0)
+            copy[TESS_AVERAGE_HEADER_BYTES + 100] ^= 0x10;
+        else if (kind == 1)
+            len -= 8;
+        else
+            copy[8] = 1;
+        FILE *out = fopen(bad, "wb");
+        if (out) {
+            fwrite(copy, 1, len, out);
+            fclose(out);
+        }
+        const int refused = tess_average_load(&b, bad, 40, 1234, &err) == TESS_ERR_INPUT && strstr(err.msg, expect);
+        char label[120];
+        snprintf(label, sizeof label, "%s refused naming it (%s)", what, expect);
+        tess_test_close(label, refused, 1, 0);
+        printf("  (message: %s)\n", err.msg);
+    }
+    remove(bad);
     remove(path);
     tess_average_free(&b);
     tess_average_free(&a);

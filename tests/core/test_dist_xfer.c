@@ -5,7 +5,9 @@
  * into the other's receive buffer (what MPI would do), the transport hands them to the engine and it unpacks:
  * every received slot must then hold the value its owner holds, exactly. Once with the CPU engine (host memory:
  * the engine's buffers are MPI's), once with a stand-in GPU engine whose "device" memory is host memory behind
- * its own allocator and copies (host staging: one copy per message each way, counted). */
+ * its own allocator and copies (host staging: one copy per message each way, counted): without page-locked
+ * memory, with it (the engine's host_alloc, counted), when it fails (pageable instead, not an error), and with
+ * TESSERA_MPI_PAGEABLE_STAGING=1. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "cpu_dist_xfer.h"
 #include "tess_dist_engine.h"
@@ -14,7 +16,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int copies, syncs;
+static int copies, syncs, host_allocs, host_frees, host_fail;
+
+static void *fake_host_alloc(size_t bytes)
+{
+    if (host_fail)
+        return NULL;
+    host_allocs++;
+    return malloc(bytes ? bytes : 1);
+}
+
+static void fake_host_free(void *p)
+{
+    host_frees += p != NULL;
+    free(p);
+}
 
 static void *fake_alloc(size_t bytes)
 {
@@ -72,8 +88,9 @@ static void exchange(const char *label, const tess_dist_engine_t *ex, int mode)
             tess_test_true(err.msg, 0);
     }
     char what[200];
-    snprintf(what, sizeof what, "%s: transport %s", label, tess_dist_xfer_name(x[0].mode));
-    tess_test_true(what, x[0].mode == mode && x[1].mode == mode);
+    snprintf(what, sizeof what, "%s: transport %s", label, tess_dist_xfer_name(tess_dist_xfer_reported(&x[0])));
+    tess_test_true(what, tess_dist_xfer_reported(&x[0]) == mode && tess_dist_xfer_reported(&x[1]) == mode);
+    const int staged = mode == TESS_XFER_STAGED || mode == TESS_XFER_PINNED;
     copies = syncs = 0;
     for (int r = 0; r < 2; r++) { /* r sends its A slots to 1 - r (one neighbour each) */
         const int64_t n = pl[r].send_a_start[1];
@@ -97,8 +114,8 @@ static void exchange(const char *label, const tess_dist_engine_t *ex, int mode)
         tess_test_true(what, wrong == 0 && pl[r].recv_a_start[1] == 2560);
     }
     snprintf(what, sizeof what, "%s: %d staging copies (%d: one per message each way)", label, copies,
-             mode == TESS_XFER_STAGED ? 4 : 0);
-    tess_test_true(what, copies == (mode == TESS_XFER_STAGED ? 4 : 0));
+             staged ? 4 : 0);
+    tess_test_true(what, copies == (staged ? 4 : 0));
     for (int r = 0; r < 2; r++) {
         tess_dist_xfer_free(&x[r]);
         free(f[r]);
@@ -123,5 +140,17 @@ int main(void)
     gpu.copy = fake_copy;
     gpu.sync = fake_sync;
     exchange("stand-in GPU engine", &gpu, TESS_XFER_STAGED);
+    gpu.host_alloc = fake_host_alloc;
+    gpu.host_free = fake_host_free;
+    exchange("stand-in GPU engine, page-locked staging", &gpu, TESS_XFER_PINNED);
+    tess_test_true("page-locked staging: 4 buffers allocated (2 ranks x send, receive) and 4 freed",
+                   host_allocs == 4 && host_frees == 4);
+    host_fail = 1;
+    exchange("stand-in GPU engine, page-locked memory refused", &gpu, TESS_XFER_STAGED);
+    host_fail = 0;
+    setenv("TESSERA_MPI_PAGEABLE_STAGING", "1", 1);
+    host_allocs = host_frees = 0;
+    exchange("stand-in GPU engine, TESSERA_MPI_PAGEABLE_STAGING=1", &gpu, TESS_XFER_STAGED);
+    tess_test_true("TESSERA_MPI_PAGEABLE_STAGING=1: no page-locked buffer", host_allocs == 0);
     return tess_test_result("test_dist_xfer");
 }

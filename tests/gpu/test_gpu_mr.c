@@ -133,18 +133,72 @@ static tess_status one_copy_checks(const char *name, const tess_tiling_t *t, con
     return st;
 }
 
-/* An argument names the one lattice to run (D2Q9, D3Q19 or D3Q27): compute-sanitizer's racecheck slows the
- * kernels so much that a capped run needs the lattices one at a time. */
+/* The names the arguments select by: each argument is a lattice, a case or a precision. */
+static const tess_lattice_id lats[] = {TESS_LATTICE_D2Q9, TESS_LATTICE_D3Q19, TESS_LATTICE_D3Q27};
+static const char *const case_names[] = {"curved", "planes", "one-copy-walled", "one-copy-periodic"};
+static const char *const prec_names[] = {"double", "single"};
+
+/* Which checks run: per kind a bit per name (lattice, case, precision); a kind no argument names keeps every bit.
+ * compute-sanitizer's racecheck slows the kernels so much that a capped run needs a few cases at a time
+ * (ci/gpu-check.sh, GPU_CHECK_RACECHECK_TESTS). */
+typedef struct {
+    unsigned lat, cs, prec;
+} selection_t;
+
+static int name_bit(const char *word, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(word, names[i]) == 0)
+            return 1 << i;
+    return 0;
+}
+
+/* Fills s from the arguments; an unknown word, or words that select no check (D2Q9 has no one-copy box), is one
+ * line on stderr and -1. */
+static int parse_selection(int argc, char **argv, selection_t *s)
+{
+    const char *lat_names[3];
+    for (int l = 0; l < 3; l++)
+        lat_names[l] = tess_lattice_get(lats[l])->name;
+    *s = (selection_t){0, 0, 0};
+    for (int a = 1; a < argc; a++) {
+        int b;
+        if ((b = name_bit(argv[a], lat_names, 3)))
+            s->lat |= (unsigned)b;
+        else if ((b = name_bit(argv[a], case_names, 4)))
+            s->cs |= (unsigned)b;
+        else if ((b = name_bit(argv[a], prec_names, 2)))
+            s->prec |= (unsigned)b;
+        else {
+            fprintf(stderr,
+                    "test_gpu_mr: unknown argument '%s' (expected a lattice D2Q9, D3Q19 or D3Q27, a case curved, "
+                    "planes, one-copy-walled or one-copy-periodic, or a precision double or single)\n",
+                    argv[a]);
+            return -1;
+        }
+    }
+    s->lat = s->lat ? s->lat : 7u;
+    s->cs = s->cs ? s->cs : 15u;
+    s->prec = s->prec ? s->prec : 3u;
+    /* D2Q9 has the curved and planes cases only */
+    int any = 0;
+    for (int l = 0; l < 3; l++)
+        any |= (s->lat >> l & 1u) && (s->cs & (l ? 15u : 3u));
+    if (!any) {
+        fprintf(stderr, "test_gpu_mr: the arguments select no check (D2Q9 has no one-copy box)\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* Arguments select checks by lattice (D2Q9, D3Q19, D3Q27), case (curved, planes, one-copy-walled,
+ * one-copy-periodic) and precision (double, single); none: every check. */
 int main(int argc, char **argv)
 {
-    static const tess_lattice_id lats[] = {TESS_LATTICE_D2Q9, TESS_LATTICE_D3Q19, TESS_LATTICE_D3Q27};
-    int first = 1, found = argc < 2;
-    for (int l = 0; l < 3 && !found; l++)
-        found = strcmp(argv[1], tess_lattice_get(lats[l])->name) == 0;
-    if (!found) {
-        fprintf(stderr, "test_gpu_mr: unknown lattice '%s' (expected D2Q9, D3Q19 or D3Q27)\n", argv[1]);
+    selection_t sel;
+    int first = 1;
+    if (parse_selection(argc, argv, &sel) != 0)
         return 2;
-    }
     printf("mode: %s\n",
 #ifdef TESS_GPU_REPRODUCIBLE
            "reproducible (the same bits expected)"
@@ -154,9 +208,10 @@ int main(int argc, char **argv)
     );
     for (int l = 0; l < 3; l++)
         /* cs: curved, planes, then (3D) the box of 10 tile layers walled and periodic along z (one_copy_checks) */
-        for (int cs = 0; cs < (l ? 4 : 2) && (argc < 2 || strcmp(argv[1], tess_lattice_get(lats[l])->name) == 0);
-             cs++)
+        for (int cs = 0; cs < (l ? 4 : 2); cs++)
             for (int pr = 0; pr < 2; pr++) {
+                if (!(sel.lat >> l & 1u) || !(sel.cs >> cs & 1u) || !(sel.prec >> pr & 1u))
+                    continue;
                 const tess_precision prec = pr ? TESS_PRECISION_SINGLE : TESS_PRECISION_DOUBLE;
                 const double tol = pr ? 1e-5 : 1e-12;
                 tess_geometry_t g;
@@ -214,8 +269,11 @@ int main(int argc, char **argv)
                 free(ab);
                 tess_tiling_free(&t);
                 tess_geometry_free(&g);
+                /* a selection of one-copy boxes makes its first GPU run there: a device error then means no
+                 * device */
                 if (st != TESS_OK)
-                    return gt_skip_or_fail(&err, 0);
+                    return gt_skip_or_fail(&err, first);
+                first = 0;
             }
     return tess_test_result("test_gpu_mr");
 }

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Distributed runs against the single-process run, bit for bit (docs/mpi.md): tests/mpi/sparse_pipe.ini (curved
 # pipe wall and sphere with Bouzidi links, a named body, an inlet and an outlet) under mpirun -np 1, 2, 3 and 4
-# (oversubscribed) for each pattern (ab, aa, mr; aa and mr with wall shear stress; ab also with finite-difference
-# inlet and outlet, wall shear stress and averages at 3 ranks), the final populations (a checkpoint) and the written fields byte for byte, the probe
+# (oversubscribed) for each pattern (ab, aa, mr, all with time averages; aa and mr with wall shear stress, whose
+# sums the averages keep too; ab also with finite-difference inlet and outlet, wall shear stress and averages at 3
+# ranks), the final populations (a checkpoint) and average.restart, and the written fields and averages byte for byte, the probe
 # and line files (ab: a probe and a line across every rank) byte for byte, and the monitor (forces included) but
 # its two timing columns; a checkpoint written at 4 ranks equal to the single-process
-# one and read at 2 and 1 ranks, and the single process's read at 3, to the same final state; --check (a second instance) refused with one line and exit
+# one and read at 2 and 1 ranks, and the single process's read at 3, to the same final state and averages (average.restart
+# written at 4 ranks equal to the single process's too); a damaged average.restart (a flipped byte, a cut file)
+# refused by 2 ranks with one line and exit status 2; --check (a second instance) refused with one line and exit
 # status 2; mr also where a rank's tiles are all boundary tiles (a flat periodic channel) and where a rank has no
 # neighbour (two separate pipes). About 25 s on 2 cores.
 # Over several ranks the fields come in pieces (fields_<step>.pvti): VTK's parallel reader (ParaView's) must
@@ -61,6 +64,12 @@ same_as() { # REF DIR LABEL: every field file and the monitor of DIR equal REF's
         fails=$((fails + 1))
         return
     fi
+    # The time averages' sums at the final checkpoint: every rank's blocks at the single process's offsets.
+    if [ -e "$ref/average.restart" ] && ! cmp -s "$ref/average.restart" "$dir/average.restart"; then
+        echo "FAIL $label: average.restart differs from the single-process run"
+        fails=$((fails + 1))
+        return
+    fi
     local f probes=""
     for f in $(find "$ref" -maxdepth 1 \( -name 'probe_*.csv' -o -name 'line_*.csv' \)); do
         if ! cmp -s "$f" "$dir/$(basename "$f")"; then
@@ -72,9 +81,12 @@ same_as() { # REF DIR LABEL: every field file and the monitor of DIR equal REF's
     done
     local how="field files"
     compgen -G "$dir/fields_*.pvti" >/dev/null && how="fields (in pieces: $(tail -1 "$work/cmp.out"))"
-    echo "ok   $label: the final populations, $n $how and the monitor$probes bitwise equal"
+    local sums=""
+    [ -e "$ref/average.restart" ] && sums=", average.restart"
+    echo "ok   $label: the final populations$sums, $n $how and the monitor$probes bitwise equal"
 }
 
+avg=(--set average.start=10 --set average.every=10)
 for variant in ab aa mr ab-fd; do
     pattern=${variant%%-*}
     extra=()
@@ -87,6 +99,8 @@ for variant in ab aa mr ab-fd; do
     # ab samples a probe and a line through every rank's tiles: each corner's values come from its owner rank
     [ "$variant" = ab ] && extra=(--set probe.c.point=20.3,11.7,12.2 --set probe.c.every=10
         --set line.ax.start=0,12,12 --set line.ax.end=39,12.5,11.5 --set line.ax.points=41 --set line.ax.every=20)
+    # every pattern keeps time averages (each rank its own tiles' sums; even steps for aa)
+    [ "$variant" = ab-fd ] || extra+=("${avg[@]}")
     ranks="1 2 3 4"
     [ "$variant" = ab-fd ] && ranks="3"
     extra+=(--checkpoint-every 40) # the final state's populations, to compare too
@@ -127,26 +141,55 @@ done
 # Restart across rank counts (every rank writes and reads its own tiles, MPI-IO): a checkpoint at step 20 written
 # by 4 ranks, byte for byte the single process's, read by 2 and by 1 rank, and the single process's read by 3, each
 # to the end of the run: the final state (every population) and fields bitwise the uninterrupted run's.
-"$tessera" run "$case_file" --threads 1 --quiet --steps 20 --checkpoint-every 20 --out "$work/ck1" >/dev/null
-mpi 4 run "$case_file" --threads 1 --quiet --steps 20 --checkpoint-every 20 --out "$work/ck4" >/dev/null
+# The time averages go with it (average.restart, sums of steps 10 and 20): written by 4 ranks, byte for byte the
+# single process's, and continued by 2, 1 and 3 ranks to the uninterrupted run's averages and sums at step 40.
+"$tessera" run "$case_file" --threads 1 --quiet --steps 20 --checkpoint-every 20 --out "$work/ck1" "${avg[@]}" >/dev/null
+mpi 4 run "$case_file" --threads 1 --quiet --steps 20 --checkpoint-every 20 --out "$work/ck4" "${avg[@]}" >/dev/null
 mkdir -p "$work/ref40"
-cp "$work/ab-ref/fields_000040.vti" "$work/ref40/"
-if ! cmp -s "$work/ck1/restart.tsr" "$work/ck4/restart.tsr"; then
-    echo "FAIL restart: the checkpoint written by 4 ranks differs from the single-process one"
+cp "$work/ab-ref/fields_000040.vti" "$work/ab-ref/average_000040.vti" "$work/ref40/"
+if ! cmp -s "$work/ck1/restart.tsr" "$work/ck4/restart.tsr" || ! cmp -s "$work/ck1/average.restart" "$work/ck4/average.restart"; then
+    echo "FAIL restart: the checkpoint (restart.tsr, average.restart) written by 4 ranks differs from the single-process one"
     fails=$((fails + 1))
 else
-    echo "ok   restart: the checkpoint written by 4 ranks equals the single process's, byte for byte"
+    echo "ok   restart: the checkpoint and average.restart written by 4 ranks equal the single process's, byte for byte"
 fi
 for rs in 4:2 4:1 1:3; do
     from=${rs%%:*} n=${rs##*:}
     mpi "$n" run "$case_file" --threads 1 --quiet --restart "$work/ck$from/restart.tsr" --checkpoint-every 40 \
-        --out "$work/rs$from-$n" >/dev/null
+        --out "$work/rs$from-$n" "${avg[@]}" >/dev/null
     if ! cmp -s "$work/ab-ref/restart.tsr" "$work/rs$from-$n/restart.tsr" ||
+        ! cmp -s "$work/ab-ref/average.restart" "$work/rs$from-$n/average.restart" ||
         ! same_fields "$work/ref40" "$work/rs$from-$n" "restart" >/dev/null; then
         echo "FAIL restart: the checkpoint of $from rank(s) read by $n does not end as the uninterrupted run"
         fails=$((fails + 1))
     else
-        echo "ok   restart: the checkpoint of $from rank(s) read by $n: the final state and fields bitwise the uninterrupted run's"
+        echo "ok   restart: the checkpoint of $from rank(s) read by $n: the final state, fields, averages and average.restart bitwise the uninterrupted run's"
+    fi
+done
+
+# A damaged average.restart next to a sound restart.tsr, read by 2 ranks: one flipped sum byte (the CRC-32 that
+# rank 0 combines from the ranks' per-block CRC-32s) and a file cut by 8 bytes (its size): the line and exit status 2.
+for bad in crc:CRC-32 cut:truncated; do
+    kind=${bad%%:*} want=${bad##*:}
+    mkdir -p "$work/avg-$kind"
+    cp "$work/ck4/restart.tsr" "$work/ck4/average.restart" "$work/avg-$kind/"
+    if [ "$kind" = crc ]; then
+        "$python" -c 'import sys; f = open(sys.argv[1], "r+b"); f.seek(3000); b = f.read(1); f.seek(3000); f.write(bytes([b[0] ^ 0x01]))' "$work/avg-$kind/average.restart"
+    else
+        truncate -s -8 "$work/avg-$kind/average.restart"
+    fi
+    set +e
+    mpi 2 run "$case_file" --threads 1 --quiet --restart "$work/avg-$kind/restart.tsr" --out "$work/avg-$kind-out" "${avg[@]}" \
+        >"$work/avg-$kind.out" 2>&1
+    rc=$?
+    set -e
+    if [ "$rc" -ne 2 ] || [ "$(grep -c '^tessera: ' "$work/avg-$kind.out")" -ne 1 ] ||
+        ! grep -q "^tessera: .*average.restart: corrupt time-average file: .*$want" "$work/avg-$kind.out"; then
+        echo "FAIL a damaged average.restart ($kind) read by 2 ranks: expected exit status 2 and one line naming the $want; got $rc:"
+        grep '^tessera' "$work/avg-$kind.out"
+        fails=$((fails + 1))
+    else
+        echo "ok   a damaged average.restart ($kind) read by 2 ranks: $(grep -m1 '^tessera' "$work/avg-$kind.out")"
     fi
 done
 
@@ -177,7 +220,7 @@ cp "$work/r20.tsr" "$work/cont/restart.tsr"
 mpi 2 run "$case_file" --threads 1 --quiet --restart "$work/cont/restart.tsr" --out "$work/cont" >/dev/null
 p20=$(find "$work/cont/fields_000020" -type f | wc -l)
 p40=$(find "$work/cont/fields_000040" -type f | wc -l)
-"$tessera" run "$case_file" --threads 1 --quiet --out "$work/cont" --overwrite >/dev/null
+"$tessera" run "$case_file" --threads 1 --quiet --out "$work/cont" --overwrite "${avg[@]}" >/dev/null
 left=$(find "$work/cont" -mindepth 1 \( -name '*.pvti' -o -type d \) | wc -l)
 if [ "$p20" -ne 2 ] || [ "$p40" -ne 2 ] || [ "$left" -ne 0 ] || ! same_fields "$work/ab-ref" "$work/cont" "overwrite"; then
     echo "FAIL continued and overwritten folder: $p20 and $p40 pieces at steps 20 and 40 (expected 2 and 2), $left"
@@ -187,13 +230,15 @@ else
     echo "ok   continued by 2 ranks in a 4-rank folder: 2 pieces at steps 20 and 40; --overwrite by 1 process: no pieces left"
 fi
 
-# The single files on request: run.output_pieces = no writes rank 0's fields_<step>.vti, byte for byte.
-mpi 2 run "$case_file" --threads 1 --quiet --out "$work/whole2" --set run.output_pieces=no >/dev/null
-if compgen -G "$work/whole2/fields_*.pvti" >/dev/null || ! same_fields "$work/ab-ref" "$work/whole2" "output_pieces=no"; then
+# The single files on request: run.output_pieces = no writes rank 0's fields_<step>.vti and average_<step>.vti
+# (the ranks' means gathered at the writing step, the WSS ones included: the aa run's), byte for byte.
+mpi 2 run "$case_file" --pattern aa --threads 1 --quiet --out "$work/whole2" --set run.output_pieces=no \
+    --set wss.enabled=yes "${avg[@]}" >/dev/null
+if compgen -G "$work/whole2/*.pvti" >/dev/null || ! same_fields "$work/aa-ref" "$work/whole2" "output_pieces=no"; then
     echo "FAIL output_pieces = no at 2 ranks: expected the single files, byte for byte"
     fails=$((fails + 1))
 else
-    echo "ok   output_pieces = no at 2 ranks: the single fields_*.vti, byte for byte"
+    echo "ok   output_pieces = no at 2 ranks: the single fields_*.vti, wss_*.vti and average_*.vti, byte for byte"
 fi
 
 # A piece that cannot be written (rank 1's name taken by a folder): exit status 3, and no file of that output
@@ -252,15 +297,18 @@ done
 # Every rank makes its own field piece: rank 0 holds no dense output arrays. cavity3d at 64^3 (262,144 nodes), 2
 # ranks, two field outputs: with rank 0 assembling the dense arrays (main before the change) its peak resident
 # memory was 43.5 MB above rank 1's (140.3 against 96.8 MB: 9 doubles a node of dense arrays and 4 of per-tile-node
-# fields); now 1.5 MB (107.9 against 106.4 MB: the geometry and the global tiling). Allowed: 8 MB.
+# fields); now 1.5 MB (107.9 against 106.4 MB: the geometry and the global tiling). With time averages on (a sample
+# every step, two average outputs) rank 0 kept the dense sums and fields as well: 38.7 MB above rank 1 (144.0
+# against 105.3 MB) before every rank kept its own tiles' sums. Allowed: 8 MB (the geometry and the tiling,
+# about 2 MB, and the run-to-run scatter of the allocator's high-water mark).
 mpi 2 run "$here/../../cases/cavity3d.ini" --steps 2 --set run.output_every=2 --set run.monitor_every=2 --threads 1 \
-    --quiet --out "$work/mem" >/dev/null
+    --set average.start=0 --set average.every=1 --quiet --out "$work/mem" >/dev/null
 if ! "$python" - "$work/mem/summary.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 mb = [r["peak_resident_mb"] for r in d["mpi"]["per_rank"]]
 ok = mb[0] <= max(mb[1:]) + 8.0 and "values_seconds" in d["field_output"] and d["field_output"]["pieces"] == 2
-print(("ok  " if ok else "FAIL") + f" field pieces made by the ranks: peak resident MB per rank {mb} (rank 0 at most 8 MB above the others)")
+print(("ok  " if ok else "FAIL") + f" field and average pieces made by the ranks: peak resident MB per rank {mb} (rank 0 at most 8 MB above the others)")
 sys.exit(0 if ok else 1)
 PY
 then
