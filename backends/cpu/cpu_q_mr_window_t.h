@@ -216,7 +216,7 @@ static void TESS_QFN(cpu_q_mrw_block)(const tess_cpu_q_t *be, int32_t b, R *win,
     }
 }
 
-static void TESS_QFN(cpu_q_mr_window_step)(tess_cpu_q_t *be)
+void TESS_QFN(cpu_q_mr_window_step)(tess_cpu_q_t *be)
 {
     const tess_cpu_q_mrw_t *w = be->mrw;
 #pragma omp parallel num_threads(be->nthreads)
@@ -237,7 +237,7 @@ static void TESS_QFN(cpu_q_mr_window_step)(tess_cpu_q_t *be)
 }
 
 #else /* D3Q13 has no regularized collision, hence no MR (initialise refuses it) */
-static void TESS_QFN(cpu_q_mr_window_step)(tess_cpu_q_t *be)
+void TESS_QFN(cpu_q_mr_window_step)(tess_cpu_q_t *be)
 {
     (void)be;
 }
