@@ -11,7 +11,9 @@
  *                             i, i + 1 for odd i, which every lattice here has): D3Q19 (whose bits the former D3Q19
  *                             kernels fixed) and D3Q27 (a quarter fewer flops in its collision, which the CPU's
  *                             D3Q27 AA needs); D2Q9 and D3Q13 keep the direction-by-direction sums
- * A template may branch on the lattice with `#if TESS_QL_Q == 13` (the Q are distinct). The tables come from the
+ * A template may branch on the lattice with `#if TESS_QL_Q == 13` (the Q are distinct). With TESS_QONLY defined to
+ * one Q (9, 13, 19 or 27) only that lattice is instantiated: a translation unit per lattice, which compile in
+ * parallel (one unit of all four took minutes). The tables come from the
  * compile-time lattice headers, so every lattice constant has one definition. No include guard: every
  * inclusion instantiates another template. */
 #ifndef TESS_QTEMPLATE
@@ -32,6 +34,7 @@
 #define TESS_QFN(name) TESS_QCAT3(name, TESS_QL, TESS_QP)
 #define TESS_QPFN(name) TESS_QCAT2(name, TESS_QP)
 
+#if !defined(TESS_QONLY) || TESS_QONLY == 9
 #define TESS_QL d2q9
 #define TESS_QL_Q TESS_D2Q9_Q
 #define TESS_QL_D 2
@@ -44,7 +47,9 @@
 #define TESS_QL_IS_D3Q19 0
 #define TESS_QL_PAIRWISE 0
 #include "tess_instantiate_lattice.h"
+#endif
 
+#if !defined(TESS_QONLY) || TESS_QONLY == 13
 #define TESS_QL d3q13
 #define TESS_QL_Q TESS_D3Q13_Q
 #define TESS_QL_D 3
@@ -57,7 +62,9 @@
 #define TESS_QL_IS_D3Q19 0
 #define TESS_QL_PAIRWISE 0
 #include "tess_instantiate_lattice.h"
+#endif
 
+#if !defined(TESS_QONLY) || TESS_QONLY == 19
 #define TESS_QL d3q19
 #define TESS_QL_Q TESS_D3Q19_Q
 #define TESS_QL_D 3
@@ -70,7 +77,9 @@
 #define TESS_QL_IS_D3Q19 1
 #define TESS_QL_PAIRWISE 1
 #include "tess_instantiate_lattice.h"
+#endif
 
+#if !defined(TESS_QONLY) || TESS_QONLY == 27
 #define TESS_QL d3q27
 #define TESS_QL_Q TESS_D3Q27_Q
 #define TESS_QL_D 3
@@ -83,6 +92,7 @@
 #define TESS_QL_IS_D3Q19 0
 #define TESS_QL_PAIRWISE 1
 #include "tess_instantiate_lattice.h"
+#endif
 
 #undef TESS_QFN
 #undef TESS_QPFN

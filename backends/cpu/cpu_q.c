@@ -1,5 +1,6 @@
 /* The CPU engine: set-up, canonical conversion and the dispatch by lattice and precision. */
 #include "cpu_q.h"
+#include "cpu_q_kernels.h"
 #include "cpu_q_mr_window.h"
 #include "cpu_stream.h"
 #include "cpu_topology.h"
@@ -12,19 +13,6 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-
-/* The node-by-node collision of the models without a vectorised copy: out of line, and with gcc not vectorised
- * (vectorising it cost compile minutes for nothing); clang (the fuzz build) has no such attribute. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define CPU_Q_NO_VECTORIZE __attribute__((noinline, optimize("no-tree-vectorize")))
-#else
-#define CPU_Q_NO_VECTORIZE __attribute__((noinline))
-#endif
-
-#define TESS_QTEMPLATE "cpu_q_step_t.h"
-#include "tess_instantiate_q.h"
-#define TESS_QTEMPLATE "cpu_q_mr_window_t.h" /* MR with one copy: uses cpu_q_step_t.h's row pull */
-#include "tess_instantiate_q.h"
 
 static tess_cpu_q_t *qbe(tess_backend_t *b)
 {

@@ -254,7 +254,7 @@ static void TESS_QFN(cpu_q_mrw_block)(const tess_cpu_q_t *be, int32_t b, R *win,
 /* One step, or a part of one (tess_cpu_q_step_tiles): the pre-pass with the first part, the blocks' windows over
  * the part's tiles; a part before the last keeps its new moments in the side buffer (its tiles' dry nodes copied
  * there first: they keep their old moments), and the last part copies them back once no window needs the old. */
-static void TESS_QFN(cpu_q_mr_window_step)(tess_cpu_q_t *be, int part)
+void TESS_QFN(cpu_q_mr_window_step)(tess_cpu_q_t *be, int part)
 {
     tess_cpu_q_mrw_t *w = be->mrw;
     const int last = (part & TESS_CPU_Q_LAST) != 0;
@@ -295,7 +295,7 @@ static void TESS_QFN(cpu_q_mr_window_step)(tess_cpu_q_t *be, int part)
 }
 
 #else /* D3Q13 has no regularized collision, hence no MR (initialise refuses it) */
-static void TESS_QFN(cpu_q_mr_window_step)(tess_cpu_q_t *be, int part)
+void TESS_QFN(cpu_q_mr_window_step)(tess_cpu_q_t *be, int part)
 {
     (void)be, (void)part;
 }

@@ -380,7 +380,7 @@ static void TESS_QFN(cpu_q_sweep_mr)(tess_cpu_q_t *be, const R *src, R *dst)
 
 /* One step, or a part of one over the tiles [be->sweep_k0, be->sweep_k1) (part: TESS_CPU_Q_FIRST runs the AA
  * pre-pass, TESS_CPU_Q_LAST swaps the AB copies; tess_cpu_q_step_tiles). */
-static void TESS_QFN(cpu_q_step)(tess_cpu_q_t *be, int part)
+void TESS_QFN(cpu_q_step)(tess_cpu_q_t *be, int part)
 {
     if (be->cfg.pattern == TESS_PATTERN_MR) { /* every tile, with the step's last part */
         if (!(part & TESS_CPU_Q_LAST))

@@ -1,0 +1,3 @@
+/* The engine's step kernels for D3Q19 (cpu_q_kernels_t.h). */
+#define CPU_Q_KERNELS_Q 19
+#include "cpu_q_kernels_t.h"
