@@ -1,5 +1,5 @@
 /* The CPU engine as a distributed rank's engine (core/tess_dist_engine.h): tile ranges through
- * tess_cpu_q_step_tiles, the state in host memory (direction-major: the plan's lists converted once), packing and
+ * tess_cpu_q_step_tiles (MR as well: mr_parts), the state in host memory (direction-major: the plan's lists converted once), packing and
  * unpacking by plain loops. */
 #include "cpu_q.h"
 #include "tess_dist_engine.h"
@@ -19,9 +19,20 @@ static tess_status ce_step_tiles(tess_backend_t *b, int32_t k0, int32_t k1, int 
     return TESS_OK;
 }
 
+/* MR: the boundary tiles' new moments stay aside until the interior, which still reads their old ones, is done
+ * (tess_cpu_q_mr_parts); the halo tiles are never stepped. */
+static tess_status ce_set_owned(tess_backend_t *b, int32_t nbound, int32_t nowned, int64_t nlinks_owned,
+                                tess_error_t *err)
+{
+    (void)nowned, (void)nlinks_owned;
+    return tess_cpu_q_mr_parts(cq(b), nbound, err);
+}
+
 static void *ce_state(tess_backend_t *b, int next)
 {
     tess_cpu_q_t *q = cq(b);
+    if (q->cfg.pattern == TESS_PATTERN_MR && next && tess_cpu_q_mr_state_next(q))
+        return tess_cpu_q_mr_state_next(q);
     if (q->cfg.pattern != TESS_PATTERN_AB)
         return q->f[q->cfg.pattern == TESS_PATTERN_AA ? 0 : q->cur];
     return q->f[next ? 1 - q->cur : q->cur];
@@ -67,7 +78,8 @@ const tess_dist_engine_t tess_dist_engine_cpu = {
     .name = "cpu",
     .create = NULL, /* tess_backend_cpu.create (a static table's member is no constant expression in C) */
     .ops = &tess_backend_cpu,
-    .set_owned = NULL,
+    .set_owned = ce_set_owned,
+    .mr_parts = 1,
     .step_tiles = ce_step_tiles,
     .state = ce_state,
     .steps_done = ce_steps_done,

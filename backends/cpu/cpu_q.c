@@ -388,13 +388,25 @@ void tess_cpu_q_step_tiles(tess_cpu_q_t *be, int32_t k0, int32_t k1, int part)
     be->sweep_k0 = k0;
     be->sweep_k1 = k1;
     if (be->cfg.pattern == TESS_PATTERN_MR && !be->reference)
-        Q_DISPATCH(cpu_q_mr_window_step, be);
+        Q_DISPATCH(cpu_q_mr_window_step, be, part);
     else
         Q_DISPATCH(cpu_q_step, be, part);
     be->sweep_k0 = 0;
     be->sweep_k1 = be->ntiles;
     if (part & TESS_CPU_Q_LAST)
         be->nsteps_done++;
+}
+
+tess_status tess_cpu_q_mr_parts(tess_cpu_q_t *be, int32_t nfirst, tess_error_t *err)
+{
+    if (be->cfg.pattern != TESS_PATTERN_MR || !be->mrw)
+        return TESS_OK;
+    return tess_cpu_q_mrw_side(be, nfirst, err);
+}
+
+void *tess_cpu_q_mr_state_next(const tess_cpu_q_t *be)
+{
+    return be->mrw ? be->mrw->side : NULL;
 }
 
 static tess_status q_step(tess_backend_t *b, int nsteps, tess_error_t *err)

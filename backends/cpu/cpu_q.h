@@ -72,10 +72,20 @@ extern const tess_backend_ops_t tess_cpu_q_ops;
 
 /* One step over the tiles [k0, k1) only, for the distributed run (cpu_dist.c: boundary tiles, then interior
  * tiles while the halo messages travel; the halo tiles are never updated). TESS_CPU_Q_FIRST runs the step's
- * pre-passes (over every tile), TESS_CPU_Q_LAST completes it (AB: the copies swap; the step is counted). The AB
- * and AA patterns only; the parts of one step must cover each updated tile once. */
+ * pre-passes (over every tile), TESS_CPU_Q_LAST completes it (AB: the copies swap; the step is counted). The parts
+ * of one step must cover each updated tile once. MR (the sliding window): a part before the last writes its
+ * tiles' new moments aside (tess_cpu_q_mr_parts; its tiles below the count given there), the last part in place,
+ * then copies them back; the two-copy reference MR steps every tile at once. */
 enum { TESS_CPU_Q_FIRST = 1, TESS_CPU_Q_LAST = 2 };
 void tess_cpu_q_step_tiles(tess_cpu_q_t *be, int32_t k0, int32_t k1, int part);
+
+/* MR in parts: room for the new moments of the tiles [0, nfirst), which a step's parts before the last may update
+ * (the distributed run's boundary tiles); tess_cpu_q_mr_state_next then holds them between the parts. Nothing for
+ * the other patterns. After upload_geometry. Errors: TESS_ERR_NOMEM. */
+tess_status tess_cpu_q_mr_parts(tess_cpu_q_t *be, int32_t nfirst, tess_error_t *err);
+/* MR: where the tiles [0, nfirst) of tess_cpu_q_mr_parts have their new moments between a step's parts (the
+ * moments' layout; NULL without it). */
+void *tess_cpu_q_mr_state_next(const tess_cpu_q_t *be);
 
 /* The engine's state index of a slot of the halo plan (tile-major, core/tess_halo_plan.h), in place over n of them:
  * the distributed driver's pack and unpack lists (tess_dist_engine_t.state_slots). */

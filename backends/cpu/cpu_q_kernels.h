@@ -7,7 +7,7 @@
 
 #define CPU_Q_KERNELS_DECLARE(lat, prec)                                                                           \
     void cpu_q_step_##lat##_##prec(tess_cpu_q_t *be, int part);                                                   \
-    void cpu_q_mr_window_step_##lat##_##prec(tess_cpu_q_t *be);
+    void cpu_q_mr_window_step_##lat##_##prec(tess_cpu_q_t *be, int part);
 
 CPU_Q_KERNELS_DECLARE(d2q9, f64)
 CPU_Q_KERNELS_DECLARE(d2q9, f32)

@@ -4,6 +4,7 @@
 #include "cpu_q.h"
 #include "cpu_topology.h"
 #include "tess_lattice.h"
+#include "tess_state.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,8 @@ tess_status tess_cpu_q_mrw_create(tess_cpu_q_t *be, const tess_tiling_t *t, tess
     w->block_tiles = malloc(cells * sizeof *w->block_tiles);
     w->nthreads = be->nthreads;
     w->window = calloc((size_t)w->nthreads, sizeof *w->window);
-    if (!w->block_tiles || !w->window)
+    w->need = malloc((size_t)w->nthreads * w->ncols);
+    if (!w->block_tiles || !w->window || !w->need)
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the MR blocks");
     for (size_t c = 0; c < cells; c++)
         w->block_tiles[c] = -1;
@@ -91,7 +93,7 @@ tess_status tess_cpu_q_mrw_create(tess_cpu_q_t *be, const tess_tiling_t *t, tess
             return tess_fail(err, TESS_ERR_NOMEM, "out of memory: the MR window needs %zu bytes per thread",
                              w->window_bytes);
     w->bytes = sizeof *w + cells * sizeof *w->block_tiles + nt * (3 * sizeof(int32_t) + 1) +
-               (nt + 1) * sizeof *w->cross_start + (size_t)w->nthreads * (w->window_bytes + sizeof(void *));
+               (nt + 1) * sizeof *w->cross_start + (size_t)w->nthreads * (w->window_bytes + sizeof(void *) + w->ncols);
     return TESS_OK;
 }
 
@@ -160,6 +162,25 @@ tess_status tess_cpu_q_mrw_build(tess_cpu_q_t *be, tess_error_t *err)
     return TESS_OK;
 }
 
+tess_status tess_cpu_q_mrw_side(tess_cpu_q_t *be, int32_t nside, tess_error_t *err)
+{
+    tess_cpu_q_mrw_t *w = be->mrw;
+    const size_t tile = (size_t)tess_state_node_values(TESS_PATTERN_MR, be->lattice, be->q) * 64 *
+                        tess_precision_size(be->cfg.precision);
+    w->bytes -= (size_t)w->nside * tile;
+    free(w->side);
+    w->side = NULL;
+    w->nside = 0;
+    w->side_k0 = w->side_k1 = 0;
+    if (nside <= 0)
+        return TESS_OK;
+    if (!(w->side = tess_cpu_alloc((size_t)nside * tile)))
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the new moments of %d tiles", (int)nside);
+    w->nside = nside;
+    w->bytes += (size_t)nside * tile;
+    return TESS_OK;
+}
+
 void tess_cpu_q_mrw_free(tess_cpu_q_mrw_t *w)
 {
     if (!w)
@@ -176,5 +197,7 @@ void tess_cpu_q_mrw_free(tess_cpu_q_mrw_t *w)
         for (int i = 0; i < w->nthreads; i++)
             free(w->window[i]);
     free(w->window);
+    free(w->need);
+    free(w->side);
     free(w);
 }

@@ -8,7 +8,12 @@
  * window (layers w - 1, w, w + 1), collides in moment space and overwrites its moments. Every value that a
  * window cannot hold (a link from another block, a curved-wall link, an inlet/outlet's whole gather) is
  * computed from the old moments in a pre-pass before any moment is overwritten, so every node sees the state
- * before the step and any blocking and thread count give the same bits. */
+ * before the step and any blocking and thread count give the same bits.
+ *
+ * A step may run in parts over tile ranges (tess_cpu_q_step_tiles; the distributed run's boundary tiles, then
+ * its interior): each block's window then runs only over the tile layers that hold the part's tiles, rebuilding
+ * only the columns they pull from, and a part before the last writes its new moments into a side buffer, so that
+ * the later parts' windows still rebuild the old ones (docs/mpi.md, "MR"). */
 #ifndef TESS_CPU_Q_MR_WINDOW_H
 #define TESS_CPU_Q_MR_WINDOW_H
 
@@ -47,6 +52,12 @@ typedef struct tess_cpu_q_mrw {
     int nthreads;
     void **window;           /* per thread: nslots * ncols tiles of q x 64 populations */
     size_t window_bytes;     /* of one thread's window */
+    uint8_t *need;           /* per thread: ncols flags, the block's columns a part's tiles pull from */
+    /* Stepping in parts (tess_cpu_q_mr_parts): a part that does not complete the step writes the new moments of
+     * its tiles (all below nside) here, since the later parts still rebuild their old ones; the last part copies
+     * tiles [side_k0, side_k1) back. */
+    void *side;
+    int32_t nside, side_k0, side_k1;
     size_t bytes;            /* everything above */
 } tess_cpu_q_mrw_t;
 
@@ -56,6 +67,9 @@ tess_status tess_cpu_q_mrw_create(struct tess_cpu_q *be, const struct tess_tilin
 /* The links from other blocks and the plain tiles (at initialise: they depend on the materials). Errors:
  * TESS_ERR_NOMEM. */
 tess_status tess_cpu_q_mrw_build(struct tess_cpu_q *be, tess_error_t *err);
+/* Room for the new moments of tiles [0, nside) while a step runs in parts (tess_cpu_q_mr_parts). Errors:
+ * TESS_ERR_NOMEM. */
+tess_status tess_cpu_q_mrw_side(struct tess_cpu_q *be, int32_t nside, tess_error_t *err);
 void tess_cpu_q_mrw_free(tess_cpu_q_mrw_t *w);
 
 #endif

@@ -77,14 +77,16 @@ static void TESS_QFN(cpu_q_mrw_prepass)(tess_cpu_q_t *be, const R *ms)
     }
 }
 
-/* The post-collision populations of tile layer zl of block b, rebuilt from the old moments into a window slot. */
-static void TESS_QFN(cpu_q_mrw_rebuild)(const tess_cpu_q_t *be, int32_t b, int zl, int slot, R *win)
+/* The post-collision populations of tile layer zl of block b (the columns with need set), rebuilt from the old
+ * moments into a window slot. */
+static void TESS_QFN(cpu_q_mrw_rebuild)(const tess_cpu_q_t *be, int32_t b, int zl, int slot, R *win,
+                                        const uint8_t *need)
 {
     const tess_cpu_q_mrw_t *w = be->mrw;
     const R *ms = (const R *)be->f[0];
     for (int c = 0; c < w->ncols; c++) {
         const int32_t k = w->block_tiles[((size_t)b * w->ncols + c) * w->nw + zl];
-        if (k < 0)
+        if (k < 0 || !need[c])
             continue;
         R *TESS_RESTRICT dst = TESS_QFN(cpu_q_mrw_tile)(w, win, slot, c);
         for (int n = 0; n < 64; n++) {
@@ -129,22 +131,22 @@ static void TESS_QFN(cpu_q_mrw_collide)(const tess_params_t *p, const TESS_QFN(c
         TESS_QFN(cpu_q_mrw_collide_model)(p, buf, ms, k, TESS_FLUID_INCOMPRESSIBLE, 0);
 }
 
-/* Completes tile layer L of block b: the row pull from the window (links from other blocks and empty tiles read
+/* Completes the tiles of layer L of block b in the step's range [sweep_k0, sweep_k1), their new moments into ms
+ * (the engine's moments, or the side buffer of a part before the last): the row pull from the window (links from other blocks and empty tiles read
  * the zeroed scratch tile and are fixed up), the fix-ups of a tile that is not plain (as cpu_q_sweep: rest state
  * on dry nodes, bounce-back from the node's own old slot opp(i), then the pre-pass's values), the collision in
  * moment space and the store of the wet nodes' moments over the old ones. */
 static void TESS_QFN(cpu_q_mrw_complete)(const tess_cpu_q_t *be, int32_t b, int L, R *win,
-                                         TESS_QFN(cpu_q_buffer) *buf, R *scratch)
+                                         TESS_QFN(cpu_q_buffer) *buf, R *scratch, R *ms)
 {
     const tess_params_t *p = &be->params;
     const tess_cpu_q_mrw_t *w = be->mrw;
     const int opp[TESS_QL_Q] = TESS_QL_OPP, wt[TESS_QL_Q] = TESS_QL_W;
     const int curved = p->wall != TESS_WALL_BOUNCE_BACK;
     const R *pre = (const R *)be->buf, *link_val = (const R *)be->link_val, *xval = (const R *)w->cross_val;
-    R *ms = (R *)be->f[0];
     for (int c = 0; c < w->ncols; c++) {
         const int32_t k = w->block_tiles[((size_t)b * w->ncols + c) * w->nw + L];
-        if (k < 0)
+        if (k < be->sweep_k0 || k >= be->sweep_k1)
             continue;
         const int32_t *nb = be->neighbors + 27 * (size_t)k;
         R *base[27];
@@ -199,47 +201,103 @@ static void TESS_QFN(cpu_q_mrw_complete)(const tess_cpu_q_t *be, int32_t b, int 
     }
 }
 
-/* One block: layer 0 (and, along a periodic axis, the last layer) into the window, then per layer L the rebuild
- * of layer L + 1 before L's moments are overwritten. */
+/* One block's tiles in the range [sweep_k0, sweep_k1): only the tile layers that hold them, with the layers
+ * around each rebuilt into the window before it is completed (and before anything of them is overwritten: the
+ * layers go up, and the last one's upper neighbour along a periodic axis is layer 0, kept in its own slot), and
+ * only the columns that the range's tiles pull from. Each slot remembers the layer it holds, so a layer is
+ * rebuilt once however the range is cut; every rebuild reads a layer not yet completed in this call, and a part
+ * before the last writes elsewhere (ms), so the window holds only old moments. */
 static void TESS_QFN(cpu_q_mrw_block)(const tess_cpu_q_t *be, int32_t b, R *win, TESS_QFN(cpu_q_buffer) *buf,
-                                      R *scratch)
+                                      R *scratch, R *ms, uint8_t *need)
 {
     const tess_cpu_q_mrw_t *w = be->mrw;
-    const int T = w->nw;
-    TESS_QFN(cpu_q_mrw_rebuild)(be, b, 0, TESS_QFN(cpu_q_mrw_slot)(w, 1, 0), win);
-    if (w->periodic && T > 1)
-        TESS_QFN(cpu_q_mrw_rebuild)(be, b, T - 1, TESS_QFN(cpu_q_mrw_slot)(w, 0, T - 1), win);
-    for (int L = 0; L < T; L++) {
-        if (L + 1 < T)
-            TESS_QFN(cpu_q_mrw_rebuild)(be, b, L + 1, TESS_QFN(cpu_q_mrw_slot)(w, L + 1, L + 1), win);
-        TESS_QFN(cpu_q_mrw_complete)(be, b, L, win, buf, scratch);
+    const int T = w->nw, k0 = be->sweep_k0, k1 = be->sweep_k1;
+    const int32_t *bt = w->block_tiles + (size_t)b * w->ncols * T;
+    const int whole = k0 == 0 && k1 == be->ntiles; /* every layer and column, as without parts */
+    int La = whole ? 0 : T, Lb = whole ? T - 1 : -1;
+    memset(need, whole, (size_t)w->ncols);
+    for (int c = 0; c < w->ncols && !whole; c++)
+        for (int L = 0; L < T; L++) {
+            const int32_t k = bt[(size_t)c * T + L];
+            if (k < k0 || k >= k1)
+                continue;
+            La = L < La ? L : La;
+            Lb = L > Lb ? L : Lb;
+            const int32_t *nb = be->neighbors + 27 * (size_t)k;
+            for (int s = 0; s < 27; s++)
+                if (nb[s] >= 0 && w->tile_block[nb[s]] == b)
+                    need[w->tile_col[nb[s]]] = 1;
+        }
+    int held[5] = {-1, -1, -1, -1, -1};
+    for (int L = La; L <= Lb; L++) {
+        int any = 0;
+        for (int c = 0; c < w->ncols && !any; c++)
+            any = bt[(size_t)c * T + L] >= k0 && bt[(size_t)c * T + L] < k1;
+        if (!any)
+            continue;
+        for (int d = -1; d <= 1; d++) {
+            int zn = L + d;
+            if (w->periodic)
+                zn = (zn + T) % T;
+            else if (zn < 0 || zn >= T)
+                continue;
+            const int slot = TESS_QFN(cpu_q_mrw_slot)(w, L, zn);
+            if (held[slot] != zn) {
+                TESS_QFN(cpu_q_mrw_rebuild)(be, b, zn, slot, win, need);
+                held[slot] = zn;
+            }
+        }
+        TESS_QFN(cpu_q_mrw_complete)(be, b, L, win, buf, scratch, ms);
     }
 }
 
-void TESS_QFN(cpu_q_mr_window_step)(tess_cpu_q_t *be)
+/* One step, or a part of one (tess_cpu_q_step_tiles): the pre-pass with the first part, the blocks' windows over
+ * the part's tiles; a part before the last keeps its new moments in the side buffer (its tiles' dry nodes copied
+ * there first: they keep their old moments), and the last part copies them back once no window needs the old. */
+void TESS_QFN(cpu_q_mr_window_step)(tess_cpu_q_t *be, int part)
 {
-    const tess_cpu_q_mrw_t *w = be->mrw;
+    tess_cpu_q_mrw_t *w = be->mrw;
+    const int last = (part & TESS_CPU_Q_LAST) != 0;
+    const size_t tile = (size_t)TESS_QFN(tess_q_mr_count)() * 64;
+    R *ms = (R *)be->f[0], *out = last ? ms : (R *)w->side;
+    if (!last) {
+        for (int32_t k = be->sweep_k0; k < be->sweep_k1; k++)
+            if (be->tile_wet[k] != ~(uint64_t)0)
+                memcpy(out + k * tile, ms + k * tile, tile * sizeof(R));
+        if (be->sweep_k0 < be->sweep_k1) {
+            w->side_k0 = w->side_k0 < w->side_k1 && w->side_k0 < be->sweep_k0 ? w->side_k0 : be->sweep_k0;
+            w->side_k1 = w->side_k1 > be->sweep_k1 ? w->side_k1 : be->sweep_k1;
+        }
+    }
 #pragma omp parallel num_threads(be->nthreads)
     {
 #ifdef _OPENMP
-        R *win = (R *)w->window[omp_get_thread_num()];
+        const int th = omp_get_thread_num();
 #else
-        R *win = (R *)w->window[0];
+        const int th = 0;
 #endif
+        R *win = (R *)w->window[th];
+        uint8_t *need = w->need + (size_t)th * w->ncols;
         TESS_QFN(cpu_q_buffer) buf;
         _Alignas(64) R scratch[TESS_QL_Q * 64]; /* what links from other blocks and empty tiles pull (fixed up) */
         memset(scratch, 0, sizeof scratch);
-        TESS_QFN(cpu_q_mrw_prepass)(be, (const R *)be->f[0]); /* ends with a barrier */
+        if (part & TESS_CPU_Q_FIRST)
+            TESS_QFN(cpu_q_mrw_prepass)(be, ms); /* ends with a barrier */
 #pragma omp for schedule(dynamic, 1)
         for (int32_t b = 0; b < w->nblocks; b++)
-            TESS_QFN(cpu_q_mrw_block)(be, b, win, &buf, scratch);
+            TESS_QFN(cpu_q_mrw_block)(be, b, win, &buf, scratch, out, need);
+    }
+    if (last && w->side_k0 < w->side_k1) {
+        memcpy(ms + w->side_k0 * tile, (const R *)w->side + w->side_k0 * tile,
+               (size_t)(w->side_k1 - w->side_k0) * tile * sizeof(R));
+        w->side_k0 = w->side_k1 = 0;
     }
 }
 
 #else /* D3Q13 has no regularized collision, hence no MR (initialise refuses it) */
-void TESS_QFN(cpu_q_mr_window_step)(tess_cpu_q_t *be)
+void TESS_QFN(cpu_q_mr_window_step)(tess_cpu_q_t *be, int part)
 {
-    (void)be;
+    (void)be, (void)part;
 }
 #endif
 

@@ -382,7 +382,9 @@ static void TESS_QFN(cpu_q_sweep_mr)(tess_cpu_q_t *be, const R *src, R *dst)
  * pre-pass, TESS_CPU_Q_LAST swaps the AB copies; tess_cpu_q_step_tiles). */
 void TESS_QFN(cpu_q_step)(tess_cpu_q_t *be, int part)
 {
-    if (be->cfg.pattern == TESS_PATTERN_MR) {
+    if (be->cfg.pattern == TESS_PATTERN_MR) { /* every tile, with the step's last part */
+        if (!(part & TESS_CPU_Q_LAST))
+            return;
         TESS_QFN(cpu_q_sweep_mr)(be, (const R *)be->f[be->cur], (R *)be->f[1 - be->cur]);
         be->cur = 1 - be->cur;
         return;

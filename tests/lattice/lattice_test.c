@@ -179,23 +179,35 @@ void *lt_mixed_pops(tess_lattice_id lat, int collision, tess_pattern pat, int th
         p.collision = collision;
     lt_run_t r;
     tess_error_t err;
+    tess_status st = lt_start(&r, &g, &p, pat, threads, prec, lt_planes_q, &pl, &err);
+    if (st == TESS_OK)
+        st = lt_step(&r, steps, &err);
+    *nlinks = r.t.links.n;
+    void *out = lt_finish(&r, st, &err, &g, &p, keep);
+    tess_geometry_free(&g);
+    return out;
+}
+
+void *lt_finish(lt_run_t *r, tess_status st, const tess_error_t *err, const tess_geometry_t *g,
+                const tess_params_t *p, tess_tiling_t *keep)
+{
+    tess_error_t e = *err;
     void *out = NULL;
-    if (lt_start(&r, &g, &p, pat, threads, prec, lt_planes_q, &pl, &err) != TESS_OK ||
-        lt_step(&r, steps, &err) != TESS_OK || lt_fields(&r, &err) != TESS_OK) {
-        printf("FAIL run: %s\n", err.msg);
+    if (st == TESS_OK)
+        st = lt_fields(r, &e);
+    if (st != TESS_OK) {
+        printf("FAIL run: %s\n", e.msg);
         tess_test_failures++;
     } else {
-        const size_t bytes = tess_state_count(&r.t) * tess_precision_size(prec);
+        const size_t bytes = tess_state_count(&r->t) * tess_precision_size(r->prec);
         if ((out = malloc(bytes)))
-            memcpy(out, r.pops, bytes);
-        *nlinks = r.t.links.n;
+            memcpy(out, r->pops, bytes);
         if (keep) { /* the comparison needs the node types: build the same tiling again */
             tess_error_t e2;
-            tess_tiling_build(keep, &g, &p, &e2);
+            tess_tiling_build(keep, g, p, &e2);
         }
     }
-    lt_free(&r);
-    tess_geometry_free(&g);
+    lt_free(r);
     return out;
 }
 

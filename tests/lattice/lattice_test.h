@@ -63,5 +63,10 @@ double lt_wet_relative(const tess_tiling_t *t, const tess_params_t *p, tess_prec
                        const void *b);
 void *lt_mixed_pops(tess_lattice_id lat, int collision, tess_pattern pat, int threads, tess_precision prec, int steps,
                     int64_t *nlinks, tess_tiling_t *keep);
+/* The end of a run started with lt_start and stepped (st: how that went, err its message): the canonical
+ * populations (malloc'd; NULL and a FAIL line when st or the download failed), keep (when not NULL) the case's
+ * tiling from g and p; frees r. */
+void *lt_finish(lt_run_t *r, tess_status st, const tess_error_t *err, const tess_geometry_t *g,
+                const tess_params_t *p, tess_tiling_t *keep);
 
 #endif

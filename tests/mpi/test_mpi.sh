@@ -9,7 +9,8 @@
 # one and read at 2 and 1 ranks, and the single process's read at 3, to the same final state and averages (average.restart
 # written at 4 ranks equal to the single process's too); a damaged average.restart (a flipped byte, a cut file)
 # refused by 2 ranks with one line and exit status 2; --check (a second instance) refused with one line and exit
-# status 2. About 25 s on 2 cores.
+# status 2; mr also where a rank's tiles are all boundary tiles (a flat periodic channel) and where a rank has no
+# neighbour (two separate pipes). About 25 s on 2 cores.
 # Over several ranks the fields come in pieces (fields_<step>.pvti): VTK's parallel reader (ParaView's) must
 # assemble each into the single-process file's values byte for byte, and every piece equal it over its extent
 # (compare_pieces.py): every rank makes its own piece from its own tiles; with run.output_pieces = no, the single files byte for byte. Binding: at most as many ranks
@@ -112,6 +113,28 @@ for variant in ab aa mr ab-fd; do
             echo "FAIL $variant, $n ranks: summary.json has no mpi block for $n ranks"
             fails=$((fails + 1))
         fi
+    done
+done
+
+# MR's overlap at the edges of the partition (the boundary tiles stepped first, their new moments kept aside
+# until the interior has read the old ones): cases/channel.ini cut to 16x16x8 (periodic in x and y) at 2 ranks,
+# where each rank's two tile planes both touch the other rank (every tile a boundary tile, an empty interior);
+# tests/mpi/two_pipes.ini (two pipes with curved walls, 16 tile layers of solid between them) at 2 ranks, where
+# each rank holds one pipe and has no neighbour (no boundary tile, nothing exchanged), and at 3 ranks (one pipe
+# cut in two). Each against its single-process run, bit for bit.
+for mrcase in channel-flat two_pipes; do
+    extra=(--pattern mr --threads 1 --quiet --checkpoint-every 40)
+    if [ "$mrcase" = channel-flat ]; then
+        file=$here/../../cases/channel.ini ranks="2"
+        extra+=(--set domain.nz=8 --set physics.collision=regularized --set run.steps=40 --set run.output_every=20
+            --set run.monitor_every=10)
+    else
+        file=$here/two_pipes.ini ranks="2 3"
+    fi
+    "$tessera" run "$file" --out "$work/mr-$mrcase-ref" "${extra[@]}" >/dev/null
+    for n in $ranks; do
+        mpi "$n" run "$file" --out "$work/mr-$mrcase-$n" "${extra[@]}" >/dev/null
+        same_as "$work/mr-$mrcase-ref" "$work/mr-$mrcase-$n" "mr $mrcase, $n ranks"
     done
 done
 

@@ -8,7 +8,7 @@
  *       from the backend; no finite-difference nodes).
  *   MR (the engine's sliding window, cpu_q_mr_window.h): the engine's AA instance of the same tiling plus
  *       T 64 10 R - 19 D R (ten moments per tile node instead of 19 populations) plus the window's own storage
- *       S P C 1216 R + 4 B C L + 13 T + 8 (T + 1) + (16 + R) X + 8 P + sizeof(tess_cpu_q_mrw_t), with S the window
+ *       S P C 1216 R + 4 B C L + 13 T + 8 (T + 1) + (16 + R) X + (8 + C) P + sizeof(tess_cpu_q_mrw_t), with S the window
  *       slots (3, 5 along a periodic axis), P the threads, C the tile columns of a block, B the blocks, L the tile
  *       layers and X the links between blocks, read from the backend. */
 #include "cpu_q.h"
@@ -83,7 +83,7 @@ static void check(const char *name, tess_geometry_t *g, tess_params_t *p)
             mr_formula = (double)tess_backend_cpu.bytes_allocated(aa) + T * 64 * 10 * R - 19 * D * R +
                          (double)w->nslots * w->nthreads * w->ncols * 1216 * R +
                          4.0 * w->nblocks * w->ncols * w->nw + 13 * T + 8 * (T + 1) + (16 + R) * (double)w->ncross +
-                         8.0 * w->nthreads + (double)sizeof *w;
+                         (8.0 + w->ncols) * w->nthreads + (double)sizeof *w;
             tess_backend_cpu.destroy(aa);
             tess_backend_cpu.destroy(be);
         }
