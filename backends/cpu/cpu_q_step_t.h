@@ -152,8 +152,10 @@ CPU_Q_NO_VECTORIZE static void TESS_QFN(cpu_q_collide_nodes)(
 
 /* The cache lines of the next tile's reads that are not in the cache yet, for a prefetch while this tile
  * computes: its own q x 64 values and, when it pulls (canon: the AB step and the odd AA step), the layers of the
- * z-neighbour tiles that its pull reads for c_z != 0 (the y-neighbours' rows were read 32 tiles earlier and are
- * still in L2). pf: room for 10 q addresses. Returns the count. */
+ * z-neighbour tiles that its pull reads for c_z != 0 and the rows it reads in tiles that no earlier tile has
+ * touched: the +y neighbours (whose own sweep comes a row of tiles later) and the (x + 1, y, z +- 1) ones (the
+ * -y and -x neighbours' rows were read by earlier tiles and are still in L2). pf: room for 16 q addresses.
+ * Returns the count. */
 static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, int32_t k, int canon, const char **pf)
 {
     const int cz[TESS_QL_Q] = TESS_QL_CZ;
@@ -175,6 +177,22 @@ static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, i
             pf[n++] = layer;
             pf[n++] = layer + 64;
         }
+    const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY;
+    TESS_UNROLL
+    for (int i = 0; i < TESS_QL_Q; i++)
+        TESS_UNROLL
+        for (int z = 0; z < CPU_Q_EZ; z++)
+            TESS_UNROLL
+            for (int y = 0; y < CPU_Q_EY; y++) { /* cpu_q_rows' upstream row and x-neighbour of row (y, z) */
+                const int zu = z - cz[i], yu = y - cy[i];
+                const int sz = zu < 0 ? -1 : zu >= CPU_Q_EZ ? 1 : 0, sy = yu < 0 ? -1 : yu >= CPU_Q_EY ? 1 : 0;
+                const int64_t row = CPU_Q_EX * ((yu - CPU_Q_EY * sy) + CPU_Q_EY * (zu - CPU_Q_EZ * sz));
+                const int sa = 13 + 3 * sy + 9 * sz, sb = 13 + (cx[i] > 0 ? -1 : 1) + 3 * sy + 9 * sz;
+                if (sy > 0 && nb[sa] >= 0)
+                    pf[n++] = src + nb[sa] * tile_bytes + i * dir_bytes + row * (int64_t)sizeof(R);
+                if (cx[i] != 0 && (sy > 0 || (sy == 0 && sz != 0 && cx[i] < 0)) && nb[sb] >= 0)
+                    pf[n++] = src + nb[sb] * tile_bytes + i * dir_bytes + row * (int64_t)sizeof(R);
+            }
     return n;
 }
 
@@ -292,7 +310,7 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                         buf.f[i][n] = fl[i];
                 }
             }
-            const char *pf[10 * TESS_QL_Q];
+            const char *pf[16 * TESS_QL_Q];
             const int npf = p->collision == TESS_COLLISION_LBGK && !p->use_force
                                 ? TESS_QFN(cpu_q_next_lines)(be, (const char *)src, k + 1, conv_in == TESS_Q_CANON, pf)
                                 : 0;
