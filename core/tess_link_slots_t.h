@@ -59,33 +59,42 @@ TESS_HD TESS_INLINE R TESS_QFN(tess_link_slot_load)(tess_pop_layout_t pop, const
     return f[tess_pop_index(pop, TESS_QL_Q, m >> 6, j, (int)(m & 63))];
 }
 
-/* The incoming f_i across the link of slot s (s->i != TESS_LINK_NONE) of tile k: tess_q_pull_link_from's value, bit
- * for bit, from the populations f (laid out as pop says) through convention conv or from the moments ms (conv
- * canonical). In the swapped
- * convention f*_j(y) sits in slot opp(j) of y + c_j when that node is wet: x - c_i is dry, x + c_i wet when n1 is
- * set, x + 2 c_i when n2 is, so every read's slot follows from the slot alone. */
+/* The five populations the Bouzidi rule reads for the link of slot s (s->i != TESS_LINK_NONE) of tile k, as
+ * tess_q_pull_link_from reads them, from the populations f (laid out as pop says) through convention conv or from
+ * the moments ms (conv canonical): v = fb, fi, fb1, fb2, fi1 (tess_q_bouzidi; those the rule does not read are 0).
+ * In the swapped convention f*_j(y) sits in slot opp(j) of y + c_j when that node is wet: x - c_i is dry, x + c_i
+ * wet when n1 is set, x + 2 c_i when n2 is, so every read's slot follows from the slot alone. */
+TESS_HD TESS_INLINE void TESS_QFN(tess_link_slot_loads)(int order, tess_pop_layout_t pop, const R *f, const R *ms,
+                                                        int conv, int32_t k, const tess_link_slot_t *s, R v[5])
+{
+    const int i = s->i, kd = s->kd, sw = conv == TESS_Q_SWAPPED;
+    const int have1 = s->n1 >= 0, have2 = s->n2 >= 0;
+    const int64_t x = 64 * (int64_t)k + s->node, n1 = s->n1, n2 = s->n2;
+    v[0] = TESS_QFN(tess_link_slot_load)(pop, f, ms, x, kd);
+    v[1] = sw && have1 ? TESS_QFN(tess_link_slot_load)(pop, f, ms, n1, kd)
+                       : TESS_QFN(tess_link_slot_load)(pop, f, ms, x, i);
+    v[2] = v[3] = v[4] = (R)0;
+    if (have1) {
+        v[2] = sw ? TESS_QFN(tess_link_slot_load)(pop, f, ms, x, i) : TESS_QFN(tess_link_slot_load)(pop, f, ms, n1, kd);
+        if (order == 2) { /* the linear rule does not read fi1 */
+            v[4] = sw && have2 ? TESS_QFN(tess_link_slot_load)(pop, f, ms, n2, kd)
+                               : TESS_QFN(tess_link_slot_load)(pop, f, ms, n1, i);
+            if (have2)
+                v[3] = sw ? TESS_QFN(tess_link_slot_load)(pop, f, ms, n1, i)
+                          : TESS_QFN(tess_link_slot_load)(pop, f, ms, n2, kd);
+        }
+    }
+}
+
+/* The incoming f_i across the link of slot s of tile k: tess_q_pull_link_from's value, bit for bit
+ * (tess_link_slot_loads, then the core's Bouzidi rule). */
 TESS_HD TESS_INLINE R TESS_QFN(tess_link_slot_value)(const tess_params_t *p, tess_pop_layout_t pop, const R *f,
                                                      const R *ms, int conv, int32_t k, const tess_link_slot_t *s)
 {
     const int order = p->wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1;
-    const int i = s->i, kd = s->kd, sw = conv == TESS_Q_SWAPPED;
-    const int have1 = s->n1 >= 0, have2 = s->n2 >= 0;
-    const int64_t x = 64 * (int64_t)k + s->node, n1 = s->n1, n2 = s->n2;
-    const R fb = TESS_QFN(tess_link_slot_load)(pop, f, ms, x, kd);
-    const R fi =
-        sw && have1 ? TESS_QFN(tess_link_slot_load)(pop, f, ms, n1, kd) : TESS_QFN(tess_link_slot_load)(pop, f, ms, x, i);
-    R fb1 = (R)0, fi1 = (R)0, fb2 = (R)0;
-    if (have1) {
-        fb1 = sw ? TESS_QFN(tess_link_slot_load)(pop, f, ms, x, i) : TESS_QFN(tess_link_slot_load)(pop, f, ms, n1, kd);
-        if (order == 2) { /* the linear rule does not read fi1 */
-            fi1 = sw && have2 ? TESS_QFN(tess_link_slot_load)(pop, f, ms, n2, kd)
-                              : TESS_QFN(tess_link_slot_load)(pop, f, ms, n1, i);
-            if (have2)
-                fb2 = sw ? TESS_QFN(tess_link_slot_load)(pop, f, ms, n1, i)
-                         : TESS_QFN(tess_link_slot_load)(pop, f, ms, n2, kd);
-        }
-    }
-    return TESS_QFN(tess_q_bouzidi)(order, (R)s->q, fb, fi, fb1, fb2, fi1, have1, have2,
+    R v[5];
+    TESS_QFN(tess_link_slot_loads)(order, pop, f, ms, conv, k, s, v);
+    return TESS_QFN(tess_q_bouzidi)(order, (R)s->q, v[0], v[1], v[2], v[3], v[4], s->n1 >= 0, s->n2 >= 0,
                                     sizeof(R) == 8 ? (R)s->wall64 : (R)s->wall32);
 }
 

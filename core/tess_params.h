@@ -30,6 +30,9 @@ typedef enum {
 typedef enum { TESS_BC_ZOU_HE = 0, TESS_BC_FINITE_DIFFERENCE = 1, TESS_BC_NEE = 2 } tess_bc_method;
 /* Curved-wall treatment of links with a wall distance (tess_links.h); plain walls stay halfway bounce-back. */
 typedef enum { TESS_WALL_BOUNCE_BACK = 0, TESS_WALL_BOUZIDI_LINEAR = 1, TESS_WALL_BOUZIDI_QUADRATIC = 2 } tess_wall_model;
+/* The forms of a curved link's Bouzidi rule (tess_q_bouzidi_coefs): halfway (no wet x + c_i), before / after the
+ * wall (q < 1/2, q >= 1/2), linear or quadratic. */
+enum { TESS_BOUZIDI_HALFWAY = 0, TESS_BOUZIDI_BEFORE1, TESS_BOUZIDI_BEFORE2, TESS_BOUZIDI_AFTER1, TESS_BOUZIDI_AFTER2 };
 typedef enum { TESS_FLUID_INCOMPRESSIBLE = 0, TESS_FLUID_QUASI_COMPRESSIBLE = 1 } tess_fluid_model;
 /* Velocity profile of an inlet (tess_inlet.h): u everywhere, u times a parabola across the plane, or u (the mean)
  * times the Womersley profile of a circular opening (tess_womersley.h). */

@@ -11,7 +11,8 @@
  *   void tess_q_collide_model_L_P(const tess_params_t *p, int collision, int fluid, int use_force, R *f)
  *                                              the same with the model choices as (possibly constant) arguments
  *   void tess_q_macroscopic_L_P(const tess_params_t *p, const R *f, R *rho, R u[3])     output moments
- *   the wall rules tess_q_wall_term_L_P, tess_q_bounce_back_L_P, tess_q_bouzidi_L_P and tess_q_nee_L_P
+ *   the wall rules tess_q_wall_term_L_P, tess_q_bounce_back_L_P, tess_q_bouzidi_L_P (and its two halves
+ *   tess_q_bouzidi_coefs_L_P, per link at initialise, and tess_q_bouzidi_apply_L_P) and tess_q_nee_L_P
  * and, except for D3Q13, tess_q_guo_source_L_P, tess_q_collide_lbgk_L_P, tess_q_collide_regularized_L_P and the
  * Hermite moments and rebuild (tess_q_hermite_*) and the finite-difference closure (tess_q_fd_known_sum,
  * tess_q_fd_boundary); for D2Q9, D3Q13 and D3Q19, tess_q_collide_mrt_L_P; for D3Q13, tess_q_mrt_equilibrium_d3q13_P

@@ -532,23 +532,62 @@ TESS_HD TESS_INLINE R TESS_QFN(tess_q_bounce_back)(int i, R f_self_opp, const te
  * q >= 1/2 it ends between x and the wall and the value at x is interpolated afterwards with the outgoing
  * populations. The wall term (moving wall) enters with the weight its point carries in that interpolation
  * (1 for q < 1/2; 1/(2q) linear, 1/(q (2q + 1)) quadratic for q >= 1/2; Lallemand & Luo 2003). */
+/* tess_q_bouzidi in two halves, so that a backend can compute the first once per link at initialise (the geometry
+ * does not change during a run) and only the second at every step, with the same bits: the rule's form and its
+ * coefficients from q (each coefficient exactly the sub-expression the rule evaluates first), then the rule on the
+ * populations. Forms: TESS_BOUZIDI_HALFWAY (no wet x + c_i), _BEFORE1/_BEFORE2 (q < 1/2, linear/quadratic), _AFTER1/
+ * _AFTER2 (q >= 1/2). */
+TESS_HD TESS_INLINE int TESS_QFN(tess_q_bouzidi_coefs)(int order, R q, int have1, int have2, R c[3])
+{
+    const R two_q = (R)2 * q;
+    c[0] = c[1] = c[2] = (R)0;
+    if (q < (R)0.5) {
+        if (order == 2 && have1 && have2) {
+            c[0] = q * (two_q + (R)1);
+            c[1] = ((R)1 + two_q) * ((R)1 - two_q);
+            c[2] = q * ((R)1 - two_q);
+            return TESS_BOUZIDI_BEFORE2;
+        }
+        if (have1) {
+            c[0] = two_q;
+            c[1] = (R)1 - two_q;
+            return TESS_BOUZIDI_BEFORE1;
+        }
+        return TESS_BOUZIDI_HALFWAY;
+    }
+    if (order == 2 && have1) {
+        c[0] = (R)1 / (q * (two_q + (R)1));
+        c[1] = (two_q - (R)1) / q;
+        c[2] = ((R)1 - two_q) / ((R)1 + two_q);
+        return TESS_BOUZIDI_AFTER2;
+    }
+    c[0] = (R)1 / two_q;
+    c[1] = (two_q - (R)1) * c[0];
+    return TESS_BOUZIDI_AFTER1;
+}
+
+TESS_HD TESS_INLINE R TESS_QFN(tess_q_bouzidi_apply)(int form, const R c[3], R fb, R fi, R fb1, R fb2, R fi1, R wall)
+{
+    switch (form) {
+    case TESS_BOUZIDI_BEFORE2:
+        return c[0] * fb + c[1] * fb1 - c[2] * fb2 + wall;
+    case TESS_BOUZIDI_BEFORE1:
+        return c[0] * fb + c[1] * fb1 + wall;
+    case TESS_BOUZIDI_AFTER2:
+        return c[0] * (fb + wall) + c[1] * fi + c[2] * fi1;
+    case TESS_BOUZIDI_AFTER1:
+        return c[0] * (fb + wall) + c[1] * fi;
+    default:
+        return fb + wall;
+    }
+}
+
 TESS_HD TESS_INLINE R TESS_QFN(tess_q_bouzidi)(int order, R q, R fb, R fi, R fb1, R fb2, R fi1, int have1, int have2,
                                                R wall)
 {
-    const R two_q = (R)2 * q;
-    if (q < (R)0.5) {
-        if (order == 2 && have1 && have2)
-            return q * (two_q + (R)1) * fb + ((R)1 + two_q) * ((R)1 - two_q) * fb1 - q * ((R)1 - two_q) * fb2 + wall;
-        if (have1)
-            return two_q * fb + ((R)1 - two_q) * fb1 + wall;
-        return fb + wall;
-    }
-    if (order == 2 && have1) {
-        const R a = (R)1 / (q * (two_q + (R)1));
-        return a * (fb + wall) + (two_q - (R)1) / q * fi + ((R)1 - two_q) / ((R)1 + two_q) * fi1;
-    }
-    const R a = (R)1 / two_q;
-    return a * (fb + wall) + (two_q - (R)1) * a * fi;
+    R c[3];
+    const int form = TESS_QFN(tess_q_bouzidi_coefs)(order, q, have1, have2, c);
+    return TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, fi, fb1, fb2, fi1, wall);
 }
 
 /* ---- Open boundaries ------------------------------------------------------------------------------------ */

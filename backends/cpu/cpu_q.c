@@ -85,12 +85,13 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
     be->tile_link = calloc(nt + 1, sizeof *be->tile_link);
     const int64_t nl = t->links.n;
     be->links = malloc((size_t)(nl > 0 ? nl : 1) * sizeof *be->links);
-    be->link_val = malloc((size_t)(nl > 0 ? nl : 1) * tess_precision_size(cfg_precision(be)));
+    be->link_val = malloc(2 * (size_t)(nl > 0 ? nl : 1) * tess_precision_size(cfg_precision(be))); /* 2 per link */
     be->slots = malloc((size_t)(nl > 0 ? nl : 1) * sizeof *be->slots);
     be->link_local = malloc((size_t)(nl > 0 ? nl : 1));
+    be->link_coef = malloc((size_t)(nl > 0 ? nl : 1) * 4 * tess_precision_size(cfg_precision(be)));
     if (!be->neighbors || !be->node_type || !be->corner || !be->node_link || !be->node_nlink || !be->links ||
         !be->tile_plain || !be->tile_wet || !be->tile_link || !be->link_val || !be->slots ||
-        !be->link_local)
+        !be->link_local || !be->link_coef)
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory copying the tiling of %d tiles", t->ntiles);
     memcpy(be->neighbors, t->neighbors, 27 * (size_t)t->ntiles * sizeof *be->neighbors);
     memcpy(be->node_type, t->node_type, 64 * (size_t)t->ntiles);
@@ -131,7 +132,7 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
     be->bytes = ncopies * copy_bytes(be) +
                 nt * (30 * sizeof(int32_t) + 64 + 64 * (sizeof(int64_t) + 1) + 1 + 2 * sizeof(uint64_t) +
                       2 * sizeof(int64_t)) +
-                (size_t)nl * (sizeof *be->links + sizeof *be->slots + 1 + tess_precision_size(be->cfg.precision));
+                (size_t)nl * (sizeof *be->links + sizeof *be->slots + 1 + 6 * tess_precision_size(be->cfg.precision));
     return TESS_OK;
 }
 
@@ -279,11 +280,10 @@ static void classify_tiles(tess_cpu_q_t *be)
     }
 }
 
-/* Every curved link's slot (tess_link_slots.h): they depend on which materials are wet and on the wall rule. A link
- * is local when x + c_i and x + 2 c_i (where it reads them) lie in its own tile: then every slot it reads in either
- * convention is written in the AA sweep only by its own tile's store, which comes after the link's value, so the
- * sweep may compute it instead of the pre-pass (slot d of node m is written by node m + c_d: x - c_i is dry, and
- * x, x + c_i, x + 2 c_i are in the tile). */
+/* Every curved link's slot (tess_link_slots.h): they depend on which materials are wet and on the wall rule. Which
+ * links are local (their values from the tile's own pull) and their rules' coefficients follow per precision
+ * (cpu_q_link_coefs, cpu_q_step_t.h). A local link's reads are slots that, in the AA sweep, only its own tile's store
+ * writes, after the link's value (slot d of node m is written by node m + c_d). */
 static void fill_slots(tess_cpu_q_t *be)
 {
     void (*fill)(const tess_params_t *, const tess_q_grid_t *, int32_t, const tess_link_t *, tess_link_slot_t *) =
@@ -293,11 +293,8 @@ static void fill_slots(tess_cpu_q_t *be)
                                             : tess_link_slot_fill_d3q19_f64;
 #pragma omp parallel for schedule(static) num_threads(be->nthreads)
     for (int32_t k = 0; k < be->ntiles; k++)
-        for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++) {
-            const tess_link_slot_t *s = &be->slots[l];
+        for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++)
             fill(&be->params, &be->grid, k, &be->links[l], &be->slots[l]);
-            be->link_local[l] = (uint8_t)((s->n1 < 0 || s->n1 / 64 == k) && (s->n2 < 0 || s->n2 / 64 == k));
-        }
 }
 
 #define Q_DISPATCH(fn, ...)                                                                                        \
@@ -350,6 +347,8 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
         return st;
     classify_tiles(be);
     fill_slots(be);
+    if (be->cfg.pattern != TESS_PATTERN_MR)
+        Q_DISPATCH(cpu_q_link_coefs, be);
     be->cur = 0;
     be->nsteps_done = 0;
     if (be->cfg.pattern == TESS_PATTERN_MR) {
@@ -482,6 +481,7 @@ static void q_destroy(tess_backend_t *b)
     free(be->link_val);
     free(be->slots);
     free(be->link_local);
+    free(be->link_coef);
     free(be->tile_special);
     free(be->fix);
     free(be->fix_start);

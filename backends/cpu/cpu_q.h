@@ -49,10 +49,14 @@ typedef struct tess_cpu_q {
                                * slots that its own tile writes), not from the whole gather of the pre-pass */
     int64_t *tile_link;       /* per tile: first curved link (index into links; ntiles + 1 entries) */
     tess_link_slot_t *slots;  /* per curved link (links' order): where its rule reads, filled at initialise */
-    uint8_t *link_local;      /* per curved link: every slot it reads is its own tile's and is written by that tile
-                               * only (x + c_i and x + 2 c_i in the tile): AA computes it in the sweep, not the
-                               * pre-pass, from the values the tile's pull just brought into the cache */
-    void *link_val;           /* AA and MR: the pre-pass's value of every curved link (links' order) */
+    uint8_t *link_local;      /* per curved link: bit 0 set when every slot it reads is its own tile's and is
+                               * written by that tile only (x + c_i and x + 2 c_i in the tile): the sweeps take its
+                               * values from the tile's pull buffer (AA: not in the pre-pass); bits 1-3: the form
+                               * of its Bouzidi rule (tess_q_bouzidi_coefs) */
+    void *link_coef;          /* per curved link: its rule's three coefficients and its wall term (4 R), computed
+                               * at initialise (tess_q_bouzidi_coefs), so that a step only applies the rule */
+    void *link_val;           /* two R per curved link (links' order): AA, the pre-pass's reads of a link that is not
+                               * local (those its own tile cannot supply, cpu_q_prepass); MR, the link's value */
     tess_cpu_fd_t fd;         /* finite-difference inlet/outlet nodes and their strain rates (pre-pass per step) */
     int reference;            /* tests: every tile through the full per-node function (tess_q_node_step) */
     tess_tiling_t shape;      /* lattice, q and extent only: for tess_state_index */

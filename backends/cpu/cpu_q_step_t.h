@@ -4,8 +4,43 @@
 
 #define R TESS_R
 
+/* Every curved link's Bouzidi form and coefficients (tess_q_bouzidi_coefs, in this precision) and its wall term, into
+ * link_coef and bits 1-3 of link_local, after fill_slots: a step then only applies the rule, with the same bits.
+ * Bit 0 (local) by what the form reads (cpu_q_link_local): the halfway and the linear q < 1/2 forms read x + c_i only
+ * through the tile's own pull, so they are local wherever x + c_i lies; the quadratic q < 1/2 form needs x + c_i in
+ * the tile (not x + 2 c_i); the q >= 1/2 forms x + c_i and x + 2 c_i where they read them. */
+static void TESS_QFN(cpu_q_link_coefs)(tess_cpu_q_t *be)
+{
+    const int order = be->params.wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1;
+    R *coef = (R *)be->link_coef;
+#pragma omp parallel for schedule(static) num_threads(be->nthreads)
+    for (int32_t k = 0; k < be->ntiles; k++)
+        for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++) {
+            const tess_link_slot_t *s = &be->slots[l];
+            R *c = coef + 4 * l;
+            const int form = TESS_QFN(tess_q_bouzidi_coefs)(order, (R)s->q, s->n1 >= 0, s->n2 >= 0, c);
+            c[3] = sizeof(R) == 8 ? (R)s->wall64 : (R)s->wall32;
+            const int in1 = s->n1 < 0 || s->n1 / 64 == k, in2 = s->n2 < 0 || s->n2 / 64 == k;
+            const int local = form == TESS_BOUZIDI_HALFWAY || form == TESS_BOUZIDI_BEFORE1 ||
+                              ((form == TESS_BOUZIDI_BEFORE2 || form == TESS_BOUZIDI_AFTER1) && in1) ||
+                              (form == TESS_BOUZIDI_AFTER2 && in1 && in2);
+            be->link_local[l] = (uint8_t)(local | form << 1);
+        }
+}
+
+/* The value of curved link l of tile k from the populations f (tess_link_slot_loads) and its precomputed rule. */
+static inline R TESS_QFN(cpu_q_link_value)(const tess_cpu_q_t *be, const R *f, int conv, int32_t k, int64_t l)
+{
+    const R *c = (const R *)be->link_coef + 4 * l;
+    R v[5];
+    TESS_QFN(tess_link_slot_loads)(be->params.wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1, be->grid.pop, f,
+                                   (const R *)0, conv, k, &be->slots[l], v);
+    return TESS_QFN(tess_q_bouzidi_apply)(be->link_local[l] >> 1, c, v[0], v[1], v[2], v[3], v[4], c[3]);
+}
+
 /* Pre-pass (AA): the incoming populations of the special nodes that the sweep does not reconstruct itself
- * (tess_cpu_q_t.special_sweep) and the curved links that are not local, read before the sweep writes. */
+ * (tess_cpu_q_t.special_sweep) and, of the curved links that are not local, the reads that their own tile cannot
+ * supply in the sweep, read before the sweep writes. */
 static void TESS_QFN(cpu_q_prepass)(tess_cpu_q_t *be, const R *f, int conv)
 {
     const tess_params_t *p = &be->params;
@@ -29,8 +64,28 @@ static void TESS_QFN(cpu_q_prepass)(tess_cpu_q_t *be, const R *f, int conv)
 #pragma omp parallel for schedule(static) num_threads(be->nthreads)
     for (int32_t k = 0; k < be->ntiles; k++)
         for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++)
-            if (slots[l].i != TESS_LINK_NONE && !be->link_local[l]) /* local links: in the sweep */
-                link_val[l] = TESS_QFN(tess_link_slot_value)(p, g->pop, f, (const R *)0, conv, k, &slots[l]);
+            if (slots[l].i != TESS_LINK_NONE && !(be->link_local[l] & 1u)) /* local links: in the sweep */
+            {
+                /* only what the link's own tile cannot supply in the sweep (cpu_q_link_local's reasoning): fb2 for
+                 * the quadratic q < 1/2 form, fi for the q >= 1/2 forms when x + c_i is in another tile, and fi1
+                 * for the quadratic q >= 1/2 form; link_val holds two values per link */
+                const tess_link_slot_t *sl = &slots[l];
+                const int form = be->link_local[l] >> 1, sw = conv == TESS_Q_SWAPPED;
+                const int i = sl->i, kd = sl->kd;
+                const int64_t x = 64 * (int64_t)k + sl->node, n1 = sl->n1, n2 = sl->n2; /* n1 >= 0: not local */
+                R *st = link_val + 2 * l;
+                if (form == TESS_BOUZIDI_BEFORE2) {
+                    st[0] = sw ? TESS_QFN(tess_link_slot_load)(g->pop, f, (const R *)0, n1, i)
+                               : TESS_QFN(tess_link_slot_load)(g->pop, f, (const R *)0, n2, kd);
+                } else {
+                    if (n1 / 64 != k)
+                        st[0] = sw ? TESS_QFN(tess_link_slot_load)(g->pop, f, (const R *)0, n1, kd)
+                                   : TESS_QFN(tess_link_slot_load)(g->pop, f, (const R *)0, x, i);
+                    if (form == TESS_BOUZIDI_AFTER2)
+                        st[1] = sw && n2 >= 0 ? TESS_QFN(tess_link_slot_load)(g->pop, f, (const R *)0, n2, kd)
+                                              : TESS_QFN(tess_link_slot_load)(g->pop, f, (const R *)0, n1, i);
+                }
+            }
 }
 
 /* Tile extent: 8 x 8 x 1 for D2Q9, 4 x 4 x 4 otherwise; node (x, y, z) is x + EX (y + EY z). */
@@ -152,8 +207,10 @@ CPU_Q_NO_VECTORIZE static void TESS_QFN(cpu_q_collide_nodes)(
 
 /* The cache lines of the next tile's reads that are not in the cache yet, for a prefetch while this tile
  * computes: its own q x 64 values and, when it pulls (canon: the AB step and the odd AA step), the layers of the
- * z-neighbour tiles that its pull reads for c_z != 0 (the y-neighbours' rows were read 32 tiles earlier and are
- * still in L2). pf: room for 10 q addresses. Returns the count. */
+ * z-neighbour tiles that its pull reads for c_z != 0 and the rows it reads in tiles that no earlier tile has
+ * touched: the +y neighbours (whose own sweep comes a row of tiles later) and the (x + 1, y, z +- 1) ones (the
+ * -y and -x neighbours' rows were read by earlier tiles and are still in L2). pf: room for 16 q addresses.
+ * Returns the count. */
 static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, int32_t k, int canon, const char **pf)
 {
     const int cz[TESS_QL_Q] = TESS_QL_CZ;
@@ -175,6 +232,22 @@ static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, i
             pf[n++] = layer;
             pf[n++] = layer + 64;
         }
+    const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY;
+    TESS_UNROLL
+    for (int i = 0; i < TESS_QL_Q; i++)
+        TESS_UNROLL
+        for (int z = 0; z < CPU_Q_EZ; z++)
+            TESS_UNROLL
+            for (int y = 0; y < CPU_Q_EY; y++) { /* cpu_q_rows' upstream row and x-neighbour of row (y, z) */
+                const int zu = z - cz[i], yu = y - cy[i];
+                const int sz = zu < 0 ? -1 : zu >= CPU_Q_EZ ? 1 : 0, sy = yu < 0 ? -1 : yu >= CPU_Q_EY ? 1 : 0;
+                const int64_t row = CPU_Q_EX * ((yu - CPU_Q_EY * sy) + CPU_Q_EY * (zu - CPU_Q_EZ * sz));
+                const int sa = 13 + 3 * sy + 9 * sz, sb = 13 + (cx[i] > 0 ? -1 : 1) + 3 * sy + 9 * sz;
+                if (sy > 0 && nb[sa] >= 0)
+                    pf[n++] = src + nb[sa] * tile_bytes + i * dir_bytes + row * (int64_t)sizeof(R);
+                if (cx[i] != 0 && (sy > 0 || (sy == 0 && sz != 0 && cx[i] < 0)) && nb[sb] >= 0)
+                    pf[n++] = src + nb[sb] * tile_bytes + i * dir_bytes + row * (int64_t)sizeof(R);
+            }
     return n;
 }
 
@@ -205,6 +278,33 @@ static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_
     TESS_QFN(cpu_q_collide_nodes)(p, buf);
 }
 
+/* A local curved link (tess_cpu_q_t.link_local) from the tile's pull: after the pull buf->f[j][m] is f*_j(m - c_j),
+ * in either convention, for every wet m - c_j, so f*_kd(x + c_i) is buf->f[kd][x], f*_i(x) buf->f[i][x + c_i],
+ * f*_i(x + c_i) buf->f[i][x + 2 c_i] and f*_kd(x + 2 c_i) buf->f[kd][x + c_i] (fix-ups and links write only
+ * entries whose upstream node is not wet); a value whose target node is not wet is in the node's own slot of the
+ * tile (self), in either convention: f*_kd(x), f*_i(x) without x + c_i, f*_i(x + c_i) without x + 2 c_i. The
+ * same five values tess_link_slot_loads reads, without the index arithmetic of the direction arrays. */
+static inline R TESS_QFN(cpu_q_link_local)(const TESS_QFN(cpu_q_buffer) *buf, const R *self, int64_t ds,
+                                            const tess_link_slot_t *s, const R *c, int form)
+{
+    const int i = s->i, kd = s->kd, x = s->node, n1 = s->n1 & 63, n2 = s->n2 & 63;
+    const R fb = self[kd * ds + x];
+    switch (form) {
+    case TESS_BOUZIDI_BEFORE2:
+        return TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, (R)0, buf->f[kd][x], buf->f[kd][n1], (R)0, c[3]);
+    case TESS_BOUZIDI_BEFORE1:
+        return TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, (R)0, buf->f[kd][x], (R)0, (R)0, c[3]);
+    case TESS_BOUZIDI_AFTER2: /* x + c_i is wet */
+        return TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, buf->f[i][n1], (R)0, (R)0,
+                                              s->n2 >= 0 ? buf->f[i][n2] : self[i * ds + n1], c[3]);
+    case TESS_BOUZIDI_AFTER1:
+        return TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, s->n1 >= 0 ? buf->f[i][n1] : self[i * ds + x], (R)0, (R)0,
+                                              (R)0, c[3]);
+    default:
+        return TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, (R)0, (R)0, (R)0, (R)0, c[3]);
+    }
+}
+
 /* One sweep over the tiles: every tile pulls all its links by rows without looking at node types, then a tile
  * that is not plain applies its fix-ups: the wall rule on links whose upstream node is not wet (bounce-back,
  * from the node's own slot opp(i), which holds f*_opp(i) in both conventions), a rest state on its dry nodes,
@@ -214,15 +314,15 @@ static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_
  * wet node, bit for bit (tests/lattice/test_q_tiles.c). D3Q19's Zou-He plane nodes (tess_cpu_q_t.special_sweep)
  * take the pull, fix-ups and curved links of any node and then their reconstruction (tess_q_zou_he_plane), which
  * reads only the node's own pulled populations. AB: src != dst, both canonical. AA: src == dst; use_buf:
- * the other special nodes and the curved links that are not local (tess_cpu_q_t.link_local) come from the pre-pass
- * (read before anything is written). */
+ * the other special nodes and the reads of the curved links that are not local (tess_cpu_q_t.link_local) that
+ * their tile cannot supply come from the pre-pass (read before anything is written). */
 static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int conv_in, int conv_out, int use_buf)
 {
     const tess_params_t *p = &be->params;
     const tess_q_grid_t *g = &be->grid;
     const int opp[TESS_QL_Q] = TESS_QL_OPP, w[TESS_QL_Q] = TESS_QL_W;
     const int curved = p->wall != TESS_WALL_BOUNCE_BACK;
-    const R *pre = (const R *)be->buf, *link_val = (const R *)be->link_val;
+    const R *pre = (const R *)be->buf, *link_val = (const R *)be->link_val, *coef = (const R *)be->link_coef;
     const tess_link_slot_t *slots = be->slots;
     /* populations direction-major (cpu_q.h): tile k's direction i at k * ts + i * ds */
     const int64_t ts = tess_pop_tile_stride(g->pop, TESS_QL_Q), ds = tess_pop_dir_stride(g->pop);
@@ -264,10 +364,24 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                         const tess_link_slot_t *sl = &slots[l];
                         if (sl->i == TESS_LINK_NONE)
                             continue;
-                        buf.f[sl->i][sl->node] = use_buf && !be->link_local[l]
-                                                     ? link_val[l]
-                                                     : TESS_QFN(tess_link_slot_value)(p, g->pop, src, (const R *)0,
-                                                                                      conv_in, k, sl);
+                        const unsigned flags = be->link_local[l];
+                        R v;
+                        if (flags & 1u)
+                            v = TESS_QFN(cpu_q_link_local)(&buf, self, ds, sl, coef + 4 * l, (int)(flags >> 1));
+                        else if (use_buf) { /* the pre-pass's values and the tile's own */
+                            const R *st = link_val + 2 * l, *c = coef + 4 * l;
+                            const int form = (int)(flags >> 1), i = sl->i, kd = sl->kd, x = sl->node;
+                            const int in1 = sl->n1 / 64 == k, n1 = sl->n1 & 63;
+                            const R fb = self[kd * ds + x], fb1 = buf.f[kd][x];
+                            if (form == TESS_BOUZIDI_BEFORE2)
+                                v = TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, (R)0, fb1, st[0], (R)0, c[3]);
+                            else
+                                v = TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, in1 ? buf.f[i][n1] : st[0], fb1, (R)0,
+                                                                  form == TESS_BOUZIDI_AFTER2 ? st[1] : (R)0, c[3]);
+                        } else {
+                            v = TESS_QFN(cpu_q_link_value)(be, src, conv_in, k, l);
+                        }
+                        buf.f[sl->i][sl->node] = v;
                     }
                 for (int64_t s = be->tile_special[k]; s < be->tile_special[k + 1]; s++) {
                     const int64_t node = be->special[s];
@@ -292,7 +406,7 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                         buf.f[i][n] = fl[i];
                 }
             }
-            const char *pf[10 * TESS_QL_Q];
+            const char *pf[16 * TESS_QL_Q];
             const int npf = p->collision == TESS_COLLISION_LBGK && !p->use_force
                                 ? TESS_QFN(cpu_q_next_lines)(be, (const char *)src, k + 1, conv_in == TESS_Q_CANON, pf)
                                 : 0;
