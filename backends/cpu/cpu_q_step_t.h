@@ -9,7 +9,7 @@
  * Bit 0 (local) by what the form reads (cpu_q_link_local): the halfway and the linear q < 1/2 forms read x + c_i only
  * through the tile's own pull, so they are local wherever x + c_i lies; the quadratic q < 1/2 form needs x + c_i in
  * the tile (not x + 2 c_i); the q >= 1/2 forms x + c_i and x + 2 c_i where they read them. */
-static void TESS_QFN(cpu_q_link_coefs)(tess_cpu_q_t *be)
+void TESS_QFN(cpu_q_link_coefs)(tess_cpu_q_t *be)
 {
     const int order = be->params.wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1;
     R *coef = (R *)be->link_coef;
