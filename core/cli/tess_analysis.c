@@ -100,13 +100,7 @@ static tess_average_dist_job_t average_job(const tess_analysis_t *a, tess_averag
     h->nw = a->wss_on ? a->wss.n : 0;
     if (op == TESS_AVERAGE_DIST_SAVE || op == TESS_AVERAGE_DIST_LOAD) /* the file's: a pass over the tiling */
         h->hash = case_hash(a);
-    h->dims[0] = g->nx;
-    h->dims[1] = g->ny;
-    h->dims[2] = g->nz;
-    for (int k = 0; k < 3; k++)
-        h->origin[k] = a->c->origin[k];
-    h->spacing = a->c->spacing;
-    snprintf(h->dir, sizeof h->dir, "%s", a->dir);
+    tess_pieces_frame_set(&h->frame, a->c, a->dir, NULL);
     job.w = a->wss_on ? &a->wss : NULL;
     job.ext = a->ext;
     job.type = g->type;
@@ -282,17 +276,11 @@ static tess_status write_vti(const tess_analysis_t *a, const char *stem, const t
 /* Every rank its piece of wss_<step>.pvti from the WSS vectors of rank 0 (tess_wss_pieces.h). */
 static tess_status write_wss_ranks(tess_analysis_t *a, long step, tess_error_t *err)
 {
-    const tess_geometry_t *g = &a->c->geometry;
     tess_wss_pieces_job_t job;
     memset(&job, 0, sizeof job);
-    snprintf(job.head.dir, sizeof job.head.dir, "%s", a->dir);
-    snprintf(job.head.stem, sizeof job.head.stem, "wss_%06ld", step);
-    job.head.dims[0] = g->nx;
-    job.head.dims[1] = g->ny;
-    job.head.dims[2] = g->nz;
-    for (int k = 0; k < 3; k++)
-        job.head.origin[k] = a->c->origin[k];
-    job.head.spacing = a->c->spacing;
+    char stem[64];
+    snprintf(stem, sizeof stem, "wss_%06ld", step);
+    tess_pieces_frame_set(&job.head, a->c, a->dir, stem);
     job.ext = a->ext;
     job.w = &a->wss;
     job.wss = a->wss_now;
@@ -377,7 +365,7 @@ static tess_status write_average(tess_analysis_t *a, long step, tess_error_t *er
     snprintf(stem, sizeof stem, "average_%06ld", step);
     if (a->dist && a->ext) { /* every rank its piece from its own sums */
         tess_average_dist_job_t job = average_job(a, TESS_AVERAGE_DIST_PIECES, step);
-        snprintf(job.head.stem, sizeof job.head.stem, "%s", stem);
+        snprintf(job.head.frame.stem, sizeof job.head.frame.stem, "%s", stem);
         return tess_sim_average(a->sim, &job, err);
     }
     /* One file: the means per tile node, the single process's own or the ranks' gathered at this step. */

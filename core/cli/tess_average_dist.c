@@ -202,7 +202,7 @@ static tess_status pieces(const tess_dist_view_t *v, keep_t *k, const tess_avera
     tess_mpi_bcast(&need, sizeof need, 0);
     tess_status st;
     if (need && (st = tess_field_pieces_plan(v, root ? job->ext : NULL, root ? job->corner : NULL,
-                                             root ? job->type : NULL, h->dims, &k->plan, err)) != TESS_OK)
+                                             root ? job->type : NULL, h->frame.dims, &k->plan, err)) != TESS_OK)
         return st;
     double *a[NARR] = {0}, *b[NARR] = {0};
     if ((st = node_means(k, h->wss, a, err)) != TESS_OK) {
@@ -222,8 +222,8 @@ static tess_status pieces(const tess_dist_view_t *v, keep_t *k, const tess_avera
             wall[i] = b[5][i] != 0.0;
         tess_vti_array_t arrays[6];
         const int na = tess_average_arrays(b[0], b[1], h->wss, b[2], b[3], b[4], wall, arrays);
-        const tess_vti_pieces_t pj = {h->dir,   h->stem, {h->dims[0], h->dims[1], h->dims[2]}, h->origin,
-                                      h->spacing, NULL,  0, arrays, na, tess_field_pieces_ext(k->plan)};
+        const tess_vti_pieces_t pj = {h->frame.dir, h->frame.stem, {h->frame.dims[0], h->frame.dims[1], h->frame.dims[2]}, h->frame.origin,
+                                      h->frame.spacing, NULL,  0, arrays, na, tess_field_pieces_ext(k->plan)};
         st = tess_vti_pieces_write_own(&pj, err);
     }
     free_arrays(a);

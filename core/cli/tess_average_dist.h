@@ -10,6 +10,7 @@
 #define TESS_AVERAGE_DIST_H
 
 #include "cpu_dist.h"
+#include "tess_pieces_frame.h"
 #include "tess_wss.h"
 
 typedef enum {
@@ -26,9 +27,7 @@ typedef struct {
     int64_t start, every, step, ntiles, nw; /* ntiles, nw: the global tiling's tiles and the WSS nodes */
     uint64_t hash;                          /* the case's (tess_restart_hash), for the file */
     char path[1100];
-    char dir[1024], stem[64];
-    int32_t dims[3];
-    double origin[3], spacing;
+    tess_pieces_frame_t frame;
 } tess_average_dist_head_t;
 
 typedef struct {

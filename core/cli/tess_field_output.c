@@ -93,14 +93,7 @@ static tess_status write_ranks(tess_field_output_t *o, const char *stem, const t
     tess_field_pieces_job_t job;
     memset(&job, 0, sizeof job);
     tess_field_pieces_head_t *h = &job.head;
-    snprintf(h->dir, sizeof h->dir, "%s", o->dir);
-    snprintf(h->stem, sizeof h->stem, "%s", stem);
-    h->dims[0] = c->geometry.nx;
-    h->dims[1] = c->geometry.ny;
-    h->dims[2] = c->geometry.nz;
-    for (int a = 0; a < 3; a++)
-        h->origin[a] = c->origin[a];
-    h->spacing = c->spacing;
+    tess_pieces_frame_set(&h->frame, c, o->dir, stem);
     h->units = c->units;
     h->single = c->precision == TESS_PRECISION_SINGLE;
     h->nfields = nfields;

@@ -359,7 +359,7 @@ tess_status tess_field_pieces_task(const tess_dist_view_t *v, void *arg, tess_er
     const tess_tiling_t own = own_tiles(v);
     tess_status st;
     if (first && (st = tess_field_pieces_plan(v, root ? job->ext : NULL, root ? job->tiling->tile_corner : NULL,
-                                              root ? job->type : NULL, h.dims, v->keep, err)) != TESS_OK)
+                                              root ? job->type : NULL, h.frame.dims, v->keep, err)) != TESS_OK)
         return st;
     const plan_t *p = *v->keep;
     const size_t n = p->nbox;
@@ -392,8 +392,8 @@ tess_status tess_field_pieces_task(const tess_dist_view_t *v, void *arg, tess_er
         tess_vti_field_t fields[TESS_FIELD_PIECES_FIELDS];
         for (int k = 0; k < h.nfields && k < TESS_FIELD_PIECES_FIELDS; k++)
             fields[k] = (tess_vti_field_t){h.fname[k], h.fvalue[k]};
-        const tess_vti_pieces_t pj = {h.dir,   h.stem,    {h.dims[0], h.dims[1], h.dims[2]},
-                                      h.origin, h.spacing, fields, h.nfields, arrays, 6, (const int32_t(*)[6])p->ext};
+        const tess_vti_pieces_t pj = {h.frame.dir, h.frame.stem, {h.frame.dims[0], h.frame.dims[1], h.frame.dims[2]},
+                                      h.frame.origin, h.frame.spacing, fields, h.nfields, arrays, 6, (const int32_t(*)[6])p->ext};
         const double t0 = tess_mpi_wtime();
         st = tess_vti_pieces_write_own(&pj, err);
         if (root)

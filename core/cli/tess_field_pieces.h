@@ -9,6 +9,7 @@
 #define TESS_FIELD_PIECES_H
 
 #include "cpu_dist.h"
+#include "tess_pieces_frame.h"
 #include "tess_units.h"
 #include "tess_vti.h"
 
@@ -16,9 +17,7 @@
 
 /* What rank 0 sends every rank for one output (plain data: broadcast as bytes). */
 typedef struct {
-    char dir[1024], stem[64];
-    int32_t dims[3];
-    double origin[3], spacing;
+    tess_pieces_frame_t frame;
     tess_units_t units;
     int32_t single; /* 1: density, pressure and velocity as Float32 */
     int32_t nfields;

@@ -7,13 +7,10 @@
 #define TESS_WSS_PIECES_H
 
 #include "cpu_dist.h"
+#include "tess_pieces_frame.h"
 #include "tess_wss.h"
 
-typedef struct {
-    char dir[1024], stem[64];
-    int32_t dims[3];
-    double origin[3], spacing;
-} tess_wss_pieces_head_t;
+typedef tess_pieces_frame_t tess_wss_pieces_head_t; /* what rank 0 sends: the frame alone */
 
 typedef struct {
     tess_wss_pieces_head_t head;
