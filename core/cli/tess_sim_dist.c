@@ -849,15 +849,17 @@ tess_status tess_sim_dist_pieces(tess_backend_t *be, tess_field_pieces_job_t *jo
 
 void tess_sim_dist_register(void)
 {
-    static const tess_dist_task_t list[NTASKS] = {[TASK_STATS] = {task_stats, 1}, [TASK_CHECK] = {task_check, 1},
-                                                  [TASK_FORCES] = {task_forces, 1}, [TASK_SAVE] = {task_save, 1},
-                                                  [TASK_LOAD] = {task_load, 0},
-                                                  [TASK_EQUILIBRIUM] = {task_equilibrium, 0},
-                                                  [TASK_FIELDS] = {task_fields, 1},
-                                                  [TASK_PIECES] = {tess_field_pieces_task, 1},
-                                                  [TASK_NODES] = {task_nodes, 1},
-                                                  [TASK_STRESS] = {task_stress, 1},
-                                                  [TASK_WSS_PIECES] = {tess_wss_pieces_task, 0},
+    static const tess_dist_task_t list[NTASKS] = {[TASK_STATS] = {task_stats, 1, NULL},
+                                                  [TASK_CHECK] = {task_check, 1, NULL},
+                                                  [TASK_FORCES] = {task_forces, 1, NULL},
+                                                  [TASK_SAVE] = {task_save, 1, NULL},
+                                                  [TASK_LOAD] = {task_load, 0, NULL},
+                                                  [TASK_EQUILIBRIUM] = {task_equilibrium, 0, NULL},
+                                                  [TASK_FIELDS] = {task_fields, 1, NULL},
+                                                  [TASK_PIECES] = {tess_field_pieces_task, 1, NULL},
+                                                  [TASK_NODES] = {task_nodes, 1, NULL},
+                                                  [TASK_STRESS] = {task_stress, 1, NULL},
+                                                  [TASK_WSS_PIECES] = {tess_wss_pieces_task, 0, NULL},
                                                   [TASK_AVERAGE] = {tess_average_dist_task, 1, tess_average_dist_drop}};
     tess_cpu_dist_set_tasks(list, NTASKS);
 }
