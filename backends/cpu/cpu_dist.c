@@ -249,26 +249,11 @@ static void node_step(node_t *d)
     t = tess_mpi_wtime();
     phase_recv(d, phase);
     tx += tess_mpi_wtime() - t;
-    if (d->cfg.pattern == TESS_PATTERN_MR && !ex->mr_parts) {
-        /* an engine whose MR steps every tile at once (the GPU's), halo tiles included (their values are then
-         * replaced where they are read): the step first, then the moments of the listed nodes, without overlap */
-        node_tiles(d, 0, pl->local.ntiles, TESS_DIST_FIRST | TESS_DIST_LAST);
-        node_sync(d);
-        t = tess_mpi_wtime();
-        void *f = ex->state(d->eng, 0);
-        phase_send(d, FWD, f);
-        phase_finish(d, FWD, f);
-        node_sync(d);
-        d->exchange_s += tess_mpi_wtime() - t + tx;
-        d->step_s += tess_mpi_wtime() - t0;
-        d->steps++;
-        return;
-    }
     node_tiles(d, 0, pl->nbound, TESS_DIST_FIRST);
     node_sync(d); /* a GPU's boundary tiles are done before the exchange's clock starts */
     t = tess_mpi_wtime();
     /* AB: the new state is the other copy until the step completes; AA works in place; MR keeps the boundary
-     * tiles' new moments aside until the interior has read their old ones (tess_dist_engine.h, mr_parts). */
+     * tiles' new moments aside until the interior has read their old ones (tess_dist_engine.h, state). */
     phase_send(d, phase, ex->state(d->eng, 1));
     tx += tess_mpi_wtime() - t;
     node_tiles(d, pl->nbound, pl->nowned, TESS_DIST_LAST); /* a GPU runs it while the messages travel */

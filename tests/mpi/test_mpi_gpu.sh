@@ -5,7 +5,12 @@
 # mr; ab and aa also with finite-difference inlet and outlet, aa in single precision; ab staged through pageable
 # instead of page-locked buffers, TESSERA_MPI_PAGEABLE_STAGING=1): the final populations
 # (a checkpoint), the written fields byte for byte and the monitor (forces included) but its two timing columns,
-# and summary.json's mpi block with its transport. The build must be reproducible for the GPU's bits to be those
+# and summary.json's mpi block with its transport. MR steps in parts on the GPU as well (the boundary tiles into the
+# next copy of the moments, sent from there, the interior meanwhile): every block shape (the default 2x2x1 tiles in
+# double precision, one tile a block, 2x2x2 tiles in single precision, the column sweep over 16 tile layers) at 2
+# and 3 ranks, fd openings at 2, and the edges of the partition of tests/mpi/test_mpi.sh: cases/channel.ini cut to
+# 16x16x8 at 2 ranks (every tile a boundary tile, an empty interior) and tests/mpi/two_pipes.ini at 2 ranks (no
+# neighbour, nothing exchanged) and 3 (one pipe cut). The build must be reproducible for the GPU's bits to be those
 # of every rank count (TESSERA_REPRODUCIBLE=ON; the test still runs in a fast build). Exit status 77 (skipped)
 # without mpirun or without a CUDA device.
 # Usage: tests/mpi/test_mpi_gpu.sh TESSERA [MPIRUN]
@@ -46,15 +51,17 @@ same_as() { # REF DIR LABEL: every field file, the final state and the monitor o
     echo "ok   $label: the final populations, $n field files and the monitor bitwise equal"
 }
 
-for variant in ab aa mr ab-fd aa-fd aa-single ab-pageable; do
+for variant in ab aa mr ab-fd aa-fd aa-single ab-pageable mr-tile mr-single mr-column mr-fd; do
     pattern=${variant%%-*}
     # Single .vti files from rank 0 under mpirun too (not pieces), to compare byte for byte; the pieces are cut from
     # rank 0's arrays whatever the backend (tests/mpi/test_mpi.sh checks them).
     extra=(--backend cuda --checkpoint-every 40 --set run.output_pieces=no)
+    [ "$pattern" = mr ] && extra+=(--set physics.collision=regularized)
     case $variant in
     *-fd) extra+=(--set inlet.in.method=fd --set outlet.out.method=fd) ;;
-    mr) extra+=(--set physics.collision=regularized) ;;
-    *-single) extra+=(--precision single) ;;
+    *-single) extra+=(--precision single) ;;          # mr: 2x2x2 tiles a block
+    mr-tile) extra+=(--set run.mr_layer=64) ;;        # one tile a block
+    mr-column) extra+=(--set run.mr_layer=4096) ;;    # the column sweep: 2 x 2 x 16 tiles a block
     esac
     # The transport summary.json must name: page-locked staging unless the library takes device pointers.
     transport='host staging (pinned)\|device buffers'
@@ -65,7 +72,7 @@ for variant in ab aa mr ab-fd aa-fd aa-single ab-pageable; do
     fi
     "$tessera" run "$case_file" --pattern "$pattern" --quiet --out "$work/$variant-ref" "${extra[@]}" >/dev/null
     ranks="2"
-    case $variant in ab | aa | mr) ranks="2 3" ;; esac
+    case $variant in ab | aa | mr | mr-tile | mr-single | mr-column) ranks="2 3" ;; esac
     for n in $ranks; do
         out=$work/$variant-$n
         if ! ( [ ${#envs[@]} -eq 0 ] || export "${envs[@]}"; mpi "$n" run "$case_file" --pattern "$pattern" --quiet --out "$out" "${extra[@]}" ) >"$out.log" 2>&1; then
@@ -81,6 +88,31 @@ for variant in ab aa mr ab-fd aa-fd aa-single ab-pageable; do
             grep '"mpi"' "$out/summary.json" || true
             fails=$((fails + 1))
         fi
+    done
+done
+
+# MR at the edges of the partition (as tests/mpi/test_mpi.sh on the CPU): cases/channel.ini cut to 16x16x8 at 2
+# ranks, where every tile of each rank is a boundary tile (the interior part empty); tests/mpi/two_pipes.ini at 2
+# ranks, where each rank has no neighbour (no boundary tile, nothing exchanged), and at 3 (one pipe cut in two).
+for mrcase in channel-flat two_pipes; do
+    extra=(--backend cuda --pattern mr --quiet --checkpoint-every 40 --set run.output_pieces=no)
+    if [ "$mrcase" = channel-flat ]; then
+        file=$here/../../cases/channel.ini ranks="2"
+        extra+=(--set domain.nz=8 --set physics.collision=regularized --set run.steps=40 --set run.output_every=20
+            --set run.monitor_every=10)
+    else
+        file=$here/two_pipes.ini ranks="2 3"
+    fi
+    "$tessera" run "$file" --out "$work/mr-$mrcase-ref" "${extra[@]}" >/dev/null
+    for n in $ranks; do
+        out=$work/mr-$mrcase-$n
+        if ! mpi "$n" run "$file" --out "$out" "${extra[@]}" >"$out.log" 2>&1; then
+            echo "FAIL mr $mrcase, $n ranks: the run failed:"
+            tail -3 "$out.log"
+            fails=$((fails + 1))
+            continue
+        fi
+        same_as "$work/mr-$mrcase-ref" "$out" "mr $mrcase, $n GPU ranks"
     done
 done
 echo "transport: $(grep -o '"transport": "[^"]*"' "$work/ab-2/summary.json" 2>/dev/null || echo none)"
