@@ -53,6 +53,10 @@ typedef struct tess_dist_engine {
     void *(*host_alloc)(size_t bytes);
     void (*host_free)(void *p);
     tess_status (*copy)(void *dst, const void *src, size_t bytes, int to_device, tess_error_t *err);
+    /* A copy from the device on a stream of its own: after every kernel launched before it (the packing), beside
+     * those launched after it (the interior tiles); copies_wait waits for every such copy. NULL: copy only. */
+    tess_status (*copy_async)(void *dst, const void *src, size_t bytes, tess_error_t *err);
+    tess_status (*copies_wait)(tess_error_t *err);
     tess_status (*sync)(tess_error_t *err);
 } tess_dist_engine_t;
 

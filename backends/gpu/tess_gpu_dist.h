@@ -183,6 +183,37 @@ TESS_GPU_OP tess_status tess_gpu_dist_sync(tess_error_t *err)
     return TESS_OK;
 }
 
+/* The staging copies' stream and the event that orders a copy after the packing. The stream is non-blocking: the
+ * kernels' stream (the legacy default one) would otherwise wait for its copies, and the interior tiles launched
+ * after them would not run beside them. Made at the first copy, on the rank's device; kept for the process. */
+static gpuStream_t tess_gpu_dist_stream = NULL;
+static gpuEvent_t tess_gpu_dist_packed = NULL;
+
+/* A copy from the device on the staging stream: after every kernel launched before it (the packing, through the
+ * event), beside those launched after it (the interior tiles). tess_gpu_dist_copies_wait waits for them. */
+TESS_GPU_OP tess_status tess_gpu_dist_copy_async(void *dst, const void *src, size_t bytes, tess_error_t *err)
+{
+    if (!tess_gpu_dist_stream) {
+        TESS_GPU_TRY(gpuStreamCreateWithFlags(&tess_gpu_dist_stream, gpuStreamNonBlocking), err,
+                     "creating the stream of the halo copies");
+        TESS_GPU_TRY(gpuEventCreateWithFlags(&tess_gpu_dist_packed, gpuEventDisableTiming), err,
+                     "creating the event of the halo copies");
+    }
+    TESS_GPU_TRY(gpuEventRecord(tess_gpu_dist_packed, 0), err, "ordering a halo copy after the packing");
+    TESS_GPU_TRY(gpuStreamWaitEvent(tess_gpu_dist_stream, tess_gpu_dist_packed, 0), err,
+                 "ordering a halo copy after the packing");
+    TESS_GPU_TRY(gpuMemcpyAsync(dst, src, bytes, gpuMemcpyDeviceToHost, tess_gpu_dist_stream), err,
+                 "copying halo data from the device");
+    return TESS_OK;
+}
+
+TESS_GPU_OP tess_status tess_gpu_dist_copies_wait(tess_error_t *err)
+{
+    if (tess_gpu_dist_stream)
+        TESS_GPU_TRY(gpuStreamSynchronize(tess_gpu_dist_stream), err, "copying halo data from the device");
+    return TESS_OK;
+}
+
 static inline tess_dist_engine_t tess_gpu_make_dist(const tess_backend_ops_t *ops, const char *aware)
 {
     tess_dist_engine_t e;
@@ -203,6 +234,8 @@ static inline tess_dist_engine_t tess_gpu_make_dist(const tess_backend_ops_t *op
     e.host_alloc = tess_gpu_dist_host_alloc;
     e.host_free = tess_gpu_dist_host_free;
     e.copy = tess_gpu_dist_copy;
+    e.copy_async = tess_gpu_dist_copy_async;
+    e.copies_wait = tess_gpu_dist_copies_wait;
     e.sync = tess_gpu_dist_sync;
     return e;
 }
