@@ -33,7 +33,7 @@ if ! "$tessera" run "$case_file" --backend cuda --steps 2 --quiet --out "$work/p
 fi
 fails=0
 MPI_TIMEOUT=180
-. "$here/mpi_compare.sh" # mpi, strip, same_state_and_monitor
+. "$here/mpi_compare.sh" # mpi, strip, same_state_and_monitor, mr_edge
 REF_NAME="single-rank GPU run"
 same_as() { # REF DIR LABEL: every field file, the final state and the monitor of DIR equal REF's
     local ref=$1 dir=$2 label=$3 f n=0
@@ -94,18 +94,13 @@ for variant in ab aa mr ab-fd aa-fd aa-single ab-pageable mr-tile mr-single mr-c
     done
 done
 
-# MR at the edges of the partition (as tests/mpi/test_mpi.sh on the CPU): cases/channel.ini cut to 16x16x8 at 2
-# ranks, where every tile of each rank is a boundary tile (the interior part empty); tests/mpi/two_pipes.ini at 2
-# ranks, where each rank has no neighbour (no boundary tile, nothing exchanged), and at 3 (one pipe cut in two).
+# MR at the edges of the partition (as tests/mpi/test_mpi.sh on the CPU; mpi_compare.sh, mr_edge): every tile of
+# each rank a boundary tile (channel-flat: the interior part empty), a rank without neighbours (no boundary tile,
+# nothing exchanged) and one pipe cut in two (two_pipes).
 for mrcase in channel-flat two_pipes; do
-    extra=(--backend cuda --pattern mr --quiet --checkpoint-every 40 --set run.output_pieces=no)
-    if [ "$mrcase" = channel-flat ]; then
-        file=$here/../../cases/channel.ini ranks="2"
-        extra+=(--set domain.nz=8 --set physics.collision=regularized --set run.steps=40 --set run.output_every=20
-            --set run.monitor_every=10)
-    else
-        file=$here/two_pipes.ini ranks="2 3"
-    fi
+    mr_edge "$mrcase"
+    extra=(--backend cuda --pattern mr --quiet --checkpoint-every 40 --set run.output_pieces=no "${mr_extra[@]}")
+    file=$mr_file ranks=$mr_ranks
     "$tessera" run "$file" --out "$work/mr-$mrcase-ref" "${extra[@]}" >/dev/null
     for n in $ranks; do
         out=$work/mr-$mrcase-$n
