@@ -5,13 +5,15 @@
 # CPU code with AddressSanitizer and UndefinedBehaviorSanitizer and runs the fast tests, and fuzzes each file
 # reader for 45 s (ci/fuzz.sh). Exits non-zero on the first failure.
 #
-# Environment: TESSERA_BUILD_ROOT (default <repo>/build-ci) holds the two build directories;
+# Environment: TESSERA_BUILD_ROOT (default <repo>/build-ci) holds the build directories; each is removed once its
+# stage has passed (CI machines can have little free disk), unless TESSERA_KEEP_BUILDS=1;
 # TESSERA_JOBS (default 2) is the build and test parallelism.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_root=${TESSERA_BUILD_ROOT:-$root/build-ci}
 jobs=${TESSERA_JOBS:-2}
+keep_builds=${TESSERA_KEEP_BUILDS:-0}
 start=$SECONDS
 
 step() { printf '\n== %s (%ds)\n' "$*" $((SECONDS - start)); }
@@ -20,8 +22,23 @@ run() {
     "$@"
 }
 
+# A build that fills the disk fails at a link step far from the cause: say up front how much there is.
+# The peak is the sanitized build folder, about 0.4 GB with shared libraries (docs/testing.md, "Disk").
+report_disk() {
+    mkdir -p "$build_root"
+    df -h "$build_root" | tail -n 1 | awk '{ printf "disk: %s free of %s at %s\n", $4, $2, $6 }'
+}
+# A stage's build folder goes once the stage has passed: the next build then has its room.
+drop_build() {
+    if [ "$keep_builds" != 1 ]; then
+        run rm -rf "$1"
+    fi
+}
+
 step "dependencies"
+report_disk
 run "$root/ci/install-deps.sh"
+report_disk
 
 gpu_opts=()
 if [ -x /usr/local/cuda/bin/nvcc ]; then
@@ -42,7 +59,8 @@ else
 fi
 
 step "configure (all backends this machine can build, warnings are errors)"
-run cmake -S "$root" -B "$build_root/full" -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON "${gpu_opts[@]}"
+run cmake -S "$root" -B "$build_root/full" -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON \
+    -DTESSERA_SHARED_LIBS=ON "${gpu_opts[@]}"
 step "build"
 run cmake --build "$build_root/full" -j "$jobs"
 step "test: whole suite"
@@ -53,16 +71,18 @@ step "soak: a sparse case killed and restarted 3 times must end bitwise as an un
 run "$root/ci/soak.sh" 3 --tessera "$build_root/full/core/cli/tessera"
 step "validation: tessera validate --quick (default backend; report and plots in $build_root/validate)"
 run "$build_root/full/core/cli/tessera" validate --quick --quiet --out "$build_root/validate"
+drop_build "$build_root/full"
 
 # Debug (-O0): at -O2 the sanitizers make gcc take over ten minutes on each unrolled CPU kernel file, at -O0
 # seconds; the fast tests then run in a few minutes.
 step "configure (CPU only, AddressSanitizer + UndefinedBehaviorSanitizer, -O0)"
 run cmake -S "$root" -B "$build_root/sanitize" -DCMAKE_BUILD_TYPE=Debug -DTESSERA_WERROR=ON -DTESSERA_SANITIZE=ON \
-    -DTESSERA_WITH_CUDA=OFF -DTESSERA_WITH_HIP=OFF
+    -DTESSERA_SHARED_LIBS=ON -DTESSERA_WITH_CUDA=OFF -DTESSERA_WITH_HIP=OFF
 step "build (sanitized)"
 run cmake --build "$build_root/sanitize" -j "$jobs"
 step "test: fast tests under the sanitizers"
 run ctest --test-dir "$build_root/sanitize" --output-on-failure -j "$jobs" -L fast
+drop_build "$build_root/sanitize"
 
 # Each reader's libFuzzer target for 45 s, two at a time (docs/reliability.md, "Fuzzing"): about 4 minutes
 # with the build. ci/fuzz.sh SECONDS runs them longer.
