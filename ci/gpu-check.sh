@@ -16,7 +16,7 @@
 # skips the reproducible build, the GPU tests and the cross-checks (a second call that only validates);
 # GPU_CHECK_WRONG_ARCH=1 checks the error of an sm_80-only build on a newer GPU; GPU_CHECK_NCU=1 adds Nsight
 # Compute DRAM/L2 sector counts of the propagation kernel; GPU_CHECK_SANITIZER_CAP: seconds per
-# compute-sanitizer run (default 600); GPU_CHECK_SANITIZER_TESTS: the test binaries run under it (default all five;
+# compute-sanitizer run (default 600); GPU_CHECK_SANITIZER_TESTS: the test binaries run under it (default all six;
 # "none" skips); GPU_CHECK_MEMCHECK_TESTS, GPU_CHECK_RACECHECK_TESTS: one tool's list instead, an entry
 # BINARY:ARG,ARG passing arguments (test_gpu_mr_cuda:D3Q19,planes: its D3Q19 planes checks; ci/gpu-sanitizer.sh);
 # GPU_CHECK_FLUIDX3D: the source
@@ -72,7 +72,7 @@ configure() { # dir, reproducible
         "${cmake_extra[@]}" >"$1.configure.log" 2>&1 || return 1
     # The GPU targets first and on their own: the check must not depend on unrelated work in progress.
     cmake --build "$1" -j 8 --target test_gpu_vs_cpu_cuda test_gpu_variants_cuda test_matrix_cuda \
-        test_gpu_check_cuda test_gpu_mr_cuda tess_gpu_bench_cuda \
+        test_gpu_check_cuda test_gpu_mr_cuda test_gpu_mr_parts_cuda tess_gpu_bench_cuda \
         >"$1.build.log" 2>&1 || return 1
     cmake --build "$1" -j 8 --target tessera >>"$1.build.log" 2>&1 || echo "tessera did not build (see $1.build.log)"
 }

@@ -7,7 +7,7 @@
 #
 # Usage: ci/gpu-sanitizer.sh BUILD_DIR [LOG_DIR]   (logs sanitizer-TOOL-NAME.log in LOG_DIR, default .)
 # Environment:
-#   GPU_CHECK_SANITIZER_TESTS   the entries both tools run (default: the five GPU test binaries; "none": nothing)
+#   GPU_CHECK_SANITIZER_TESTS   the entries both tools run (default: the six GPU test binaries; "none": nothing)
 #   GPU_CHECK_MEMCHECK_TESTS    memcheck's entries instead (default GPU_CHECK_SANITIZER_TESTS)
 #   GPU_CHECK_RACECHECK_TESTS   racecheck's entries instead (default GPU_CHECK_SANITIZER_TESTS)
 #   GPU_CHECK_SANITIZER_CAP     seconds per run (default 600: the tools slow the kernels 10 to 100 times)
@@ -21,7 +21,7 @@ logs=${2:-.}
 mkdir -p "$logs"
 san=/usr/local/cuda/bin/compute-sanitizer
 cap=${GPU_CHECK_SANITIZER_CAP:-600}
-all=${GPU_CHECK_SANITIZER_TESTS:-test_gpu_vs_cpu_cuda test_gpu_variants_cuda test_matrix_cuda test_gpu_check_cuda test_gpu_mr_cuda}
+all=${GPU_CHECK_SANITIZER_TESTS:-test_gpu_vs_cpu_cuda test_gpu_variants_cuda test_matrix_cuda test_gpu_check_cuda test_gpu_mr_cuda test_gpu_mr_parts_cuda}
 status=0
 for tool in memcheck racecheck; do
     if [ "$tool" = memcheck ]; then list=${GPU_CHECK_MEMCHECK_TESTS:-$all}; else list=${GPU_CHECK_RACECHECK_TESTS:-$all}; fi

@@ -24,16 +24,14 @@ typedef struct tess_dist_engine {
      * curved-wall links of the owned tiles are the first nlinks_owned. After upload_geometry. May be NULL. */
     tess_status (*set_owned)(tess_backend_t *eng, int32_t nbound, int32_t nowned, int64_t nlinks_owned,
                              tess_error_t *err);
-    /* One step over the local tiles [k0, k1) (the boundary or the interior range above, or every tile with the
-     * MR pattern where mr_parts is 0, which steps all at once); part: TESS_DIST_FIRST and/or TESS_DIST_LAST. May
-     * return before the device finished (sync waits). */
+    /* One step over the local tiles [k0, k1) (the boundary or the interior range above), every pattern (MR too:
+     * the boundary tiles' new moments kept aside until the interior has read their old ones, state below); part:
+     * TESS_DIST_FIRST and/or TESS_DIST_LAST. May return before the device finished (sync waits). */
     tess_status (*step_tiles)(tess_backend_t *eng, int32_t k0, int32_t k1, int part, tess_error_t *err);
-    /* 1: the MR pattern steps in parts as AB and AA do (boundary tiles, then the interior while the messages
-     * travel; state(eng, 1) holds the boundary tiles' new moments in between); 0: every tile, then the exchange. */
-    int mr_parts;
     /* The state array the exchange reads and writes: next = 0 the current state, next = 1 the array the step in
-     * progress writes (AB: the other copy; AA: the one copy; MR in parts: the boundary tiles' new moments, in the
-     * moments' layout; MR otherwise: the one copy). Device memory where device is set. */
+     * progress writes (AB: the other copy; AA: the one copy; MR: where the boundary tiles' new moments wait
+     * between the parts, in the moments' layout: the CPU's side buffer, the GPU's next copy). Device memory where
+     * device is set. */
     void *(*state)(tess_backend_t *eng, int next);
     int64_t (*steps_done)(const tess_backend_t *eng); /* AA: odd means the next step is an even one */
     /* The plan's slot indices (tile-major, tess_pop_layout.h) as the engine's state indices, in place over n of
@@ -55,6 +53,10 @@ typedef struct tess_dist_engine {
     void *(*host_alloc)(size_t bytes);
     void (*host_free)(void *p);
     tess_status (*copy)(void *dst, const void *src, size_t bytes, int to_device, tess_error_t *err);
+    /* A copy from the device on a stream of its own: after every kernel launched before it (the packing), beside
+     * those launched after it (the interior tiles); copies_wait waits for every such copy. NULL: copy only. */
+    tess_status (*copy_async)(void *dst, const void *src, size_t bytes, tess_error_t *err);
+    tess_status (*copies_wait)(tess_error_t *err);
     tess_status (*sync)(tess_error_t *err);
 } tess_dist_engine_t;
 

@@ -167,13 +167,14 @@ static void phase_recv(node_t *d, int phase)
     }
 }
 
-/* Packs every neighbour's message (the engine: on the device for a GPU), makes it ready for MPI, posts it. */
-static void phase_send(node_t *d, int phase, const void *f)
+/* Packs every neighbour's message (the engine: on the device for a GPU) and makes it ready for MPI (staged
+ * through the engine's own copy stream, d->x.async: the copies started, phase_post waits for them). */
+static void phase_pack(node_t *d, int phase, const void *f)
 {
     const tess_halo_plan_t *pl = &d->plan;
     const phase_t p = phase_lists(pl, phase);
     const tess_dist_engine_t *ex = d->ex;
-    char *pb = tess_dist_xfer_engine_buf(&d->x, 1), *mb = tess_dist_xfer_mpi_buf(&d->x, 1);
+    char *pb = tess_dist_xfer_engine_buf(&d->x, 1);
     tess_error_t e = {0};
     for (int j = 0; j < pl->nnb; j++) {
         const int64_t n1 = len(p.s1_start, j), n2 = len(p.s2_start, j);
@@ -187,8 +188,21 @@ static void phase_send(node_t *d, int phase, const void *f)
         if (n1 + n2 && st == TESS_OK)
             st = tess_dist_xfer_sent(&d->x, o, (size_t)(n1 + n2) * d->vs, &e);
         node_failed(d, st, &e);
-        if (n1 + n2)
-            tess_mpi_isend(d->req, mb + o, (size_t)(n1 + n2) * d->vs, pl->nb[j], TAG_HALO + phase);
+    }
+}
+
+/* Posts every neighbour's packed message, once the staging copies that run on their own stream are done. */
+static void phase_post(node_t *d, int phase)
+{
+    const tess_halo_plan_t *pl = &d->plan;
+    const phase_t p = phase_lists(pl, phase);
+    char *mb = tess_dist_xfer_mpi_buf(&d->x, 1);
+    tess_error_t e = {0};
+    node_failed(d, tess_dist_xfer_ready(&d->x, &e), &e);
+    for (int j = 0; j < pl->nnb; j++) {
+        const int64_t n = len(p.s1_start, j) + len(p.s2_start, j);
+        if (n)
+            tess_mpi_isend(d->req, mb + (size_t)d->off[j] * d->vs, (size_t)n * d->vs, pl->nb[j], TAG_HALO + phase);
     }
 }
 
@@ -237,7 +251,9 @@ static void node_sync(node_t *d)
         node_failed(d, d->ex->sync(&e), &e);
 }
 
-/* One step with its exchange: boundary tiles, messages posted, interior tiles, messages awaited. */
+/* One step with its exchange: boundary tiles, messages packed and posted, interior tiles, messages awaited. A GPU
+ * engine staging through its own copy stream posts after launching the interior tiles, which then run beside the
+ * copies. */
 static void node_step(node_t *d)
 {
     const tess_dist_engine_t *ex = d->ex;
@@ -249,35 +265,25 @@ static void node_step(node_t *d)
     t = tess_mpi_wtime();
     phase_recv(d, phase);
     tx += tess_mpi_wtime() - t;
-    if (d->cfg.pattern == TESS_PATTERN_MR && !ex->mr_parts) {
-        /* an engine whose MR steps every tile at once (the GPU's), halo tiles included (their values are then
-         * replaced where they are read): the step first, then the moments of the listed nodes, without overlap */
-        node_tiles(d, 0, pl->local.ntiles, TESS_DIST_FIRST | TESS_DIST_LAST);
-        node_sync(d);
-        t = tess_mpi_wtime();
-        void *f = ex->state(d->eng, 0);
-        phase_send(d, FWD, f);
-        phase_finish(d, FWD, f);
-        node_sync(d);
-        d->exchange_s += tess_mpi_wtime() - t + tx;
-        d->step_s += tess_mpi_wtime() - t0;
-        d->steps++;
-        return;
-    }
     node_tiles(d, 0, pl->nbound, TESS_DIST_FIRST);
     node_sync(d); /* a GPU's boundary tiles are done before the exchange's clock starts */
     t = tess_mpi_wtime();
     /* AB: the new state is the other copy until the step completes; AA works in place; MR keeps the boundary
-     * tiles' new moments aside until the interior has read their old ones (tess_dist_engine.h, mr_parts). */
-    phase_send(d, phase, ex->state(d->eng, 1));
+     * tiles' new moments aside until the interior has read their old ones (tess_dist_engine.h, state). */
+    phase_pack(d, phase, ex->state(d->eng, 1));
+    if (!d->x.async)
+        phase_post(d, phase);
     tx += tess_mpi_wtime() - t;
     node_tiles(d, pl->nbound, pl->nowned, TESS_DIST_LAST); /* a GPU runs it while the messages travel */
     t = tess_mpi_wtime();
+    if (d->x.async)
+        phase_post(d, phase);
     void *f = ex->state(d->eng, 0);
     double busy = phase_finish(d, phase, f);
     if (odd) { /* the owners now hold their complete swapped state: send B for the even step's special reads */
         phase_recv(d, FWD_B);
-        phase_send(d, FWD_B, f);
+        phase_pack(d, FWD_B, f);
+        phase_post(d, FWD_B);
         busy += phase_finish(d, FWD_B, f);
     }
     node_sync(d);

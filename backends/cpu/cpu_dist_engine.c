@@ -1,6 +1,6 @@
 /* The CPU engine as a distributed rank's engine (core/tess_dist_engine.h): tile ranges through
- * tess_cpu_q_step_tiles (MR as well: mr_parts), the state in host memory (direction-major: the plan's lists converted once), packing and
- * unpacking by plain loops. */
+ * tess_cpu_q_step_tiles (MR as well, its boundary tiles' new moments in a side buffer), the state in host memory
+ * (direction-major: the plan's lists converted once), packing and unpacking by plain loops. */
 #include "cpu_q.h"
 #include "tess_dist_engine.h"
 
@@ -79,7 +79,6 @@ const tess_dist_engine_t tess_dist_engine_cpu = {
     .create = NULL, /* tess_backend_cpu.create (a static table's member is no constant expression in C) */
     .ops = &tess_backend_cpu,
     .set_owned = ce_set_owned,
-    .mr_parts = 1,
     .step_tiles = ce_step_tiles,
     .state = ce_state,
     .steps_done = ce_steps_done,

@@ -11,6 +11,14 @@ static int want_pinned(const tess_dist_engine_t *ex)
     return ex->host_alloc && !(force && strcmp(force, "1") == 0);
 }
 
+/* TESSERA_MPI_SYNC_STAGING=1 copies each staged message before the interior tiles are launched, holding the host
+ * (to compare with the copies on their own stream). */
+static int want_async(const tess_dist_engine_t *ex)
+{
+    const char *force = getenv("TESSERA_MPI_SYNC_STAGING");
+    return ex->copy_async && ex->copies_wait && !(force && strcmp(force, "1") == 0);
+}
+
 static int gpu_direct(const tess_dist_engine_t *ex)
 {
     /* TESSERA_MPI_HOST_STAGING=1 stages even through a GPU-aware library (to compare the two). */
@@ -27,6 +35,7 @@ tess_status tess_dist_xfer_init(tess_dist_xfer_t *x, const tess_dist_engine_t *e
     x->ex = ex;
     x->bytes = bytes ? bytes : 1;
     x->mode = !ex->device ? TESS_XFER_HOST : gpu_direct(ex) ? TESS_XFER_DEVICE : TESS_XFER_STAGED;
+    x->async = x->mode == TESS_XFER_STAGED && want_async(ex);
     if (x->mode == TESS_XFER_STAGED && want_pinned(ex)) {
         x->sbuf = ex->host_alloc(x->bytes);
         x->rbuf = ex->host_alloc(x->bytes);
@@ -109,11 +118,18 @@ char *tess_dist_xfer_mpi_buf(const tess_dist_xfer_t *x, int send)
 
 tess_status tess_dist_xfer_sent(tess_dist_xfer_t *x, size_t off, size_t n, tess_error_t *err)
 {
+    if (x->async) /* on the engine's copy stream, after the packing: the interior may be launched meanwhile */
+        return x->ex->copy_async(x->sbuf + off, x->dsbuf + off, n, err);
     if (x->mode == TESS_XFER_STAGED) /* a copy on the kernels' stream: it waits for the packing */
         return x->ex->copy(x->sbuf + off, x->dsbuf + off, n, 0, err);
     if (x->mode == TESS_XFER_DEVICE) /* MPI knows nothing of the stream: the packing must be complete */
         return x->ex->sync(err);
     return TESS_OK;
+}
+
+tess_status tess_dist_xfer_ready(tess_dist_xfer_t *x, tess_error_t *err)
+{
+    return x->async ? x->ex->copies_wait(err) : TESS_OK;
 }
 
 tess_status tess_dist_xfer_received(tess_dist_xfer_t *x, size_t off, size_t n, tess_error_t *err)

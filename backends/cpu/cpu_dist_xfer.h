@@ -19,6 +19,7 @@ typedef struct {
     size_t bytes;         /* of each buffer */
     char *sbuf, *rbuf;    /* host buffers (every mode: the staging copies of a GPU engine) */
     int pinned;           /* sbuf and rbuf page-locked (the engine's host_alloc), else malloc'ed */
+    int async;            /* staged through the engine's copy_async: a message is ready after tess_dist_xfer_ready */
     char *dsbuf, *drbuf;  /* device buffers (GPU engines) */
     int64_t *dlist[4];    /* device copies of the plan's send_a, send_b, recv_a, recv_b (GPU engines) */
     int64_t nlist[4];
@@ -35,8 +36,11 @@ const int64_t *tess_dist_xfer_list(const tess_dist_xfer_t *x, const tess_halo_pl
 char *tess_dist_xfer_engine_buf(const tess_dist_xfer_t *x, int send);
 char *tess_dist_xfer_mpi_buf(const tess_dist_xfer_t *x, int send);
 /* After packing, before the sends are posted: the packed [off, off + n) bytes ready for MPI (staged: copied to
- * the host; device: the kernels waited for). */
+ * the host, or with async that copy started; device: the kernels waited for). */
 tess_status tess_dist_xfer_sent(tess_dist_xfer_t *x, size_t off, size_t n, tess_error_t *err);
+/* With async, after tess_dist_xfer_sent of every message and before any is posted: waits for their copies, which
+ * ran beside the kernels launched in between (the interior tiles). Nothing otherwise. */
+tess_status tess_dist_xfer_ready(tess_dist_xfer_t *x, tess_error_t *err);
 /* After the receives completed, before unpacking: the received [off, off + n) bytes where the engine unpacks. */
 tess_status tess_dist_xfer_received(tess_dist_xfer_t *x, size_t off, size_t n, tess_error_t *err);
 

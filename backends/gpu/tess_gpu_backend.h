@@ -14,6 +14,8 @@ extern "C" {
 #include <stdlib.h>
 #include <string.h>
 
+struct tess_gpu_mr_part_t; /* tess_gpu_mr.h */
+
 struct tess_backend {
     tess_backend_config_t cfg;
     tess_gpu_constants_t consts;
@@ -60,6 +62,11 @@ struct tess_backend {
     int32_t sweep_k0, sweep_k1, nbound, nowned;
     int sweep_part;
     int64_t nlinks_owned;
+    /* MR with two copies on a distributed rank: the blocks of its two parts, the boundary's mr_part_n[0] entries
+     * first, then the interior's mr_part_n[1] (tess_gpu_mr_parts); NULL before set_owned */
+    tess_gpu_mr_part_t *mr_part;
+    int32_t mr_part_n[2];
+    size_t mr_part_bytes;
     int64_t *host_open;
     size_t bytes;        /* device bytes allocated (bytes_allocated) */
     size_t open_bytes;   /* of which the inlet/outlet list and the AA pre-pass values */
@@ -193,6 +200,10 @@ TESS_GPU_OP void tess_gpu_free_device(tess_backend_t *be)
     (void)gpuFree(be->mr_sync);
     (void)gpuFree(be->mr_save);
     (void)gpuFree(be->mr_vals);
+    (void)gpuFree(be->mr_part);
+    be->mr_part = NULL;
+    be->mr_part_n[0] = be->mr_part_n[1] = 0;
+    be->mr_part_bytes = 0;
     be->mr_sync = NULL;
     be->mr_save = NULL;
     be->mr_vals = NULL;

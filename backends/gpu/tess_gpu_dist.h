@@ -1,8 +1,15 @@
 /* The GPU backend as a distributed rank's engine (core/tess_dist_engine.h, docs/mpi.md "GPU ranks"), written once
  * for CUDA and HIP: the rank's device chosen by its local rank, a step over a range of tiles (the boundary tiles,
- * then the interior ones while the halo messages travel), and the halo slots gathered into and scattered from a
- * contiguous device buffer by two small kernels over the plan's slot lists. A backend source includes this after
- * tess_gpu_backend.h and exports the engine with TESS_GPU_DEFINE_DIST. */
+ * then the interior ones while the halo messages travel; MR as well, below), and the halo slots gathered into and
+ * scattered from a contiguous device buffer by two small kernels over the plan's slot lists. A backend source
+ * includes this after tess_gpu_backend.h and exports the engine with TESS_GPU_DEFINE_DIST.
+ *
+ * MR in parts: with two copies of the moments (a rank's usual case: its local tiling is not in tile-layer order,
+ * so one copy is not offered, tess_gpu_mr_plan) the boundary tiles' new moments go into the next copy, which the
+ * interior's blocks never read (they gather the current one): that copy is the side buffer, the exchange packs
+ * from it (state(eng, 1)), and nothing is copied back. With one copy (run.mr_copies = 1 on a rank whose tiles
+ * happen to be in layer order) the blocks' order spans every tile, so the first part steps every tile, halo
+ * included, and the last part none: the exchange then follows the whole step, without the overlap. */
 #ifndef TESS_GPU_DIST_H
 #define TESS_GPU_DIST_H
 
@@ -44,11 +51,12 @@ TESS_GPU_OP tess_status tess_gpu_dist_create(const tess_backend_config_t *cfg, t
 TESS_GPU_OP tess_status tess_gpu_dist_set_owned(tess_backend_t *be, int32_t nbound, int32_t nowned,
                                                 int64_t nlinks_owned, tess_error_t *err)
 {
-    (void)err;
+    if (nbound < 0 || nbound > nowned || nowned > be->ntiles)
+        return tess_fail(err, TESS_ERR_INPUT, "%d boundary and %d owned tiles of %d", nbound, nowned, be->ntiles);
     be->nbound = nbound;
     be->nowned = nowned;
     be->nlinks_owned = nlinks_owned;
-    return TESS_OK;
+    return be->cfg.pattern == TESS_PATTERN_MR ? tess_gpu_mr_parts(be, err) : TESS_OK;
 }
 
 TESS_GPU_OP tess_status tess_gpu_dist_step_tiles(tess_backend_t *be, int32_t k0, int32_t k1, int part,
@@ -56,6 +64,16 @@ TESS_GPU_OP tess_status tess_gpu_dist_step_tiles(tess_backend_t *be, int32_t k0,
 {
     if (!be->f[0])
         return tess_fail(err, TESS_ERR_INPUT, "step called before upload_geometry and initialise");
+    if (be->cfg.pattern == TESS_PATTERN_MR && be->mr_gap > 0) { /* one copy: the whole step with the first part */
+        k0 = 0;
+        k1 = part & TESS_DIST_FIRST ? be->ntiles : 0;
+    } else if (be->cfg.pattern == TESS_PATTERN_MR && !(k0 == 0 && k1 == be->ntiles) &&
+               !(k0 == 0 && k1 == be->nbound) && !(k0 == be->nbound && k1 == be->nowned)) {
+        /* the parts' blocks are made once (tess_gpu_mr_parts) */
+        return tess_fail(err, TESS_ERR_INPUT,
+                         "the GPU's MR steps the boundary tiles [0, %d), the interior [%d, %d) or every tile, "
+                         "not [%d, %d)", be->nbound, be->nbound, be->nowned, k0, k1);
+    }
     tess_status st = TESS_OK;
     if ((part & TESS_DIST_FIRST) && be->ntiles > 0)
         st = tess_gpu_step_prepare(be, err);
@@ -75,8 +93,8 @@ TESS_GPU_OP void *tess_gpu_dist_state(tess_backend_t *be, int next)
 {
     if (be->cfg.pattern == TESS_PATTERN_AA)
         return be->f[0];
-    if (be->cfg.pattern == TESS_PATTERN_MR) /* one copy or two (tess_gpu_mr_copy) */
-        return tess_gpu_mr_copy(be, be->cur);
+    if (be->cfg.pattern == TESS_PATTERN_MR) /* one copy or two (tess_gpu_mr_copy): the next is the side buffer */
+        return tess_gpu_mr_copy(be, next ? 1 - be->cur : be->cur);
     return be->f[next ? 1 - be->cur : be->cur];
 }
 
@@ -165,6 +183,37 @@ TESS_GPU_OP tess_status tess_gpu_dist_sync(tess_error_t *err)
     return TESS_OK;
 }
 
+/* The staging copies' stream and the event that orders a copy after the packing. The stream is non-blocking: the
+ * kernels' stream (the legacy default one) would otherwise wait for its copies, and the interior tiles launched
+ * after them would not run beside them. Made at the first copy, on the rank's device; kept for the process. */
+static gpuStream_t tess_gpu_dist_stream = NULL;
+static gpuEvent_t tess_gpu_dist_packed = NULL;
+
+/* A copy from the device on the staging stream: after every kernel launched before it (the packing, through the
+ * event), beside those launched after it (the interior tiles). tess_gpu_dist_copies_wait waits for them. */
+TESS_GPU_OP tess_status tess_gpu_dist_copy_async(void *dst, const void *src, size_t bytes, tess_error_t *err)
+{
+    if (!tess_gpu_dist_stream) {
+        TESS_GPU_TRY(gpuStreamCreateWithFlags(&tess_gpu_dist_stream, gpuStreamNonBlocking), err,
+                     "creating the stream of the halo copies");
+        TESS_GPU_TRY(gpuEventCreateWithFlags(&tess_gpu_dist_packed, gpuEventDisableTiming), err,
+                     "creating the event of the halo copies");
+    }
+    TESS_GPU_TRY(gpuEventRecord(tess_gpu_dist_packed, 0), err, "ordering a halo copy after the packing");
+    TESS_GPU_TRY(gpuStreamWaitEvent(tess_gpu_dist_stream, tess_gpu_dist_packed, 0), err,
+                 "ordering a halo copy after the packing");
+    TESS_GPU_TRY(gpuMemcpyAsync(dst, src, bytes, gpuMemcpyDeviceToHost, tess_gpu_dist_stream), err,
+                 "copying halo data from the device");
+    return TESS_OK;
+}
+
+TESS_GPU_OP tess_status tess_gpu_dist_copies_wait(tess_error_t *err)
+{
+    if (tess_gpu_dist_stream)
+        TESS_GPU_TRY(gpuStreamSynchronize(tess_gpu_dist_stream), err, "copying halo data from the device");
+    return TESS_OK;
+}
+
 static inline tess_dist_engine_t tess_gpu_make_dist(const tess_backend_ops_t *ops, const char *aware)
 {
     tess_dist_engine_t e;
@@ -185,6 +234,8 @@ static inline tess_dist_engine_t tess_gpu_make_dist(const tess_backend_ops_t *op
     e.host_alloc = tess_gpu_dist_host_alloc;
     e.host_free = tess_gpu_dist_host_free;
     e.copy = tess_gpu_dist_copy;
+    e.copy_async = tess_gpu_dist_copy_async;
+    e.copies_wait = tess_gpu_dist_copies_wait;
     e.sync = tess_gpu_dist_sync;
     return e;
 }

@@ -138,6 +138,15 @@ template <int GX, int GY, int GZ> struct tess_gpu_mr_group {
     enum { MX = GX + 2, MY = GY + 2, MZ = GZ + 2, NMAP = MX * MY * MZ, NT = GX * GY * GZ, STRIDE = NMAP + NT };
 };
 
+/* A distributed rank's step in parts (tess_gpu_dist.h; two copies only): one block's group, a group with a member
+ * tile in the part's tile range [a.k0, a.ntiles), and for the column sweep the layers [j0, j1) of its column that
+ * hold such members. The block writes only the part's tiles: the other members of its group are another part's
+ * (or halo tiles, never stepped), so every tile is written once per step, by the part that owns it. */
+struct tess_gpu_mr_part_t {
+    int32_t group;
+    int16_t j0, j1;
+};
+
 /* One MR step of the plain nodes: src holds the moments after the previous step, dst receives the next ones.
  * Block b updates group b: GX x GY x GZ tiles, thread 64 t + n is node n = x + ex (y + ey z) of member tile t
  * (x fastest). Larger groups gather fewer halo nodes per node (one tile: 216 for 64 nodes; 2x2x2 tiles: 1000 for
@@ -145,11 +154,13 @@ template <int GX, int GY, int GZ> struct tess_gpu_mr_group {
  * tiling's neighbours are its map). Two copies (ONE false, o unused): dry nodes are neither read as fluid nor
  * written (both copies start with the state's moments, as on the CPU). One copy (src and dst the old and new places
  * in one array, tess_gpu_mr_order.h): the block's group comes from its ticket, it waits before its writes and
- * counts its layers done after them, and a dry node carries its moments over to the new place. */
+ * counts its layers done after them, and a dry node carries its moments over to the new place. part (two copies):
+ * block b runs the group part[b].group and writes only tiles in [a.k0, a.ntiles); NULL: group b, every tile. */
 template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE>
 __global__ void __launch_bounds__(64 * GX * GY * GZ)
 tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
-                 const int32_t *__restrict__ map, const tess_gpu_mr_order_t o)
+                 const int32_t *__restrict__ map, const tess_gpu_mr_order_t o,
+                 const tess_gpu_mr_part_t *__restrict__ part)
 {
     typedef tess_gpu_q<R, LATTICE> L;
     typedef tess_gpu_mr<R, LATTICE> M;
@@ -173,6 +184,8 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
             s_b = tess_gpu_mr_ticket(o);
         __syncthreads();
         b = s_b;
+    } else if (part) {
+        b = part[b].group;
     }
     if (G::NT == 1 && !ONE) {
         if (tid < 27)
@@ -225,7 +238,9 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
     const int gx = (mt % GX) * EX + x, gy = ((mt / GX) % GY) * EY + y, gz = (mt / (GX * GY)) * EZ + z;
     const int own = ((gz + ZO) * HY + (gy + 1)) * HX + (gx + 1);
-    if (k >= 0 && s_code[own] == TESS_GPU_WET) {
+    /* two copies: the part's tiles only (the whole range [0, ntiles) outside a distributed rank) */
+    const bool mine = ONE ? k >= 0 : k >= a.k0 && k < a.ntiles;
+    if (mine && s_code[own] == TESS_GPU_WET) {
         const tess_params_t *p = &c->p;
         R f[Q];
         TESS_UNROLL
@@ -301,10 +316,14 @@ static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s
         s_h[s * C::NR + at] = h[s];
 }
 
+/* part (two copies, tess_gpu_mr_part_t): block b walks the layers [part[b].j0, part[b].j1) of column part[b].group
+ * (its first layer's planes gathered as the first layer's are) and writes only tiles in [a.k0, a.ntiles); NULL:
+ * column b, every layer, every tile. */
 template <typename R, int LATTICE, bool ONE>
 __global__ void __launch_bounds__(256)
 tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
-                   const int32_t *__restrict__ map, int nlayers, const tess_gpu_mr_order_t o)
+                   const int32_t *__restrict__ map, int nlayers, const tess_gpu_mr_order_t o,
+                   const tess_gpu_mr_part_t *__restrict__ part)
 {
     typedef tess_gpu_q<R, LATTICE> L;
     typedef tess_gpu_mr<R, LATTICE> M;
@@ -317,21 +336,27 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
     __shared__ int32_t s_b;
     const int tid = (int)threadIdx.x;
     int32_t b = (int32_t)blockIdx.x;
+    int j0 = 0, j1 = nlayers; /* the layers the block walks */
     if (ONE) { /* one copy: the group from the ticket (tess_gpu_mr_order.h) */
         if (tid == 0)
             s_b = tess_gpu_mr_ticket(o);
         __syncthreads();
         b = s_b;
+    } else if (part) {
+        const tess_gpu_mr_part_t pt = part[b];
+        b = pt.group;
+        j0 = pt.j0;
+        j1 = pt.j1;
     }
     const int l0 = ONE ? o.grow[b] : 0; /* the group's first tile layer */
     const int nmap = C::MX * C::MY * (nlayers + 2);
     const int32_t *__restrict__ gm = map + (size_t)b * (size_t)(nmap + 4 * nlayers);
-    /* the first layer's six planes, -1 .. EZ */
+    /* the first layer's six planes, EZ j0 - 1 .. EZ j0 + EZ (a plane's ring slot depends on the plane alone) */
     for (int e = tid; e < C::NR; e += NTH) {
         unsigned type;
         R m[TESS_MR_NM];
-        tess_gpu_mr_column_get<R, LATTICE, ONE>(src, a, o, gm, -1, e, &type, m);
-        tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, -1, e, type, m);
+        tess_gpu_mr_column_get<R, LATTICE, ONE>(src, a, o, gm, EZ * j0 - 1, e, &type, m);
+        tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, EZ * j0 - 1, e, type, m);
     }
     int known = -1; /* thread 0: the last layer of the last complete wait range (tess_gpu_mr_wait_next) */
     if (ONE && tid == 0)
@@ -342,10 +367,10 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
     const int gx = (mt % 2) * EX + x, gy = (mt / 2) * EY + y;
     const int col = (gy + 1) * HX + (gx + 1);
     const tess_params_t *p = &tess_gpu_c.p;
-    for (int j = 0; j < nlayers; j++) {
+    for (int j = j0; j < j1; j++) {
         /* the next layer's new planes EZ j + EZ + 1 .. EZ j + 2 EZ: loads issued now, stored after the layer */
         const int p0 = EZ * j + EZ + 1;
-        const bool more = j + 1 < nlayers;
+        const bool more = j + 1 < j1;
         int32_t have = 0; /* one copy: the count the next layer's writes wait for, read now */
         if (ONE && tid == 0 && more)
             have = tess_gpu_mr_peek(o.sync + 1 + o.hi[l0 + j + 1]);
@@ -364,7 +389,8 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         int os = base + z + 1;
         os -= os >= C::RING ? C::RING : 0;
         const int own = os * PL + col;
-        if (k >= 0 && s_code[own] == TESS_GPU_WET) {
+        const bool mine = ONE ? k >= 0 : k >= a.k0 && k < a.ntiles; /* two copies: the part's tiles only */
+        if (mine && s_code[own] == TESS_GPU_WET) {
             R f[Q];
             TESS_UNROLL
             for (int i = 0; i < Q; i++) {

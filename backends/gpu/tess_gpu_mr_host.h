@@ -12,6 +12,8 @@ extern "C" {
 }
 #include <math.h>
 
+TESS_GPU_OP int32_t tess_gpu_open_first(const tess_backend_t *be, int32_t k); /* tess_gpu_backend.h */
+
 /* Values per node in one copy of the MR state. */
 static int tess_gpu_mr_values(const tess_backend_t *be)
 {
@@ -100,8 +102,10 @@ static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_
                          "regularized, or use pattern ab for lbgk and mrt");
     (void)gpuFree(be->open);
     (void)gpuFree(be->mr_vals);
+    free(be->host_open);
     be->open = NULL;
     be->mr_vals = NULL;
+    be->host_open = NULL;
     be->nopen = 0;
     be->bytes -= be->open_bytes;
     be->open_bytes = 0;
@@ -129,7 +133,7 @@ static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_
         rc = gpuMalloc((void **)&be->open, (size_t)nlist * sizeof *list);
     if (rc == gpuSuccess && nlist > 0)
         rc = gpuMemcpy(be->open, list, (size_t)nlist * sizeof *list, gpuMemcpyHostToDevice);
-    free(list);
+    be->host_open = list; /* a tile range's nodes (tess_gpu_open_first): a distributed rank's parts */
     /* one copy: the list kernel's moments wait here while the plain kernel still reads the old ones */
     const size_t vbytes = (size_t)nlist * TESS_MR_NM * tess_precision_size(be->cfg.precision);
     if (rc == gpuSuccess && nlist > 0 && be->mr_gap > 0)
@@ -409,28 +413,89 @@ static tess_status tess_gpu_mr_upload(tess_backend_t *be, const tess_tiling_t *t
     return TESS_OK;
 }
 
+/* A distributed rank's two parts of a step (tess_gpu_dist.h, set_owned; two copies): per part, the boundary tiles
+ * [0, nbound) and the interior ones [nbound, nowned), an entry (tess_gpu_mr_part_t) per group with a member tile in
+ * it, in group order, with the layers of its column that hold them (the column sweep walks only those); the halo
+ * tiles are in no part. The groups' members come from the tile maps (downloaded once; one tile a group without
+ * them). */
+TESS_GPU_OP tess_status tess_gpu_mr_parts(tess_backend_t *be, tess_error_t *err)
+{
+    (void)gpuFree(be->mr_part);
+    be->mr_part = NULL;
+    be->bytes -= be->mr_part_bytes;
+    be->mr_part_bytes = 0;
+    be->mr_part_n[0] = be->mr_part_n[1] = 0;
+    if (be->mr_gap > 0 || be->ntiles == 0) /* one copy steps whole (tess_gpu_dist_step_tiles) */
+        return TESS_OK;
+    const int32_t ng = be->mr_ngroups;
+    /* a group's members: nt entries at offset nmap of its map, member e in layer e / 4 (2 x 2 tiles a layer) */
+    const int layers = tess_gpu_mr_group_layers(be->mr_nodes);
+    const int one_tile = be->mr_map == NULL;
+    const size_t nmap = one_tile ? 0 : 16 * (size_t)(layers + 2), nt = one_tile ? 1 : 4 * (size_t)layers;
+    int32_t *map = one_tile ? NULL : (int32_t *)malloc((size_t)ng * (nmap + nt) * sizeof *map);
+    tess_gpu_mr_part_t *part = (tess_gpu_mr_part_t *)malloc(2 * (size_t)(ng ? ng : 1) * sizeof *part);
+    if ((!one_tile && !map) || !part) {
+        free(map);
+        free(part);
+        return tess_fail(err, TESS_ERR_NOMEM, "out of host memory for the MR parts of %d groups", ng);
+    }
+    gpuError_t rc = one_tile ? gpuSuccess
+                             : gpuMemcpy(map, be->mr_map, (size_t)ng * (nmap + nt) * sizeof *map, gpuMemcpyDeviceToHost);
+    const int32_t lo[2] = {0, be->nbound}, hi[2] = {be->nbound, be->nowned};
+    int32_t n = 0;
+    for (int p = 0; p < 2 && rc == gpuSuccess; p++) {
+        for (int32_t g = 0; g < ng; g++) {
+            int j0 = layers, j1 = 0;
+            for (size_t e = 0; e < nt; e++) {
+                const int32_t k = one_tile ? g : map[(size_t)g * (nmap + nt) + nmap + e];
+                if (k >= lo[p] && k < hi[p]) {
+                    j0 = (int)e / 4 < j0 ? (int)e / 4 : j0;
+                    j1 = (int)e / 4 + 1 > j1 ? (int)e / 4 + 1 : j1;
+                }
+            }
+            if (j1 > j0)
+                part[n++] = tess_gpu_mr_part_t{g, (int16_t)(one_tile ? 0 : j0), (int16_t)(one_tile ? 1 : j1)};
+        }
+        be->mr_part_n[p] = n - (p ? be->mr_part_n[0] : 0);
+    }
+    free(map);
+    const size_t bytes = (size_t)(n ? n : 1) * sizeof *part;
+    if (rc == gpuSuccess)
+        rc = gpuMalloc((void **)&be->mr_part, bytes);
+    if (rc == gpuSuccess && n > 0)
+        rc = gpuMemcpy(be->mr_part, part, (size_t)n * sizeof *part, gpuMemcpyHostToDevice);
+    free(part);
+    TESS_GPU_TRY(rc, err, "uploading the MR parts of a distributed rank's step");
+    be->mr_part_bytes = bytes;
+    be->bytes += bytes;
+    return TESS_OK;
+}
+
 /* One MR step: the plain kernel over every group, then the list kernel over its nodes. The 2x2x2 group is
  * instantiated for FP32 only (tess_gpu_mr_block_nodes); ONE: the one-copy instances (3D lattices only), so that
  * the two-copy kernels are compiled as they were before one copy existed. */
 template <typename R, int LAT, bool ONE> struct tess_gpu_mr_big {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
-                       const tess_gpu_mr_order_t &o)
+                       const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE><<<(unsigned)be->mr_ngroups, 512>>>(src, dst, a, be->mr_map, o);
+        tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE><<<nb, 512>>>(src, dst, a, be->mr_map, o, part);
     }
 };
 template <int LAT, bool ONE> struct tess_gpu_mr_big<double, LAT, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *,
-                       const tess_gpu_mr_order_t &)
+                       const tess_gpu_mr_order_t &, const tess_gpu_mr_part_t *, unsigned)
     {
     }
 };
 template <typename R, bool ONE> struct tess_gpu_mr_big<R, TESS_LATTICE_D2Q9, ONE> {
-    static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *, const tess_gpu_mr_order_t &) {}
+    static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *, const tess_gpu_mr_order_t &,
+                       const tess_gpu_mr_part_t *, unsigned)
+    {
+    }
 };
 template <bool ONE> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *,
-                       const tess_gpu_mr_order_t &)
+                       const tess_gpu_mr_order_t &, const tess_gpu_mr_part_t *, unsigned)
     {
     }
 };
@@ -438,39 +503,45 @@ template <bool ONE> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9, ONE> {
 /* The column sweep (tess_gpu_mr_column) of the 3D lattices, its dynamic shared memory opted in once. */
 template <typename R, int LAT, bool ONE> struct tess_gpu_mr_sweep {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
-                       const tess_gpu_mr_order_t &o)
+                       const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
         const size_t bytes = tess_gpu_mr_col<R, LAT>::shared_bytes();
         /* a launch error, were the opt-in refused, surfaces through the caller's check */
         (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE>),
                                   gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-        tess_gpu_mr_column<R, LAT, ONE><<<(unsigned)be->mr_ngroups, 256, bytes>>>(src, dst, a, be->mr_map,
-                                                                                 be->mr_nodes / 256, o);
+        tess_gpu_mr_column<R, LAT, ONE><<<nb, 256, bytes>>>(src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
     }
 };
 template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, ONE> {
-    static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *, const tess_gpu_mr_order_t &) {}
+    static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *, const tess_gpu_mr_order_t &,
+                       const tess_gpu_mr_part_t *, unsigned)
+    {
+    }
 };
 
+/* part, nb: the blocks' entries of a distributed rank's part and their count (tess_gpu_mr_part_t; two copies), or
+ * NULL and every group. */
 template <typename R, int LAT, bool ONE>
 static void tess_gpu_mr_plain(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
-                              const tess_gpu_mr_order_t &o)
+                              const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
 {
+    if (nb == 0) /* an empty part: no launch (a grid of no blocks is a launch error) */
+        return;
     if (be->mr_nodes >= 1024)
-        tess_gpu_mr_sweep<R, LAT, ONE>::launch(be, a, src, dst, o);
+        tess_gpu_mr_sweep<R, LAT, ONE>::launch(be, a, src, dst, o, part, nb);
     else if (be->mr_nodes == 512)
-        tess_gpu_mr_big<R, LAT, ONE>::launch(be, a, src, dst, o);
+        tess_gpu_mr_big<R, LAT, ONE>::launch(be, a, src, dst, o, part, nb);
     else if (be->mr_nodes == 256)
-        tess_gpu_mr_step<R, LAT, 2, 2, 1, ONE><<<(unsigned)be->mr_ngroups, 256>>>(src, dst, a, be->mr_map, o);
+        tess_gpu_mr_step<R, LAT, 2, 2, 1, ONE><<<nb, 256>>>(src, dst, a, be->mr_map, o, part);
     else
-        tess_gpu_mr_step<R, LAT, 1, 1, 1, ONE><<<(unsigned)be->mr_ngroups, 64>>>(src, dst, a, be->mr_map, o);
+        tess_gpu_mr_step<R, LAT, 1, 1, 1, ONE><<<nb, 64>>>(src, dst, a, be->mr_map, o, part);
 }
 
 /* With one copy (o.sync set): the counters set, the plane across a periodic z boundary that this phase overwrites
  * first saved, and the listed nodes computed first into mr_vals, put into the new state last. */
 template <typename R, int LAT>
 static void tess_gpu_mr_launch_lat(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
-                                   const tess_gpu_mr_order_t &o)
+                                   const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
 {
     const unsigned lb = (unsigned)((be->nopen + 63) / 64);
     if constexpr (LAT != TESS_LATTICE_D2Q9) {
@@ -483,20 +554,39 @@ static void tess_gpu_mr_launch_lat(tess_backend_t *be, const tess_gpu_q_args_t &
                     (R *)be->mr_save, src, o.save_k0, ns, o.phase ? be->shape.ez - 1 : 0, TESS_MR_NM);
             if (be->nopen > 0)
                 tess_gpu_mr_list_step<R, LAT><<<lb, 64>>>(src, dst, (R *)be->mr_vals, a, be->open, be->nopen);
-            tess_gpu_mr_plain<R, LAT, true>(be, a, src, dst, o);
+            tess_gpu_mr_plain<R, LAT, true>(be, a, src, dst, o, (const tess_gpu_mr_part_t *)0,
+                                            (unsigned)be->mr_ngroups);
             if (be->nopen > 0)
                 tess_gpu_mr_scatter<R, TESS_MR_NM><<<lb, 64>>>(dst, (const R *)be->mr_vals, be->open, be->nopen);
             return;
         }
     }
-    tess_gpu_mr_plain<R, LAT, false>(be, a, src, dst, o);
-    if (be->nopen > 0)
-        tess_gpu_mr_list_step<R, LAT><<<lb, 64>>>(src, dst, (R *)0, a, be->open, be->nopen);
+    tess_gpu_mr_plain<R, LAT, false>(be, a, src, dst, o, part, nb);
+    /* the listed nodes of the tiles [k0, ntiles) of the launch (the list is in tile order) */
+    const int32_t o0 = tess_gpu_open_first(be, a.k0), o1 = tess_gpu_open_first(be, a.ntiles);
+    if (o1 > o0)
+        tess_gpu_mr_list_step<R, LAT><<<(unsigned)((o1 - o0 + 63) / 64), 64>>>(src, dst, (R *)0, a, be->open + o0,
+                                                                               o1 - o0);
+}
+
+/* A distributed rank's part of a step (two copies): the entries of the tiles [sweep_k0, sweep_k1) when they are one
+ * of the parts tess_gpu_mr_parts made (the boundary or the interior tiles), *nb their count; NULL and every group
+ * otherwise (the whole step: the caller, tess_gpu_dist_step_tiles, asks for no other range). */
+TESS_GPU_OP const tess_gpu_mr_part_t *tess_gpu_mr_part(const tess_backend_t *be, unsigned *nb)
+{
+    *nb = (unsigned)be->mr_ngroups;
+    if (be->mr_gap > 0 || (be->sweep_k0 == 0 && be->sweep_k1 == be->ntiles))
+        return (const tess_gpu_mr_part_t *)0;
+    const int p = be->sweep_k0 == 0 && be->sweep_k1 == be->nbound ? 0 : 1;
+    *nb = (unsigned)be->mr_part_n[p];
+    return be->mr_part + (p ? be->mr_part_n[0] : 0);
 }
 
 template <typename R>
 static void tess_gpu_mr_launch(tess_backend_t *be)
 {
+    if (be->sweep_k0 >= be->sweep_k1) /* an empty part of a distributed rank's step */
+        return;
     const tess_gpu_q_args_t a = tess_gpu_args(be);
     const R *src = (const R *)tess_gpu_mr_copy(be, be->cur);
     R *dst = (R *)tess_gpu_mr_copy(be, 1 - be->cur);
@@ -513,10 +603,12 @@ static void tess_gpu_mr_launch(tess_backend_t *be)
         o.ngroups = be->mr_ngroups;
         o.phase = be->cur;
     }
+    unsigned nb;
+    const tess_gpu_mr_part_t *part = tess_gpu_mr_part(be, &nb);
     switch (be->shape.lattice) {
-    case TESS_LATTICE_D2Q9: tess_gpu_mr_launch_lat<R, TESS_LATTICE_D2Q9>(be, a, src, dst, o); break;
-    case TESS_LATTICE_D3Q27: tess_gpu_mr_launch_lat<R, TESS_LATTICE_D3Q27>(be, a, src, dst, o); break;
-    case TESS_LATTICE_D3Q19: tess_gpu_mr_launch_lat<R, TESS_LATTICE_D3Q19>(be, a, src, dst, o); break;
+    case TESS_LATTICE_D2Q9: tess_gpu_mr_launch_lat<R, TESS_LATTICE_D2Q9>(be, a, src, dst, o, part, nb); break;
+    case TESS_LATTICE_D3Q27: tess_gpu_mr_launch_lat<R, TESS_LATTICE_D3Q27>(be, a, src, dst, o, part, nb); break;
+    case TESS_LATTICE_D3Q19: tess_gpu_mr_launch_lat<R, TESS_LATTICE_D3Q19>(be, a, src, dst, o, part, nb); break;
     default: break; /* refused at initialise */
     }
 }

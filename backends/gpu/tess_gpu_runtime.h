@@ -14,6 +14,7 @@
 #define TESS_GPU_RUNTIME_NAME "CUDA"
 typedef cudaError_t gpuError_t;
 typedef cudaEvent_t gpuEvent_t;
+typedef cudaStream_t gpuStream_t;
 typedef cudaDeviceProp gpuDeviceProp_t;
 typedef cudaFuncAttributes gpuFuncAttributes;
 #define gpuSuccess cudaSuccess
@@ -51,11 +52,18 @@ typedef cudaFuncAttributes gpuFuncAttributes;
 #define gpuEventRecord cudaEventRecord
 #define gpuEventSynchronize cudaEventSynchronize
 #define gpuEventElapsedTime cudaEventElapsedTime
+#define gpuEventCreateWithFlags cudaEventCreateWithFlags
+#define gpuEventDisableTiming cudaEventDisableTiming
+#define gpuStreamCreateWithFlags cudaStreamCreateWithFlags
+#define gpuStreamNonBlocking cudaStreamNonBlocking
+#define gpuStreamWaitEvent cudaStreamWaitEvent
+#define gpuStreamSynchronize cudaStreamSynchronize
 #else
 #include <hip/hip_runtime.h>
 #define TESS_GPU_RUNTIME_NAME "HIP"
 typedef hipError_t gpuError_t;
 typedef hipEvent_t gpuEvent_t;
+typedef hipStream_t gpuStream_t;
 typedef hipDeviceProp_t gpuDeviceProp_t;
 typedef hipFuncAttributes gpuFuncAttributes;
 #define gpuSuccess hipSuccess
@@ -93,6 +101,12 @@ typedef hipFuncAttributes gpuFuncAttributes;
 #define gpuEventRecord hipEventRecord
 #define gpuEventSynchronize hipEventSynchronize
 #define gpuEventElapsedTime hipEventElapsedTime
+#define gpuEventCreateWithFlags hipEventCreateWithFlags
+#define gpuEventDisableTiming hipEventDisableTiming
+#define gpuStreamCreateWithFlags hipStreamCreateWithFlags
+#define gpuStreamNonBlocking hipStreamNonBlocking
+#define gpuStreamWaitEvent hipStreamWaitEvent
+#define gpuStreamSynchronize hipStreamSynchronize
 #endif
 
 #endif

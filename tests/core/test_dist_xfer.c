@@ -7,7 +7,10 @@
  * the engine's buffers are MPI's), once with a stand-in GPU engine whose "device" memory is host memory behind
  * its own allocator and copies (host staging: one copy per message each way, counted): without page-locked
  * memory, with it (the engine's host_alloc, counted), when it fails (pageable instead, not an error), and with
- * TESSERA_MPI_PAGEABLE_STAGING=1. */
+ * TESSERA_MPI_PAGEABLE_STAGING=1; then with the engine's copies from the device on a stream of their own
+ * (copy_async, as the GPU engines have): the stand-in copies only when waited for (copies_wait), as a stream may,
+ * so that a message read before tess_dist_xfer_ready would be missing; and with TESSERA_MPI_SYNC_STAGING=1 (the
+ * plain copies again). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "cpu_dist_xfer.h"
 #include "tess_dist_engine.h"
@@ -16,7 +19,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int copies, syncs, host_allocs, host_frees, host_fail;
+static int copies, syncs, host_allocs, host_frees, host_fail, async_copies, waits;
+
+/* The stand-in stream: copies queued, done when waited for. */
+enum { PENDING_MAX = 8 };
+static struct {
+    void *dst;
+    const void *src;
+    size_t bytes;
+} pending[PENDING_MAX];
+static int npending;
+
+static tess_status fake_copy_async(void *dst, const void *src, size_t bytes, tess_error_t *err)
+{
+    if (npending == PENDING_MAX)
+        return tess_fail(err, TESS_ERR_INPUT, "more than %d copies pending", PENDING_MAX);
+    pending[npending].dst = dst;
+    pending[npending].src = src;
+    pending[npending++].bytes = bytes;
+    async_copies++;
+    return TESS_OK;
+}
+
+static tess_status fake_copies_wait(tess_error_t *err)
+{
+    (void)err;
+    for (int k = 0; k < npending; k++)
+        memcpy(pending[k].dst, pending[k].src, pending[k].bytes);
+    npending = 0;
+    waits++;
+    return TESS_OK;
+}
 
 static void *fake_host_alloc(size_t bytes)
 {
@@ -60,7 +93,8 @@ static double ident(const tess_halo_plan_t *pl, int64_t slot)
     return (double)(((int64_t)pl->global[k] * q + i) * 64 + n);
 }
 
-static void exchange(const char *label, const tess_dist_engine_t *ex, int mode)
+/* async: whether the staged messages must go through the engine's copy_async (one per message) */
+static void exchange(const char *label, const tess_dist_engine_t *ex, int mode, int async)
 {
     tess_params_t p;
     tess_params_default(&p);
@@ -91,13 +125,15 @@ static void exchange(const char *label, const tess_dist_engine_t *ex, int mode)
     snprintf(what, sizeof what, "%s: transport %s", label, tess_dist_xfer_name(tess_dist_xfer_reported(&x[0])));
     tess_test_true(what, tess_dist_xfer_reported(&x[0]) == mode && tess_dist_xfer_reported(&x[1]) == mode);
     const int staged = mode == TESS_XFER_STAGED || mode == TESS_XFER_PINNED;
-    copies = syncs = 0;
+    copies = syncs = async_copies = waits = 0;
     for (int r = 0; r < 2; r++) { /* r sends its A slots to 1 - r (one neighbour each) */
         const int64_t n = pl[r].send_a_start[1];
         ex->pack(NULL, tess_dist_xfer_engine_buf(&x[r], 1), f[r], tess_dist_xfer_list(&x[r], &pl[r], pl[r].send_a), n,
                  sizeof(double), &err);
         tess_dist_xfer_sent(&x[r], 0, (size_t)n * sizeof(double), &err);
     }
+    for (int r = 0; r < 2; r++) /* before the sends are posted */
+        tess_dist_xfer_ready(&x[r], &err);
     for (int r = 0; r < 2; r++) { /* "MPI": the other rank's send buffer into this one's receive buffer */
         const int64_t n = pl[r].recv_a_start[1];
         memcpy(tess_dist_xfer_mpi_buf(&x[r], 0), tess_dist_xfer_mpi_buf(&x[1 - r], 1), (size_t)n * sizeof(double));
@@ -113,9 +149,11 @@ static void exchange(const char *label, const tess_dist_engine_t *ex, int mode)
                  label, r, (long long)pl[r].recv_a_start[1], (long long)wrong);
         tess_test_true(what, wrong == 0 && pl[r].recv_a_start[1] == 2560);
     }
-    snprintf(what, sizeof what, "%s: %d staging copies (%d: one per message each way)", label, copies,
-             staged ? 4 : 0);
-    tess_test_true(what, copies == (staged ? 4 : 0));
+    snprintf(what, sizeof what, "%s: %d staging copies (%d: one per message each way), %d of them on the copy "
+             "stream, waited for %d times (%d, %d)", label, copies + async_copies, staged ? 4 : 0, async_copies, waits,
+             async ? 2 : 0, async ? 2 : 0);
+    tess_test_true(what, copies + async_copies == (staged ? 4 : 0) && async_copies == (async ? 2 : 0) &&
+                             waits == (async ? 2 : 0));
     for (int r = 0; r < 2; r++) {
         tess_dist_xfer_free(&x[r]);
         free(f[r]);
@@ -127,7 +165,7 @@ static void exchange(const char *label, const tess_dist_engine_t *ex, int mode)
 
 int main(void)
 {
-    exchange("CPU engine", &tess_dist_engine_cpu, TESS_XFER_HOST);
+    exchange("CPU engine", &tess_dist_engine_cpu, TESS_XFER_HOST, 0);
     /* A GPU engine whose library is not GPU-aware, or with TESSERA_MPI_HOST_STAGING=1 (set here, so that the test
      * never asks an MPI library): host staging. */
     setenv("TESSERA_MPI_HOST_STAGING", "1", 1);
@@ -139,18 +177,26 @@ int main(void)
     gpu.dev_free = free;
     gpu.copy = fake_copy;
     gpu.sync = fake_sync;
-    exchange("stand-in GPU engine", &gpu, TESS_XFER_STAGED);
+    exchange("stand-in GPU engine", &gpu, TESS_XFER_STAGED, 0);
     gpu.host_alloc = fake_host_alloc;
     gpu.host_free = fake_host_free;
-    exchange("stand-in GPU engine, page-locked staging", &gpu, TESS_XFER_PINNED);
+    exchange("stand-in GPU engine, page-locked staging", &gpu, TESS_XFER_PINNED, 0);
     tess_test_true("page-locked staging: 4 buffers allocated (2 ranks x send, receive) and 4 freed",
                    host_allocs == 4 && host_frees == 4);
     host_fail = 1;
-    exchange("stand-in GPU engine, page-locked memory refused", &gpu, TESS_XFER_STAGED);
+    exchange("stand-in GPU engine, page-locked memory refused", &gpu, TESS_XFER_STAGED, 0);
     host_fail = 0;
     setenv("TESSERA_MPI_PAGEABLE_STAGING", "1", 1);
     host_allocs = host_frees = 0;
-    exchange("stand-in GPU engine, TESSERA_MPI_PAGEABLE_STAGING=1", &gpu, TESS_XFER_STAGED);
+    exchange("stand-in GPU engine, TESSERA_MPI_PAGEABLE_STAGING=1", &gpu, TESS_XFER_STAGED, 0);
     tess_test_true("TESSERA_MPI_PAGEABLE_STAGING=1: no page-locked buffer", host_allocs == 0);
+    unsetenv("TESSERA_MPI_PAGEABLE_STAGING");
+    /* copies from the device on the engine's own stream (the GPU engines' copy_async) */
+    gpu.copy_async = fake_copy_async;
+    gpu.copies_wait = fake_copies_wait;
+    exchange("stand-in GPU engine, page-locked staging, copies on their own stream", &gpu, TESS_XFER_PINNED, 1);
+    setenv("TESSERA_MPI_SYNC_STAGING", "1", 1);
+    exchange("stand-in GPU engine, TESSERA_MPI_SYNC_STAGING=1", &gpu, TESS_XFER_PINNED, 0);
+    unsetenv("TESSERA_MPI_SYNC_STAGING");
     return tess_test_result("test_dist_xfer");
 }

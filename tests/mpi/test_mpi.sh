@@ -34,7 +34,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
 MPI_TIMEOUT=120
-. "$here/mpi_compare.sh" # mpi, strip, same_state_and_monitor
+. "$here/mpi_compare.sh" # mpi, strip, same_state_and_monitor, mr_edge
 # Every field output of DIR against REF's single files: the same files, or (pieces) the same values.
 same_fields() { # REF DIR LABEL
     local ref=$1 dir=$2 label=$3 f
@@ -117,20 +117,12 @@ for variant in ab aa mr ab-fd; do
 done
 
 # MR's overlap at the edges of the partition (the boundary tiles stepped first, their new moments kept aside
-# until the interior has read the old ones): cases/channel.ini cut to 16x16x8 (periodic in x and y) at 2 ranks,
-# where each rank's two tile planes both touch the other rank (every tile a boundary tile, an empty interior);
-# tests/mpi/two_pipes.ini (two pipes with curved walls, 16 tile layers of solid between them) at 2 ranks, where
-# each rank holds one pipe and has no neighbour (no boundary tile, nothing exchanged), and at 3 ranks (one pipe
-# cut in two). Each against its single-process run, bit for bit.
+# until the interior has read the old ones; mpi_compare.sh, mr_edge): every tile a boundary tile (channel-flat), a
+# rank without neighbours and one pipe cut (two_pipes). Each against its single-process run, bit for bit.
 for mrcase in channel-flat two_pipes; do
-    extra=(--pattern mr --threads 1 --quiet --checkpoint-every 40)
-    if [ "$mrcase" = channel-flat ]; then
-        file=$here/../../cases/channel.ini ranks="2"
-        extra+=(--set domain.nz=8 --set physics.collision=regularized --set run.steps=40 --set run.output_every=20
-            --set run.monitor_every=10)
-    else
-        file=$here/two_pipes.ini ranks="2 3"
-    fi
+    mr_edge "$mrcase"
+    extra=(--pattern mr --threads 1 --quiet --checkpoint-every 40 "${mr_extra[@]}")
+    file=$mr_file ranks=$mr_ranks
     "$tessera" run "$file" --out "$work/mr-$mrcase-ref" "${extra[@]}" >/dev/null
     for n in $ranks; do
         mpi "$n" run "$file" --out "$work/mr-$mrcase-$n" "${extra[@]}" >/dev/null
