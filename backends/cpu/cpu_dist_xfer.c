@@ -11,12 +11,13 @@ static int want_pinned(const tess_dist_engine_t *ex)
     return ex->host_alloc && !(force && strcmp(force, "1") == 0);
 }
 
-/* TESSERA_MPI_SYNC_STAGING=1 copies each staged message before the interior tiles are launched, holding the host
- * (to compare with the copies on their own stream). */
+/* TESSERA_MPI_ASYNC_STAGING=1 copies the staged messages from the device on a stream of their own, beside the
+ * interior tiles. Not the default: 2 ranks on one H100, MR FP64 256^3, ran 5,100-5,600 MLUPS that way against
+ * 5,860-5,920 copying first (docs/mpi.md, "GPU ranks"). */
 static int want_async(const tess_dist_engine_t *ex)
 {
-    const char *force = getenv("TESSERA_MPI_SYNC_STAGING");
-    return ex->copy_async && ex->copies_wait && !(force && strcmp(force, "1") == 0);
+    const char *force = getenv("TESSERA_MPI_ASYNC_STAGING");
+    return ex->copy_async && ex->copies_wait && force && strcmp(force, "1") == 0;
 }
 
 static int gpu_direct(const tess_dist_engine_t *ex)

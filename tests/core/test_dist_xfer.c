@@ -7,10 +7,10 @@
  * the engine's buffers are MPI's), once with a stand-in GPU engine whose "device" memory is host memory behind
  * its own allocator and copies (host staging: one copy per message each way, counted): without page-locked
  * memory, with it (the engine's host_alloc, counted), when it fails (pageable instead, not an error), and with
- * TESSERA_MPI_PAGEABLE_STAGING=1; then with the engine's copies from the device on a stream of their own
- * (copy_async, as the GPU engines have): the stand-in copies only when waited for (copies_wait), as a stream may,
- * so that a message read before tess_dist_xfer_ready would be missing; and with TESSERA_MPI_SYNC_STAGING=1 (the
- * plain copies again). */
+ * TESSERA_MPI_PAGEABLE_STAGING=1; then with an engine that can copy from the device on a stream of its own
+ * (copy_async, as the GPU engines can): plain copies by default, and with TESSERA_MPI_ASYNC_STAGING=1 copies on that
+ * stream, which the stand-in makes only when waited for (copies_wait), as a stream may, so that a message read
+ * before tess_dist_xfer_ready would be missing. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "cpu_dist_xfer.h"
 #include "tess_dist_engine.h"
@@ -194,9 +194,10 @@ int main(void)
     /* copies from the device on the engine's own stream (the GPU engines' copy_async) */
     gpu.copy_async = fake_copy_async;
     gpu.copies_wait = fake_copies_wait;
-    exchange("stand-in GPU engine, page-locked staging, copies on their own stream", &gpu, TESS_XFER_PINNED, 1);
-    setenv("TESSERA_MPI_SYNC_STAGING", "1", 1);
-    exchange("stand-in GPU engine, TESSERA_MPI_SYNC_STAGING=1", &gpu, TESS_XFER_PINNED, 0);
-    unsetenv("TESSERA_MPI_SYNC_STAGING");
+    exchange("stand-in GPU engine with copy_async, page-locked staging, copies first (the default)", &gpu,
+             TESS_XFER_PINNED, 0);
+    setenv("TESSERA_MPI_ASYNC_STAGING", "1", 1);
+    exchange("stand-in GPU engine, TESSERA_MPI_ASYNC_STAGING=1: copies on their own stream", &gpu, TESS_XFER_PINNED, 1);
+    unsetenv("TESSERA_MPI_ASYNC_STAGING");
     return tess_test_result("test_dist_xfer");
 }

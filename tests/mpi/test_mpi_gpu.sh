@@ -3,8 +3,8 @@
 # (curved pipe wall and sphere with Bouzidi links, a named body, extrapolated inlet and outlet) with --backend cuda
 # under mpirun -np 2 and 3, every rank on the one GPU (local rank modulo the devices), for each pattern (ab, aa,
 # mr; ab and aa also with finite-difference inlet and outlet, aa in single precision; ab staged through pageable
-# instead of page-locked buffers, TESSERA_MPI_PAGEABLE_STAGING=1; mr with the staging copies on the kernels'
-# stream instead of their own, TESSERA_MPI_SYNC_STAGING=1): the final populations
+# instead of page-locked buffers, TESSERA_MPI_PAGEABLE_STAGING=1; mr and ab with the staging copies on a stream of
+# their own beside the interior, TESSERA_MPI_ASYNC_STAGING=1): the final populations
 # (a checkpoint), the written fields byte for byte and the monitor (forces included) but its two timing columns,
 # and summary.json's mpi block with its transport. MR steps in parts on the GPU as well (the boundary tiles into the
 # next copy of the moments, sent from there, the interior meanwhile): every block shape (the default 2x2x1 tiles in
@@ -52,7 +52,7 @@ same_as() { # REF DIR LABEL: every field file, the final state and the monitor o
     echo "ok   $label: the final populations, $n field files and the monitor bitwise equal"
 }
 
-for variant in ab aa mr ab-fd aa-fd aa-single ab-pageable mr-tile mr-single mr-column mr-fd mr-sync; do
+for variant in ab aa mr ab-fd aa-fd aa-single ab-pageable mr-tile mr-single mr-column mr-fd mr-async ab-async; do
     pattern=${variant%%-*}
     # Single .vti files from rank 0 under mpirun too (not pieces), to compare byte for byte; the pieces are cut from
     # rank 0's arrays whatever the backend (tests/mpi/test_mpi.sh checks them).
@@ -72,7 +72,7 @@ for variant in ab aa mr ab-fd aa-fd aa-single ab-pageable mr-tile mr-single mr-c
         transport='host staging'
     fi
     # the staging copies on the kernels' stream before the interior is launched (not on their own stream beside it)
-    [ "$variant" = mr-sync ] && envs=(TESSERA_MPI_SYNC_STAGING=1)
+    case $variant in *-async) envs=(TESSERA_MPI_ASYNC_STAGING=1) ;; esac
     "$tessera" run "$case_file" --pattern "$pattern" --quiet --out "$work/$variant-ref" "${extra[@]}" >/dev/null
     ranks="2"
     case $variant in ab | aa | mr | mr-tile | mr-single | mr-column) ranks="2 3" ;; esac
