@@ -320,9 +320,6 @@ done:
 
 int main(void)
 {
-    static const tess_lattice_id lats[] = {TESS_LATTICE_D2Q9, TESS_LATTICE_D3Q19, TESS_LATTICE_D3Q27};
-    for (int l = 0; l < 3; l++)
-        for (int pr = 0; pr < 2; pr++)
-            check_case(lats[l], pr ? TESS_PRECISION_SINGLE : TESS_PRECISION_DOUBLE);
+    lt_each_mr_lattice(check_case);
     return tess_test_result("test_gpu_mr_parts");
 }

@@ -221,3 +221,12 @@ double lt_wet_relative(const tess_tiling_t *t, const tess_params_t *p, tess_prec
     const double d = tess_test_wet_diff(t, p, prec, a, b, &bits, &finite, &scale);
     return finite && scale > 0.0 ? d / scale : 1.0;
 }
+
+void lt_each_mr_lattice(void (*fn)(tess_lattice_id lat, tess_precision prec))
+{
+    static const tess_lattice_id lats[] = {TESS_LATTICE_D2Q9, TESS_LATTICE_D3Q19, TESS_LATTICE_D3Q27};
+    for (int l = 0; l < 3; l++) {
+        fn(lats[l], TESS_PRECISION_DOUBLE);
+        fn(lats[l], TESS_PRECISION_SINGLE);
+    }
+}

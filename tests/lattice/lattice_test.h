@@ -37,6 +37,8 @@ tess_status lt_step(lt_run_t *r, int n, tess_error_t *err);
 /* What lt_start asks of the engine besides its arguments: the MR pattern's layer (tess_backend_config_t.mr_layer;
  * 0: from the cache), and when set the per-node reference sweep (tess_cpu_q_t.reference). */
 extern int lt_mr_layer, lt_engine_reference;
+/* Calls fn for each lattice the MR pattern runs on (D2Q9, D3Q19, D3Q27), in double and then single precision. */
+void lt_each_mr_lattice(void (*fn)(tess_lattice_id lat, tess_precision prec));
 /* Downloads the populations (r->pops) and the dense fields (r->rho, r->u). */
 tess_status lt_fields(lt_run_t *r, tess_error_t *err);
 void lt_free(lt_run_t *r);
