@@ -258,7 +258,7 @@ static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, i
             }
     if (nb[14] >= 0)
         TESS_UNROLL
-        for (int i = 0; i < TESS_QL_Q; i++) /* constant masks: the loops fold away */
+        for (int i = 0; i < TESS_QL_Q; i++) /* the set bits only: a loop over all 64 cost 25% */
             for (uint64_t m = ends[i] & ~seen[i]; m; m &= m - 1)
                 pf[n++] = src + nb[14] * tile_bytes + i * dir_bytes + 64 * __builtin_ctzll(m);
     return n;
