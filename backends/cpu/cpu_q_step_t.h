@@ -209,7 +209,10 @@ CPU_Q_NO_VECTORIZE static void TESS_QFN(cpu_q_collide_nodes)(
  * computes: its own q x 64 values and, when it pulls (canon: the AB step and the odd AA step), the layers of the
  * z-neighbour tiles that its pull reads for c_z != 0 and the rows it reads in tiles that no earlier tile has
  * touched: the +y neighbours (whose own sweep comes a row of tiles later) and the (x + 1, y, z +- 1) ones (the
- * -y and -x neighbours' rows were read by earlier tiles and are still in L2). pf: room for 16 q addresses.
+ * -y and -x neighbours' rows were read by earlier tiles and are still in L2), and the lines of the tile after
+ * it (its +x neighbour) that hold the end values of its rows with c_x < 0, less those the -y tile row's pull
+ * already read: the misses of the odd step's pull that a cache simulator found left (docs/performance-notes.md,
+ * "The odd step's misses"). pf: room for 16 q addresses.
  * Returns the count. */
 static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, int32_t k, int canon, const char **pf)
 {
@@ -233,6 +236,7 @@ static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, i
             pf[n++] = layer + 64;
         }
     const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY;
+    uint64_t ends[TESS_QL_Q] = {0}, seen[TESS_QL_Q] = {0};
     TESS_UNROLL
     for (int i = 0; i < TESS_QL_Q; i++)
         TESS_UNROLL
@@ -247,7 +251,16 @@ static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, i
                     pf[n++] = src + nb[sa] * tile_bytes + i * dir_bytes + row * (int64_t)sizeof(R);
                 if (cx[i] != 0 && (sy > 0 || (sy == 0 && sz != 0 && cx[i] < 0)) && nb[sb] >= 0)
                     pf[n++] = src + nb[sb] * tile_bytes + i * dir_bytes + row * (int64_t)sizeof(R);
+                if (cx[i] < 0 && sy == 0 && sz == 0)
+                    ends[i] |= (uint64_t)1 << (row * (int64_t)sizeof(R) / 64);
+                if (cy[i] < 0 && y == 0 && sz == 0) /* the -y tile row's pull read the line of rows y = 0 */
+                    seen[i] |= (uint64_t)1 << (CPU_Q_EX * CPU_Q_EY * zu * (int64_t)sizeof(R) / 64);
             }
+    if (nb[14] >= 0)
+        TESS_UNROLL
+        for (int i = 0; i < TESS_QL_Q; i++) /* the set bits only: a loop over all 64 cost 25% */
+            for (uint64_t m = ends[i] & ~seen[i]; m; m &= m - 1)
+                pf[n++] = src + nb[14] * tile_bytes + i * dir_bytes + 64 * __builtin_ctzll(m);
     return n;
 }
 
