@@ -256,11 +256,12 @@ static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, i
                 if (cy[i] < 0 && y == 0 && sz == 0) /* the -y tile row's pull read the line of rows y = 0 */
                     seen[i] |= (uint64_t)1 << (CPU_Q_EX * CPU_Q_EY * zu * (int64_t)sizeof(R) / 64);
             }
-    if (nb[14] >= 0)
+    const int32_t next = nb[13 + 1]; /* the +x neighbour: the tile after k */
+    if (next >= 0)
         TESS_UNROLL
         for (int i = 0; i < TESS_QL_Q; i++) /* the set bits only: a loop over all 64 cost 25% */
             for (uint64_t m = ends[i] & ~seen[i]; m; m &= m - 1)
-                pf[n++] = src + nb[14] * tile_bytes + i * dir_bytes + 64 * __builtin_ctzll(m);
+                pf[n++] = src + next * tile_bytes + i * dir_bytes + 64 * __builtin_ctzll(m);
     return n;
 }
 
