@@ -101,19 +101,30 @@ static __device__ __forceinline__ bool tess_gpu_mr_fetch(const R *__restrict__ s
 
 /* Incoming population i of the node at index own of a block's coefficient rows (s_h: row s at s * stride): from
  * its upstream node up where that is wet, else bounced back from the node's own coefficients (moving walls
- * included). */
-template <typename R, int LATTICE>
+ * included). UNI (measurement variant of issue 12, gpu-mr-speed): every lane evaluates the one expansion:
+ * population opp(i) is population i with the first-order coefficients negated (tess_q_hermite_population: the odd
+ * part c.h_j changes sign exactly, so the bits are the same), which a warp with both wet and dry upstream nodes
+ * then no longer runs twice. */
+template <typename R, int LATTICE, bool UNI = false>
 static __device__ __forceinline__ R tess_gpu_mr_pull(const R *s_h, int stride, const uint8_t *s_code, int i, int up,
                                                      int own, const tess_params_t *p)
 {
     const unsigned code = s_code[up];
+    const bool wet = code == TESS_GPU_WET;
     /* Only the coefficients population i uses are read (the rest of h is dead after inlining). */
     R h[10];
-    const int from = code == TESS_GPU_WET ? up : own;
+    const int from = wet ? up : own;
     TESS_UNROLL
     for (int s = 0; s < 10; s++)
         h[s] = s_h[s * stride + from];
-    if (code == TESS_GPU_WET)
+    if (UNI) {
+        TESS_UNROLL
+        for (int s = 1; s <= 3; s++)
+            h[s] = wet ? h[s] : -h[s];
+        const R v = tess_gpu_mr<R, LATTICE>::population(i, h);
+        return wet ? v : tess_gpu_q<R, LATTICE>::bounce_back(i, v, &p->mat[wet ? 0u : code]);
+    }
+    if (wet)
         return tess_gpu_mr<R, LATTICE>::population(i, h);
     return tess_gpu_q<R, LATTICE>::bounce_back(i, tess_gpu_mr<R, LATTICE>::population(tess_gpu_q<R, LATTICE>::opp(i), h),
                                                &p->mat[code]);
@@ -156,8 +167,8 @@ struct tess_gpu_mr_part_t {
  * in one array, tess_gpu_mr_order.h): the block's group comes from its ticket, it waits before its writes and
  * counts its layers done after them, and a dry node carries its moments over to the new place. part (two copies):
  * block b runs the group part[b].group and writes only tiles in [a.k0, a.ntiles); NULL: group b, every tile. */
-template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE>
-__global__ void __launch_bounds__(64 * GX * GY * GZ)
+template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE, int V = 0>
+__global__ void TESS_GPU_BOUNDS(64 * GX * GY * GZ, (V & 4) ? 4 : 0)
 tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                  const int32_t *__restrict__ map, const tess_gpu_mr_order_t o,
                  const tess_gpu_mr_part_t *__restrict__ part)
@@ -169,6 +180,9 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez, BX = EX * GX, BY = EY * GY, BZ = EZ * GZ,
         HX = BX + 2, HY = BY + 2, ZO = EZ == 1 ? 0 : 1, HZ = BZ + 2 * ZO, NH = HX * HY * HZ, NTH = 64 * G::NT
     };
+    /* measurement variants (issue 12, gpu-mr-speed): V & 1 each thread gathers its own node first, V & 2 one pull
+     * expression, V & 4 a register cap (4 blocks) */
+    enum { OWN = (V & 1) && !ONE, UNI = (V & 2) != 0 };
     __shared__ int32_t s_map[G::STRIDE];
     __shared__ uint8_t s_code[NH];
     __shared__ int32_t s_b;
@@ -197,8 +211,29 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
             s_map[j] = map[(size_t)G::STRIDE * b + j];
     }
     __syncthreads();
+    if (OWN) {
+        /* Each thread gathers its own node first: a warp's loads of one moment are 32 consecutive values of its
+         * tile (whole sectors); then the halo shell around the group. */
+        const int mt = tid >> 6, n = tid & 63;
+        const int32_t k = s_map[G::NMAP + mt];
+        const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
+        const int gx = (mt % GX) * EX + x, gy = ((mt / GX) % GY) * EY + y, gz = (mt / (GX * GY)) * EZ + z;
+        const int own = ((gz + ZO) * HY + (gy + 1)) * HX + (gx + 1);
+        const unsigned type = k < 0 ? 0u : a.node_type[64 * (size_t)k + n];
+        s_code[own] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
+        if (k >= 0) {
+            R m[TESS_MR_NM], h[10];
+            M::load(src, k, n, m);
+            M::coeffs(m, h);
+            TESS_UNROLL
+            for (int s = 0; s < 10; s++)
+                s_h[s][own] = h[s];
+        }
+    }
     for (int j = tid; j < NH; j += NTH) {
         const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
+        if (OWN && hx >= 0 && hx < BX && hy >= 0 && hy < BY && hz >= 0 && hz < BZ)
+            continue; /* a member's node: gathered by its own thread */
         /* the place of the node's tile in the map (-1 .. G) and its local coordinates */
         const int ax = (hx + EX) / EX - 1, ay = (hy + EY) / EY - 1, az = (hz + EZ) / EZ - 1;
         const int ox = hx < 0 || hx >= BX, oy = hy < 0 || hy >= BY, oz = hz < 0 || hz >= BZ;
@@ -245,7 +280,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         R f[Q];
         TESS_UNROLL
         for (int i = 0; i < Q; i++)
-            f[i] = tess_gpu_mr_pull<R, LATTICE>(&s_h[0][0], NH, s_code, i,
+            f[i] = tess_gpu_mr_pull<R, LATTICE, UNI>(&s_h[0][0], NH, s_code, i,
                                                 own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)), own, p);
         tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
     } else if (ONE && k >= 0) {
@@ -319,8 +354,8 @@ static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s
 /* part (two copies, tess_gpu_mr_part_t): block b walks the layers [part[b].j0, part[b].j1) of column part[b].group
  * (its first layer's planes gathered as the first layer's are) and writes only tiles in [a.k0, a.ntiles); NULL:
  * column b, every layer, every tile. */
-template <typename R, int LATTICE, bool ONE>
-__global__ void __launch_bounds__(256)
+template <typename R, int LATTICE, bool ONE, int V = 0>
+__global__ void TESS_GPU_BOUNDS(256, (V & 8) && sizeof(R) == 4 ? 4 : 0)
 tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                    const int32_t *__restrict__ map, int nlayers, const tess_gpu_mr_order_t o,
                    const tess_gpu_mr_part_t *__restrict__ part)
@@ -396,7 +431,7 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
             for (int i = 0; i < Q; i++) {
                 int us = base + z + 1 - L::cz(i);
                 us -= us >= C::RING ? C::RING : 0;
-                f[i] = tess_gpu_mr_pull<R, LATTICE>(s_h, C::NR, s_code, i, us * PL + col - L::cx(i) - HX * L::cy(i),
+                f[i] = tess_gpu_mr_pull<R, LATTICE, (V & 2) != 0>(s_h, C::NR, s_code, i, us * PL + col - L::cx(i) - HX * L::cy(i),
                                                     own, p);
             }
             tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);

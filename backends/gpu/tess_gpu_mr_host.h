@@ -473,27 +473,28 @@ TESS_GPU_OP tess_status tess_gpu_mr_parts(tess_backend_t *be, tess_error_t *err)
 
 /* One MR step: the plain kernel over every group, then the list kernel over its nodes. The 2x2x2 group is
  * instantiated for FP32 only (tess_gpu_mr_block_nodes); ONE: the one-copy instances (3D lattices only), so that
- * the two-copy kernels are compiled as they were before one copy existed. */
-template <typename R, int LAT, bool ONE> struct tess_gpu_mr_big {
+ * the two-copy kernels are compiled as they were before one copy existed. V: the measurement variant of the block
+ * kernels (tess_gpu_mr_step, tess_gpu_mr_column; issue 12, gpu-mr-speed). */
+template <typename R, int LAT, bool ONE, int V = 0> struct tess_gpu_mr_big {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE><<<nb, 512>>>(src, dst, a, be->mr_map, o, part);
+        tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, V><<<nb, 512>>>(src, dst, a, be->mr_map, o, part);
     }
 };
-template <int LAT, bool ONE> struct tess_gpu_mr_big<double, LAT, ONE> {
+template <int LAT, bool ONE, int V> struct tess_gpu_mr_big<double, LAT, ONE, V> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *,
                        const tess_gpu_mr_order_t &, const tess_gpu_mr_part_t *, unsigned)
     {
     }
 };
-template <typename R, bool ONE> struct tess_gpu_mr_big<R, TESS_LATTICE_D2Q9, ONE> {
+template <typename R, bool ONE, int V> struct tess_gpu_mr_big<R, TESS_LATTICE_D2Q9, ONE, V> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *, const tess_gpu_mr_order_t &,
                        const tess_gpu_mr_part_t *, unsigned)
     {
     }
 };
-template <bool ONE> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9, ONE> {
+template <bool ONE, int V> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9, ONE, V> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *,
                        const tess_gpu_mr_order_t &, const tess_gpu_mr_part_t *, unsigned)
     {
@@ -501,23 +502,78 @@ template <bool ONE> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9, ONE> {
 };
 
 /* The column sweep (tess_gpu_mr_column) of the 3D lattices, its dynamic shared memory opted in once. */
-template <typename R, int LAT, bool ONE> struct tess_gpu_mr_sweep {
+template <typename R, int LAT, bool ONE, int V = 0> struct tess_gpu_mr_sweep {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
         const size_t bytes = tess_gpu_mr_col<R, LAT>::shared_bytes();
         /* a launch error, were the opt-in refused, surfaces through the caller's check */
-        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE>),
+        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE, V>),
                                   gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-        tess_gpu_mr_column<R, LAT, ONE><<<nb, 256, bytes>>>(src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
+        tess_gpu_mr_column<R, LAT, ONE, V><<<nb, 256, bytes>>>(src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
     }
 };
-template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, ONE> {
+template <typename R, bool ONE, int V> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, ONE, V> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *, const tess_gpu_mr_order_t &,
                        const tess_gpu_mr_part_t *, unsigned)
     {
     }
 };
+
+/* MEASUREMENT ONLY (issue 12, gpu-mr-speed; removed before merge): TESS_GPU_MR_VARIANT=V runs the two-copy block
+ * kernels of the 3D lattices with variant V (tess_gpu_mr_step, tess_gpu_mr_column): V & 1 own node first, V & 2 one
+ * pull expression, V & 4 the 2x2x1 FP64 group capped at 64 registers, V & 8 the FP32 column sweep capped at 64
+ * registers (4 blocks). Instantiated: the column sweep 0, 2, 8, 10; the 2x2x2 group 0-3; the 2x2x1 FP64 group 0-3,
+ * 7. */
+static int tess_gpu_mr_variant(void)
+{
+    static const int v = [] {
+        const char *s = getenv("TESS_GPU_MR_VARIANT");
+        return s ? atoi(s) : 0;
+    }();
+    return v;
+}
+
+/* The two-copy launch of a measurement variant: true where one ran. */
+template <typename R, int LAT, bool ONE>
+static bool tess_gpu_mr_plain_variant(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
+                                      const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
+{
+    if constexpr (!ONE && LAT != TESS_LATTICE_D2Q9) {
+        const int v = tess_gpu_mr_variant();
+        if (v == 0)
+            return false;
+        if (be->mr_nodes >= 1024) {
+            switch (v) {
+            case 2: tess_gpu_mr_sweep<R, LAT, false, 2>::launch(be, a, src, dst, o, part, nb); return true;
+            case 8: tess_gpu_mr_sweep<R, LAT, false, 8>::launch(be, a, src, dst, o, part, nb); return true;
+            case 10: tess_gpu_mr_sweep<R, LAT, false, 10>::launch(be, a, src, dst, o, part, nb); return true;
+            default: return false;
+            }
+        }
+        if (be->mr_nodes == 512) {
+            switch (v) {
+            case 1: tess_gpu_mr_big<R, LAT, false, 1>::launch(be, a, src, dst, o, part, nb); return true;
+            case 2: tess_gpu_mr_big<R, LAT, false, 2>::launch(be, a, src, dst, o, part, nb); return true;
+            case 3: tess_gpu_mr_big<R, LAT, false, 3>::launch(be, a, src, dst, o, part, nb); return true;
+            default: return false;
+            }
+        }
+        if constexpr (sizeof(R) == 8) {
+            if (be->mr_nodes == 256) {
+                switch (v) {
+                case 1: tess_gpu_mr_step<R, LAT, 2, 2, 1, false, 1><<<nb, 256>>>(src, dst, a, be->mr_map, o, part); return true;
+                case 2: tess_gpu_mr_step<R, LAT, 2, 2, 1, false, 2><<<nb, 256>>>(src, dst, a, be->mr_map, o, part); return true;
+                case 3: tess_gpu_mr_step<R, LAT, 2, 2, 1, false, 3><<<nb, 256>>>(src, dst, a, be->mr_map, o, part); return true;
+                case 7: tess_gpu_mr_step<R, LAT, 2, 2, 1, false, 7><<<nb, 256>>>(src, dst, a, be->mr_map, o, part); return true;
+                default: return false;
+                }
+            }
+        }
+    }
+    (void)be, (void)a, (void)src, (void)dst, (void)o, (void)part, (void)nb;
+    return false;
+}
 
 /* part, nb: the blocks' entries of a distributed rank's part and their count (tess_gpu_mr_part_t; two copies), or
  * NULL and every group. */
@@ -526,6 +582,8 @@ static void tess_gpu_mr_plain(tess_backend_t *be, const tess_gpu_q_args_t &a, co
                               const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
 {
     if (nb == 0) /* an empty part: no launch (a grid of no blocks is a launch error) */
+        return;
+    if (tess_gpu_mr_plain_variant<R, LAT, ONE>(be, a, src, dst, o, part, nb))
         return;
     if (be->mr_nodes >= 1024)
         tess_gpu_mr_sweep<R, LAT, ONE>::launch(be, a, src, dst, o, part, nb);

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# One device call of the MR speed work (issue 12, branch gpu-mr-speed): builds the fast configuration (tessera) and,
+# with MRS_REPRO=1, the reproducible one (test_gpu_mr_cuda, test_gpu_mr_parts_cuda) in the background, each under a
+# time cap; runs the bitwise tests under each setting of MRS_TEST_ENVS in the reproducible build; profiles the MR
+# kernels with Nsight Compute (MRS_NCU: a list of ROW:KERNEL, ROW as below, KERNEL the kernel's base name); then
+# the bench rows (MRS_ROWS: a list of NAME@SETTING, SETTING `-` or NAME=VALUE[,NAME=VALUE]) and a table last.
+# Rows: mr19 (D3Q19 cavity3d 256^3, FP32 and FP64), mr27 (D3Q27), mr19s / mr27s / mr19d / mr27d (one precision),
+# mrsph (spheres 192^3, porosity 0.5). Outputs under $OUT (the device tool's folder) or ./gpu-mr-speed-out.
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+out=${OUT:-$root/gpu-mr-speed-out}
+mkdir -p "$out"
+start=$SECONDS
+deadline=${MRS_DEADLINE:-420}
+step() { printf '\n== %s (%ds)\n' "$*" $((SECONDS - start)); }
+left() { echo $((deadline - (SECONDS - start))); }
+extra=()
+if [ -n "${TESSERA_DEPS:-}" ] && [ -d "$TESSERA_DEPS" ]; then
+    . "$root/ci/unpack-debs.sh"
+    unpack_debs "$TESSERA_DEPS"
+    extra+=(-DCMAKE_PREFIX_PATH=/tmp/tess-deps/usr)
+fi
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
+NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+build() { # dir, reproducible, targets...
+    local d=$1 r=$2
+    shift 2
+    { cmake -S "$root" -B "$d" -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON -DTESSERA_WITH_HWLOC=OFF \
+        -DTESSERA_NATIVE=OFF -DTESSERA_WITH_CUDA=ON -DTESSERA_WITH_HIP=OFF \
+        -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DTESSERA_CUDA_ARCHITECTURES=90 \
+        -DTESSERA_GPU_RESOURCE_REPORT=ON -DTESSERA_REPRODUCIBLE="$r" "${extra[@]}" >"$d.cfg.log" 2>&1 &&
+        cmake --build "$d" -j 16 --target "$@" >"$d.build.log" 2>&1; } && echo ok >"$d.status" ||
+        echo failed >"$d.status"
+}
+waitfor() { # dir, pid: waits while there is time, at most MRS_BUILD_CAP seconds from the start
+    local d=$1 p=$2
+    while kill -0 "$p" 2>/dev/null && [ $((SECONDS - start)) -lt "${MRS_BUILD_CAP:-300}" ]; do sleep 2; done
+    if kill -0 "$p" 2>/dev/null; then
+        kill -- -"$p" 2>/dev/null
+        echo "BUILD $d: past ${MRS_BUILD_CAP:-300} s, stopped"
+        return 1
+    fi
+    if [ "$(cat "$d.status" 2>/dev/null)" != ok ]; then
+        echo "BUILD FAILED: $d"
+        tail -30 "$d.build.log" "$d.cfg.log"
+        return 1
+    fi
+}
+step build
+rm -f /tmp/mrs-fast.status /tmp/mrs-repro.status
+setsid bash -c "$(declare -f build); root='$root'; extra=(${extra[*]:-}); build /tmp/mrs-fast OFF tessera" &
+pf=$!
+pr=
+if [ "${MRS_REPRO:-0}" = 1 ]; then
+    setsid bash -c "$(declare -f build); root='$root'; extra=(${extra[*]:-}); build /tmp/mrs-repro ON test_gpu_mr_cuda test_gpu_mr_parts_cuda" &
+    pr=$!
+fi
+fast_ok=1
+waitfor /tmp/mrs-fast $pf || fast_ok=0
+step "fast build done"
+grep -E "Compiling entry|registers|stack frame" /tmp/mrs-fast.build.log |
+    sed -E "s/.*entry function '([^']*)' for '(sm_[0-9]+)'.*/\1/" | paste - - - | c++filt |
+    sed -E 's/ptxas info +: //g; s/ +/ /g; s/\(float const\*.*\)|\(double const\*.*\)//' | grep -E 'tess_gpu_mr_(step|column)' \
+    >"$out/resources.txt"
+withenv() { # setting, command...
+    local s=$1
+    shift
+    if [ "$s" = - ]; then "$@"; else env ${s//,/ } "$@"; fi
+}
+B=/tmp/mrs-fast/core/cli/tessera
+rowargs() {
+    case $1 in
+    mr19) echo "--case cavity3d --size 256 --precision single,double" ;;
+    mr19s) echo "--case cavity3d --size 256 --precision single" ;;
+    mr19d) echo "--case cavity3d --size 256 --precision double" ;;
+    mr27) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision single,double" ;;
+    mr27s) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision single" ;;
+    mr27d) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision double" ;;
+    mrsph) echo "--case spheres --size 192 --porosity 0.5 --precision single,double" ;;
+    esac
+}
+if [ "$fast_ok" = 1 ] && [ -n "${MRS_NCU:-}" ]; then
+    step "ncu ($NCU)"
+    i=0
+    for item in $MRS_NCU; do
+        r=${item%%:*} k=${item#*:}
+        i=$((i + 1))
+        [ "$(left)" -lt 60 ] && { echo "ncu $item skipped: time"; continue; }
+        # -k matches the kernel's base name; --launch-skip counts only the matching launches (the copy kernel
+        # of the bench's bandwidth measurement is not one), so the third MR launch is profiled.
+        timeout 90 "$NCU" --clock-control none -k "regex:^$k\$" --launch-skip 2 --launch-count 1 \
+            --section SpeedOfLight --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables \
+            --section ComputeWorkloadAnalysis --section SchedulerStats --section WarpStateStats \
+            --section Occupancy --section LaunchStats --section InstructionStats \
+            --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_sectors.avg.pct_of_peak_sustained_elapsed,lts__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum \
+            -f -o "$out/ncu-$i-$r" "$B" bench --backend cuda --pattern mr --collision regularized --steps 3 --reps 1 \
+            $(rowargs "$r") >"/tmp/ncu-$i.log" 2>&1
+        echo "ncu $item exit $?"
+        grep -E '==(PROF|ERROR|WARNING)==' "/tmp/ncu-$i.log" | head -5
+        if [ ! -f "$out/ncu-$i-$r.ncu-rep" ] && [ "$(left)" -gt 60 ]; then # a section or metric unknown: the full set
+            timeout 90 "$NCU" --clock-control none -k "regex:^$k\$" --launch-skip 2 --launch-count 1 --set full \
+                -f -o "$out/ncu-$i-$r" "$B" bench --backend cuda --pattern mr --collision regularized --steps 3 \
+                --reps 1 $(rowargs "$r") >"/tmp/ncu-$i.log" 2>&1
+            echo "ncu $item (--set full) exit $?"
+            grep -E '==(PROF|ERROR|WARNING)==' "/tmp/ncu-$i.log" | head -5
+        fi
+        [ -f "$out/ncu-$i-$r.ncu-rep" ] && "$NCU" -i "$out/ncu-$i-$r.ncu-rep" --page details --print-units base \
+            >>"$out/ncu.txt" 2>&1
+    done
+fi
+if [ -n "$pr" ]; then
+    step "reproducible build"
+    if waitfor /tmp/mrs-repro $pr; then
+        step "bitwise tests (reproducible build)"
+        for s in ${MRS_TEST_ENVS:--}; do
+            [ "$(left)" -lt 40 ] && { echo "tests [$s] skipped: time"; continue; }
+            withenv "$s" timeout 120 /tmp/mrs-repro/tests/gpu/test_gpu_mr_cuda >/tmp/mr.log 2>&1
+            echo "[$s] test_gpu_mr exit $?: $(grep -c '^ok' /tmp/mr.log) ok, $(grep -c FAIL /tmp/mr.log) FAIL," \
+                "$(grep -c 'bitwise: yes' /tmp/mr.log) bitwise vs CPU" | tee -a "$out/tests.txt"
+            grep FAIL /tmp/mr.log | head -5
+            withenv "$s" timeout 120 /tmp/mrs-repro/tests/gpu/test_gpu_mr_parts_cuda >/tmp/mrp.log 2>&1
+            echo "[$s] test_gpu_mr_parts exit $?: $(grep -c '^ok' /tmp/mrp.log) ok, $(grep -c FAIL /tmp/mrp.log) FAIL" |
+                tee -a "$out/tests.txt"
+            grep FAIL /tmp/mrp.log | head -5
+        done
+    fi
+fi
+if [ "$fast_ok" = 1 ]; then
+    step bench
+    for item in ${MRS_ROWS:-}; do
+        r=${item%%@*} s=${item#*@}
+        [ "$(left)" -lt 25 ] && { echo "bench $item skipped: time"; continue; }
+        withenv "$s" timeout "${MRS_ROW_CAP:-60}" "$B" bench --backend cuda --pattern mr --collision regularized \
+            --steps "${MRS_STEPS:-20}" --reps 3 $(rowargs "$r") >"/tmp/bench.log" 2>&1 || echo "bench $item exit $?"
+        grep -iE "^copy" /tmp/bench.log | sed "s/^/[$item] /" >>"$out/bench.txt"
+        grep -E "^(cavity|spheres)" /tmp/bench.log | sed "s/^/[$item] /" >>"$out/bench.txt"
+    done
+fi
+step done
+echo "== resources (MR block kernels)"
+sed -E 's/void tess_gpu_mr_//; s/ 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads//' "$out/resources.txt" |
+    cut -c1-110 | head -40
+echo "== tests"
+cat "$out/tests.txt" 2>/dev/null
+echo "== bench (row@setting ... lattice prec MLUPS, % of copy)"
+awk '/copy bandwidth/ {print $1, "copy", $10} / (cavity3d|spheres) / {print $1, $3, $9, $14, $17, $19}' \
+    "$out/bench.txt" 2>/dev/null
