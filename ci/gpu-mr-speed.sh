@@ -2,8 +2,9 @@
 # One device call of the MR speed work (issue 12, branch gpu-mr-speed): builds the fast configuration (tessera) and,
 # with MRS_REPRO=1, the reproducible one (test_gpu_mr_cuda, test_gpu_mr_parts_cuda) in the background, each under a
 # time cap; runs the bitwise tests under each setting of MRS_TEST_ENVS in the reproducible build; profiles the MR
-# kernels with Nsight Compute (MRS_NCU: a list of ROW:KERNEL, ROW as below, KERNEL the kernel's base name); then
-# the bench rows (MRS_ROWS: a list of NAME@SETTING, SETTING `-` or NAME=VALUE[,NAME=VALUE]) and a table last.
+# the bench rows first (MRS_ROWS: a list of NAME@SETTING, SETTING `-` or NAME=VALUE[,NAME=VALUE]), then profiles
+# the MR kernels with Nsight Compute (MRS_NCU: a list of ROW:KERNEL[@SETTING], ROW as below, KERNEL the kernel's
+# base name), then the tests; a table last.
 # Rows: mr19 (D3Q19 cavity3d 256^3, FP32 and FP64), mr27 (D3Q27), mr19s / mr27s / mr19d / mr27d (one precision),
 # mrsph (spheres 192^3, porosity 0.5). Outputs under $OUT (the device tool's folder) or ./gpu-mr-speed-out.
 set -uo pipefail
@@ -46,6 +47,11 @@ waitfor() { # dir, pid: waits while there is time, at most MRS_BUILD_CAP seconds
         return 1
     fi
 }
+withenv() { # setting, command...
+    local s=$1
+    shift
+    if [ "$s" = - ]; then "$@"; else env ${s//,/ } "$@"; fi
+}
 step build
 rm -f /tmp/mrs-fast.status /tmp/mrs-repro.status
 setsid bash -c "$(declare -f build); root='$root'; extra=(${extra[*]:-}); build /tmp/mrs-fast OFF tessera" &
@@ -62,11 +68,6 @@ grep -E "Compiling entry|registers|stack frame" /tmp/mrs-fast.build.log |
     sed -E "s/.*entry function '([^']*)' for '(sm_[0-9]+)'.*/\1/" | paste - - - | c++filt |
     sed -E 's/ptxas info +: //g; s/ +/ /g; s/\(float const\*.*\)|\(double const\*.*\)//' | grep -E 'tess_gpu_mr_(step|column)' \
     >"$out/resources.txt"
-withenv() { # setting, command...
-    local s=$1
-    shift
-    if [ "$s" = - ]; then "$@"; else env ${s//,/ } "$@"; fi
-}
 B=/tmp/mrs-fast/core/cli/tessera
 rowargs() {
     case $1 in
@@ -77,18 +78,32 @@ rowargs() {
     mr27s) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision single" ;;
     mr27d) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision double" ;;
     mrsph) echo "--case spheres --size 192 --porosity 0.5 --precision single,double" ;;
+    mr27c) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision single --mr-layer 2048" ;;
+    mr27cd) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision double --mr-layer 4096" ;;
     esac
 }
+if [ "$fast_ok" = 1 ]; then
+    step bench
+    for item in ${MRS_ROWS:-}; do
+        r=${item%%@*} s=${item#*@}
+        [ "$(left)" -lt 25 ] && { echo "bench $item skipped: time"; continue; }
+        withenv "$s" timeout "${MRS_ROW_CAP:-60}" "$B" bench --backend cuda --pattern mr --collision regularized \
+            --steps "${MRS_STEPS:-20}" --reps 3 $(rowargs "$r") >"/tmp/bench.log" 2>&1 || echo "bench $item exit $?"
+        grep -iE "^copy" /tmp/bench.log | sed "s/^/[$item] /" >>"$out/bench.txt"
+        grep -E "^(cavity|spheres)" /tmp/bench.log | sed "s/^/[$item] /" >>"$out/bench.txt"
+    done
+fi
 if [ "$fast_ok" = 1 ] && [ -n "${MRS_NCU:-}" ]; then
     step "ncu ($NCU)"
     i=0
     for item in $MRS_NCU; do
-        r=${item%%:*} k=${item#*:}
+        r=${item%%:*} k=${item#*:} ns=-
+        [ "$k" != "${k#*@}" ] && { ns=${k#*@}; k=${k%@*}; }
         i=$((i + 1))
         [ "$(left)" -lt 60 ] && { echo "ncu $item skipped: time"; continue; }
         # -k matches the kernel's base name; --launch-skip counts only the matching launches (the copy kernel
         # of the bench's bandwidth measurement is not one), so the third MR launch is profiled.
-        timeout 90 "$NCU" --clock-control none -k "regex:^$k\$" --launch-skip 2 --launch-count 1 \
+        withenv "$ns" timeout 90 "$NCU" --clock-control none -k "regex:^$k\$" --launch-skip 2 --launch-count 1 \
             --section SpeedOfLight --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables \
             --section ComputeWorkloadAnalysis --section SchedulerStats --section WarpStateStats \
             --section Occupancy --section LaunchStats --section InstructionStats \
@@ -98,7 +113,7 @@ if [ "$fast_ok" = 1 ] && [ -n "${MRS_NCU:-}" ]; then
         echo "ncu $item exit $?"
         grep -E '==(PROF|ERROR|WARNING)==' "/tmp/ncu-$i.log" | head -5
         if [ ! -f "$out/ncu-$i-$r.ncu-rep" ] && [ "$(left)" -gt 60 ]; then # a section or metric unknown: the full set
-            timeout 90 "$NCU" --clock-control none -k "regex:^$k\$" --launch-skip 2 --launch-count 1 --set full \
+            withenv "$ns" timeout 90 "$NCU" --clock-control none -k "regex:^$k\$" --launch-skip 2 --launch-count 1 --set full \
                 -f -o "$out/ncu-$i-$r" "$B" bench --backend cuda --pattern mr --collision regularized --steps 3 \
                 --reps 1 $(rowargs "$r") >"/tmp/ncu-$i.log" 2>&1
             echo "ncu $item (--set full) exit $?"
@@ -124,17 +139,6 @@ if [ -n "$pr" ]; then
             grep FAIL /tmp/mrp.log | head -5
         done
     fi
-fi
-if [ "$fast_ok" = 1 ]; then
-    step bench
-    for item in ${MRS_ROWS:-}; do
-        r=${item%%@*} s=${item#*@}
-        [ "$(left)" -lt 25 ] && { echo "bench $item skipped: time"; continue; }
-        withenv "$s" timeout "${MRS_ROW_CAP:-60}" "$B" bench --backend cuda --pattern mr --collision regularized \
-            --steps "${MRS_STEPS:-20}" --reps 3 $(rowargs "$r") >"/tmp/bench.log" 2>&1 || echo "bench $item exit $?"
-        grep -iE "^copy" /tmp/bench.log | sed "s/^/[$item] /" >>"$out/bench.txt"
-        grep -E "^(cavity|spheres)" /tmp/bench.log | sed "s/^/[$item] /" >>"$out/bench.txt"
-    done
 fi
 step done
 echo "== resources (MR block kernels)"

@@ -183,12 +183,20 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     /* measurement variants (issue 12, gpu-mr-speed): V & 1 each thread gathers its own node first, V & 2 one pull
      * expression, V & 4 a register cap (4 blocks) */
     enum { OWN = (V & 1) && !ONE, UNI = (V & 2) != 0 };
+    /* V & 16 (2x2x2 FP32, 2x2x1 FP64): halo rows XP apart and planes PP (a warp's 4 x 4 x 2 nodes in distinct
+     * banks), in dynamic shared memory */
+    enum {
+        PADG = (V & 16) != 0 && !ONE, XP = PADG ? 12 : HX, PP = !PADG ? HX * HY : sizeof(R) == 4 ? 144 : 120,
+        NHP = PADG ? HZ * PP : NH
+    };
     __shared__ int32_t s_map[G::STRIDE];
-    __shared__ uint8_t s_code[NH];
+    __shared__ uint8_t s_code[NHP];
     __shared__ int32_t s_b;
     /* The Hermite coefficients of the group's and halo's nodes, one row per coefficient: a warp reads
      * consecutive nodes of a row (no bank conflicts in FP32). */
-    __shared__ R s_h[10][NH];
+    __shared__ R s_hs[PADG ? 1 : 10][PADG ? 1 : NH];
+    extern __shared__ double tess_gpu_mr_dyn[];
+    R(*const s_h)[NHP] = PADG ? reinterpret_cast<R(*)[NHP]>(tess_gpu_mr_dyn) : reinterpret_cast<R(*)[NHP]>(&s_hs[0][0]);
     const int tid = (int)threadIdx.x;
     int32_t b = (int32_t)blockIdx.x;
     const tess_gpu_constants_t *c = &tess_gpu_c;
@@ -218,7 +226,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         const int32_t k = s_map[G::NMAP + mt];
         const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
         const int gx = (mt % GX) * EX + x, gy = ((mt / GX) % GY) * EY + y, gz = (mt / (GX * GY)) * EZ + z;
-        const int own = ((gz + ZO) * HY + (gy + 1)) * HX + (gx + 1);
+        const int own = (gz + ZO) * PP + (gy + 1) * XP + (gx + 1);
         const unsigned type = k < 0 ? 0u : a.node_type[64 * (size_t)k + n];
         s_code[own] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
         if (k >= 0) {
@@ -234,6 +242,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
         if (OWN && hx >= 0 && hx < BX && hy >= 0 && hy < BY && hz >= 0 && hz < BZ)
             continue; /* a member's node: gathered by its own thread */
+        const int jp = PADG ? (hz + ZO) * PP + (hy + 1) * XP + (hx + 1) : j;
         /* the place of the node's tile in the map (-1 .. G) and its local coordinates */
         const int ax = (hx + EX) / EX - 1, ay = (hy + EY) / EY - 1, az = (hz + EZ) / EZ - 1;
         const int ox = hx < 0 || hx >= BX, oy = hy < 0 || hy >= BY, oz = hz < 0 || hz >= BZ;
@@ -247,13 +256,13 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         R m[TESS_MR_NM], h[10];
         if (!ONE) { /* two copies: t2 is a tile or -1 */
             type = t2 < 0 ? 0u : a.node_type[64 * (size_t)t2 + l2];
-            s_code[j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
+            s_code[jp] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
             if (t2 >= 0) {
                 M::load(src, t2, l2, m);
                 M::coeffs(m, h);
                 TESS_UNROLL
                 for (int s = 0; s < 10; s++)
-                    s_h[s][j] = h[s];
+                    s_h[s][jp] = h[s];
             }
             continue;
         }
@@ -272,7 +281,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     const int32_t k = s_map[G::NMAP + mt];
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
     const int gx = (mt % GX) * EX + x, gy = ((mt / GX) % GY) * EY + y, gz = (mt / (GX * GY)) * EZ + z;
-    const int own = ((gz + ZO) * HY + (gy + 1)) * HX + (gx + 1);
+    const int own = PADG ? (gz + ZO) * PP + (gy + 1) * XP + (gx + 1) : ((gz + ZO) * HY + (gy + 1)) * HX + (gx + 1);
     /* two copies: the part's tiles only (the whole range [0, ntiles) outside a distributed rank) */
     const bool mine = ONE ? k >= 0 : k >= a.k0 && k < a.ntiles;
     if (mine && s_code[own] == TESS_GPU_WET) {
@@ -280,8 +289,10 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         R f[Q];
         TESS_UNROLL
         for (int i = 0; i < Q; i++)
-            f[i] = tess_gpu_mr_pull<R, LATTICE, UNI>(&s_h[0][0], NH, s_code, i,
-                                                own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)), own, p);
+            f[i] = tess_gpu_mr_pull<R, LATTICE, UNI>(&s_h[0][0], NHP, s_code, i,
+                                                     PADG ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
+                                                          : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
+                                                     own, p);
         tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
     } else if (ONE && k >= 0) {
         R m[TESS_MR_NM];
@@ -304,11 +315,13 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
  * the group kernel back). Per node the same core functions in the same order as tess_gpu_mr_step: the same bits.
  * Dynamic shared memory: 10 x 6 x 100 coefficients (24,000 B in FP32, 48,000 B in FP64: opted in on CUDA,
  * within the 64 KB of an AMD LDS). */
-template <typename R, int LATTICE> struct tess_gpu_mr_col {
+template <typename R, int LATTICE, bool PAD = false> struct tess_gpu_mr_col {
     enum {
         EX = tess_gpu_q<R, LATTICE>::ex, EY = tess_gpu_q<R, LATTICE>::ey, EZ = tess_gpu_q<R, LATTICE>::ez, GX = 2,
-        GY = 2, HX = EX * GX + 2, HY = EY * GY + 2, PL = HX * HY, RING = EZ + 2, NR = RING * PL, MX = GX + 2,
-        MY = GY + 2, NTH = 64 * GX * GY, NEW = EZ * PL, PER = (NEW + NTH - 1) / NTH
+        GY = 2, HX = EX * GX + 2, HY = EY * GY + 2, PL = HX * HY, RING = EZ + 2, NL = RING * PL, MX = GX + 2,
+        MY = GY + 2, NTH = 64 * GX * GY, NEW = EZ * PL, PER = (NEW + NTH - 1) / NTH,
+        /* PAD (measurement variant): rows XP apart, planes PP */
+        XP = PAD ? 12 : HX, PP = !PAD ? PL : sizeof(R) == 4 ? 144 : 120, NR = RING * PP
     };
     static size_t shared_bytes() { return (size_t)10 * NR * sizeof(R); }
 };
@@ -335,14 +348,14 @@ static __device__ __forceinline__ void tess_gpu_mr_column_get(const R *__restric
     }
 }
 
-template <typename R, int LATTICE>
+template <typename R, int LATTICE, bool PAD>
 static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s_code, int p0, int e,
                                                               unsigned type, const R *m)
 {
-    typedef tess_gpu_mr_col<R, LATTICE> C;
+    typedef tess_gpu_mr_col<R, LATTICE, PAD> C;
     typedef tess_gpu_mr<R, LATTICE> M;
     const int p = p0 + e / C::PL, j = e % C::PL;
-    const int at = ((p + 1) % C::RING) * C::PL + j;
+    const int at = ((p + 1) % C::RING) * C::PP + (j / C::HX) * C::XP + j % C::HX;
     s_code[at] = tess_gpu_c.wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
     R h[10];
     M::coeffs(m, h);
@@ -355,15 +368,19 @@ static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s
  * (its first layer's planes gathered as the first layer's are) and writes only tiles in [a.k0, a.ntiles); NULL:
  * column b, every layer, every tile. */
 template <typename R, int LATTICE, bool ONE, int V = 0>
-__global__ void TESS_GPU_BOUNDS(256, (V & 8) && sizeof(R) == 4 ? 4 : 0)
+__global__ void TESS_GPU_BOUNDS(256, (V & 8) ? (sizeof(R) == 4 ? 4 : 2) : 0)
 tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                    const int32_t *__restrict__ map, int nlayers, const tess_gpu_mr_order_t o,
                    const tess_gpu_mr_part_t *__restrict__ part)
 {
     typedef tess_gpu_q<R, LATTICE> L;
     typedef tess_gpu_mr<R, LATTICE> M;
-    typedef tess_gpu_mr_col<R, LATTICE> C;
-    enum { Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez, HX = C::HX, PL = C::PL, NTH = C::NTH };
+    /* measurement variants (issue 12, gpu-mr-speed): V & 2 one pull expression, V & 8 a register cap (FP32 4
+     * blocks, FP64 2), V & 16 the ring's rows 12 apart and planes 144 (FP32) or 120 (FP64): a warp's 4 x 4 x 2
+     * nodes in distinct banks */
+    enum { PAD = (V & 16) != 0 };
+    typedef tess_gpu_mr_col<R, LATTICE, PAD> C;
+    enum { Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez, HX = C::XP, PL = C::PP, NTH = C::NTH };
     static_assert(EZ > 1, "the column sweep is for the 3D lattices");
     extern __shared__ double tess_gpu_mr_dyn[];
     R *const s_h = reinterpret_cast<R *>(tess_gpu_mr_dyn); /* [10][NR], one row per coefficient */
@@ -387,11 +404,11 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
     const int nmap = C::MX * C::MY * (nlayers + 2);
     const int32_t *__restrict__ gm = map + (size_t)b * (size_t)(nmap + 4 * nlayers);
     /* the first layer's six planes, EZ j0 - 1 .. EZ j0 + EZ (a plane's ring slot depends on the plane alone) */
-    for (int e = tid; e < C::NR; e += NTH) {
+    for (int e = tid; e < C::NL; e += NTH) {
         unsigned type;
         R m[TESS_MR_NM];
         tess_gpu_mr_column_get<R, LATTICE, ONE>(src, a, o, gm, EZ * j0 - 1, e, &type, m);
-        tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, EZ * j0 - 1, e, type, m);
+        tess_gpu_mr_column_put<R, LATTICE, PAD>(s_h, s_code, EZ * j0 - 1, e, type, m);
     }
     int known = -1; /* thread 0: the last layer of the last complete wait range (tess_gpu_mr_wait_next) */
     if (ONE && tid == 0)
@@ -455,7 +472,7 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         for (int r = 0; r < C::PER; r++) {
             const int e = tid + NTH * r;
             if (e < C::NEW)
-                tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, p0, e, nt[r], nm[r]);
+                tess_gpu_mr_column_put<R, LATTICE, PAD>(s_h, s_code, p0, e, nt[r], nm[r]);
         }
         if (ONE && tid == 0)
             tess_gpu_mr_wait_next(o, l0 + j + 1, have, &known);

@@ -506,7 +506,7 @@ template <typename R, int LAT, bool ONE, int V = 0> struct tess_gpu_mr_sweep {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        const size_t bytes = tess_gpu_mr_col<R, LAT>::shared_bytes();
+        const size_t bytes = tess_gpu_mr_col<R, LAT, (V & 16) != 0>::shared_bytes();
         /* a launch error, were the opt-in refused, surfaces through the caller's check */
         (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE, V>),
                                   gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
@@ -522,9 +522,10 @@ template <typename R, bool ONE, int V> struct tess_gpu_mr_sweep<R, TESS_LATTICE_
 
 /* MEASUREMENT ONLY (issue 12, gpu-mr-speed; removed before merge): TESS_GPU_MR_VARIANT=V runs the two-copy block
  * kernels of the 3D lattices with variant V (tess_gpu_mr_step, tess_gpu_mr_column): V & 1 own node first, V & 2 one
- * pull expression, V & 4 the 2x2x1 FP64 group capped at 64 registers, V & 8 the FP32 column sweep capped at 64
- * registers (4 blocks). Instantiated: the column sweep 0, 2, 8, 10; the 2x2x2 group 0-3; the 2x2x1 FP64 group 0-3,
- * 7. */
+ * pull expression, V & 4 the 2x2x1 FP64 group capped at 64 registers, V & 8 the column sweep capped (FP32 64
+ * registers, FP64 128), V & 16 the column sweep's ring padded against bank conflicts. Instantiated: the column
+ * sweep 0, 8, 16, 24; the 2x2x2 FP32 group 0-3, 16 (padded as the column sweep's ring); the 2x2x1 FP64 group
+ * 0-3, 7, 16. */
 static int tess_gpu_mr_variant(void)
 {
     static const int v = [] {
@@ -532,6 +533,17 @@ static int tess_gpu_mr_variant(void)
         return s ? atoi(s) : 0;
     }();
     return v;
+}
+
+/* The padded group (variant 16): its coefficients in dynamic shared memory, 10 HZ PP values. */
+template <typename R, int LAT, int GZ>
+static void tess_gpu_mr_group_pad(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
+                                  const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
+{
+    const size_t bytes = (size_t)10 * (tess_gpu_q<R, LAT>::ez * GZ + 2) * (sizeof(R) == 4 ? 144 : 120) * sizeof(R);
+    (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, GZ, false, 16>),
+                              gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    tess_gpu_mr_step<R, LAT, 2, 2, GZ, false, 16><<<nb, 256 * GZ, bytes>>>(src, dst, a, be->mr_map, o, part);
 }
 
 /* The two-copy launch of a measurement variant: true where one ran. */
@@ -545,9 +557,9 @@ static bool tess_gpu_mr_plain_variant(tess_backend_t *be, const tess_gpu_q_args_
             return false;
         if (be->mr_nodes >= 1024) {
             switch (v) {
-            case 2: tess_gpu_mr_sweep<R, LAT, false, 2>::launch(be, a, src, dst, o, part, nb); return true;
             case 8: tess_gpu_mr_sweep<R, LAT, false, 8>::launch(be, a, src, dst, o, part, nb); return true;
-            case 10: tess_gpu_mr_sweep<R, LAT, false, 10>::launch(be, a, src, dst, o, part, nb); return true;
+            case 16: tess_gpu_mr_sweep<R, LAT, false, 16>::launch(be, a, src, dst, o, part, nb); return true;
+            case 24: tess_gpu_mr_sweep<R, LAT, false, 24>::launch(be, a, src, dst, o, part, nb); return true;
             default: return false;
             }
         }
@@ -556,6 +568,12 @@ static bool tess_gpu_mr_plain_variant(tess_backend_t *be, const tess_gpu_q_args_
             case 1: tess_gpu_mr_big<R, LAT, false, 1>::launch(be, a, src, dst, o, part, nb); return true;
             case 2: tess_gpu_mr_big<R, LAT, false, 2>::launch(be, a, src, dst, o, part, nb); return true;
             case 3: tess_gpu_mr_big<R, LAT, false, 3>::launch(be, a, src, dst, o, part, nb); return true;
+            case 16:
+                if constexpr (sizeof(R) == 4) {
+                    tess_gpu_mr_group_pad<R, LAT, 2>(be, a, src, dst, o, part, nb);
+                    return true;
+                }
+                return false;
             default: return false;
             }
         }
@@ -566,6 +584,7 @@ static bool tess_gpu_mr_plain_variant(tess_backend_t *be, const tess_gpu_q_args_
                 case 2: tess_gpu_mr_step<R, LAT, 2, 2, 1, false, 2><<<nb, 256>>>(src, dst, a, be->mr_map, o, part); return true;
                 case 3: tess_gpu_mr_step<R, LAT, 2, 2, 1, false, 3><<<nb, 256>>>(src, dst, a, be->mr_map, o, part); return true;
                 case 7: tess_gpu_mr_step<R, LAT, 2, 2, 1, false, 7><<<nb, 256>>>(src, dst, a, be->mr_map, o, part); return true;
+                case 16: tess_gpu_mr_group_pad<R, LAT, 1>(be, a, src, dst, o, part, nb); return true;
                 default: return false;
                 }
             }
