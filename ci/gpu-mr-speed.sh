@@ -6,7 +6,8 @@
 # the MR kernels with Nsight Compute (MRS_NCU: a list of ROW:KERNEL[@SETTING], ROW as below, KERNEL the kernel's
 # base name), then the tests; a table last.
 # Rows: mr19 (D3Q19 cavity3d 256^3, FP32 and FP64), mr27 (D3Q27), mr19s / mr27s / mr19d / mr27d (one precision),
-# mrsph (spheres 192^3, porosity 0.5). Outputs under $OUT (the device tool's folder) or ./gpu-mr-speed-out.
+# mrsph (spheres 192^3, porosity 0.5), mr27c / mr27cd (D3Q27 column sweep, C = 8 FP32 / 16 FP64), mr19o / mr27o
+# (one copy of the moments), mr19s16 / mr19s32 / mr19d32 (D3Q19 column sweep, C = 16 / 32). Outputs under $OUT (the device tool's folder) or ./gpu-mr-speed-out.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${OUT:-$root/gpu-mr-speed-out}
@@ -80,6 +81,11 @@ rowargs() {
     mrsph) echo "--case spheres --size 192 --porosity 0.5 --precision single,double" ;;
     mr27c) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision single --mr-layer 2048" ;;
     mr27cd) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision double --mr-layer 4096" ;;
+    mr19o) echo "--case cavity3d --size 256 --precision single,double --set run.mr_copies=1" ;;
+    mr27o) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision single,double --set run.mr_copies=1" ;;
+    mr19s16) echo "--case cavity3d --size 256 --precision single --mr-layer 4096" ;;
+    mr19s32) echo "--case cavity3d --size 256 --precision single --mr-layer 8192" ;;
+    mr19d32) echo "--case cavity3d --size 256 --precision double --mr-layer 8192" ;;
     esac
 }
 if [ "$fast_ok" = 1 ]; then

@@ -101,30 +101,19 @@ static __device__ __forceinline__ bool tess_gpu_mr_fetch(const R *__restrict__ s
 
 /* Incoming population i of the node at index own of a block's coefficient rows (s_h: row s at s * stride): from
  * its upstream node up where that is wet, else bounced back from the node's own coefficients (moving walls
- * included). UNI (measurement variant of issue 12, gpu-mr-speed): every lane evaluates the one expansion:
- * population opp(i) is population i with the first-order coefficients negated (tess_q_hermite_population: the odd
- * part c.h_j changes sign exactly, so the bits are the same), which a warp with both wet and dry upstream nodes
- * then no longer runs twice. */
-template <typename R, int LATTICE, bool UNI = false>
+ * included). */
+template <typename R, int LATTICE>
 static __device__ __forceinline__ R tess_gpu_mr_pull(const R *s_h, int stride, const uint8_t *s_code, int i, int up,
                                                      int own, const tess_params_t *p)
 {
     const unsigned code = s_code[up];
-    const bool wet = code == TESS_GPU_WET;
     /* Only the coefficients population i uses are read (the rest of h is dead after inlining). */
     R h[10];
-    const int from = wet ? up : own;
+    const int from = code == TESS_GPU_WET ? up : own;
     TESS_UNROLL
     for (int s = 0; s < 10; s++)
         h[s] = s_h[s * stride + from];
-    if (UNI) {
-        TESS_UNROLL
-        for (int s = 1; s <= 3; s++)
-            h[s] = wet ? h[s] : -h[s];
-        const R v = tess_gpu_mr<R, LATTICE>::population(i, h);
-        return wet ? v : tess_gpu_q<R, LATTICE>::bounce_back(i, v, &p->mat[wet ? 0u : code]);
-    }
-    if (wet)
+    if (code == TESS_GPU_WET)
         return tess_gpu_mr<R, LATTICE>::population(i, h);
     return tess_gpu_q<R, LATTICE>::bounce_back(i, tess_gpu_mr<R, LATTICE>::population(tess_gpu_q<R, LATTICE>::opp(i), h),
                                                &p->mat[code]);
@@ -149,6 +138,35 @@ template <int GX, int GY, int GZ> struct tess_gpu_mr_group {
     enum { MX = GX + 2, MY = GY + 2, MZ = GZ + 2, NMAP = MX * MY * MZ, NT = GX * GY * GZ, STRIDE = NMAP + NT };
 };
 
+/* Where a block keeps the coefficients of its HX x HY x HZ halo nodes in shared memory: node (x, y, z) at
+ * z PP + y XP + x of each coefficient's row of NHP values. Packed (XP = HX, PP = HX HY), a warp's 4 x 4 x 2 nodes
+ * of one tile fall into 32 banks two by two in FP32: rows 10 apart put x + 10 y for y = 0 and 3 into one bank (the
+ * loads made twice the wavefronts, the block kernels' limit on the H100: docs/performance-notes.md, "GPU MR
+ * speed"). PAD: rows 12 apart put a plane's 16 nodes into 16 distinct banks, and planes 144 apart (16 mod 32) the
+ * next plane's into the other 16, whatever the shift of the upstream direction; in FP64 a half-warp (one plane)
+ * is one wavefront, so planes 120 apart suffice (within an AMD LDS's 64 KB for the column sweep's ring). PAD for
+ * the 2x2x2 FP32 group (in dynamic shared memory: 57,600 B) and the column sweep's ring; the 2x2x1 FP64 group
+ * stays packed (48 KB static: padded it would need 57,600 B and lose a block per multiprocessor, which cost the
+ * sphere bed 2.4%). */
+template <typename R, int HX, int HY, int HZ, bool PAD> struct tess_gpu_mr_halo {
+    enum {
+        PADDED = PAD, XP = PAD ? 12 : HX, PP = !PAD ? HX * HY : sizeof(R) == 4 ? 144 : 120, NHP = HZ * PP,
+        OK = HX <= XP && HY * XP <= PP
+    };
+    static_assert(OK, "a padded halo row or plane too short");
+    static size_t shared_bytes() { return (size_t)10 * NHP * sizeof(R); }
+};
+
+/* The group kernel's halo (tess_gpu_mr_step): (EX GX + 2) x (EY GY + 2) x (EZ GZ + 2) nodes (2D: one plane),
+ * padded for the 2x2x2 groups (FP32 only). */
+template <typename R, int LATTICE, int GX, int GY, int GZ> struct tess_gpu_mr_block_halo {
+    typedef tess_gpu_q<R, LATTICE> L;
+    enum {
+        HX = L::ex * GX + 2, HY = L::ey * GY + 2, HZ = L::ez == 1 ? 1 : L::ez * GZ + 2, PAD = GX * GY * GZ == 8
+    };
+    typedef tess_gpu_mr_halo<R, HX, HY, HZ, PAD> H;
+};
+
 /* A distributed rank's step in parts (tess_gpu_dist.h; two copies only): one block's group, a group with a member
  * tile in the part's tile range [a.k0, a.ntiles), and for the column sweep the layers [j0, j1) of its column that
  * hold such members. The block writes only the part's tiles: the other members of its group are another part's
@@ -167,8 +185,8 @@ struct tess_gpu_mr_part_t {
  * in one array, tess_gpu_mr_order.h): the block's group comes from its ticket, it waits before its writes and
  * counts its layers done after them, and a dry node carries its moments over to the new place. part (two copies):
  * block b runs the group part[b].group and writes only tiles in [a.k0, a.ntiles); NULL: group b, every tile. */
-template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE, int V = 0>
-__global__ void TESS_GPU_BOUNDS(64 * GX * GY * GZ, (V & 4) ? 4 : 0)
+template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE>
+__global__ void __launch_bounds__(64 * GX * GY * GZ)
 tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                  const int32_t *__restrict__ map, const tess_gpu_mr_order_t o,
                  const tess_gpu_mr_part_t *__restrict__ part)
@@ -180,23 +198,16 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez, BX = EX * GX, BY = EY * GY, BZ = EZ * GZ,
         HX = BX + 2, HY = BY + 2, ZO = EZ == 1 ? 0 : 1, HZ = BZ + 2 * ZO, NH = HX * HY * HZ, NTH = 64 * G::NT
     };
-    /* measurement variants (issue 12, gpu-mr-speed): V & 1 each thread gathers its own node first, V & 2 one pull
-     * expression, V & 4 a register cap (4 blocks) */
-    enum { OWN = (V & 1) && !ONE, UNI = (V & 2) != 0 };
-    /* V & 16 (2x2x2 FP32, 2x2x1 FP64): halo rows XP apart and planes PP (a warp's 4 x 4 x 2 nodes in distinct
-     * banks), in dynamic shared memory */
-    enum {
-        PADG = (V & 16) != 0 && !ONE, XP = PADG ? 12 : HX, PP = !PADG ? HX * HY : sizeof(R) == 4 ? 144 : 120,
-        NHP = PADG ? HZ * PP : NH
-    };
+    typedef typename tess_gpu_mr_block_halo<R, LATTICE, GX, GY, GZ>::H H;
+    enum { PAD = H::PADDED, XP = H::XP, PP = H::PP, NHP = H::NHP };
     __shared__ int32_t s_map[G::STRIDE];
     __shared__ uint8_t s_code[NHP];
     __shared__ int32_t s_b;
-    /* The Hermite coefficients of the group's and halo's nodes, one row per coefficient: a warp reads
-     * consecutive nodes of a row (no bank conflicts in FP32). */
-    __shared__ R s_hs[PADG ? 1 : 10][PADG ? 1 : NH];
+    /* The Hermite coefficients of the group's and halo's nodes, one row per coefficient (tess_gpu_mr_halo): static
+     * where packed, dynamic (H::shared_bytes()) where padded. */
+    __shared__ R s_hs[PAD ? 1 : 10][PAD ? 1 : NH];
     extern __shared__ double tess_gpu_mr_dyn[];
-    R(*const s_h)[NHP] = PADG ? reinterpret_cast<R(*)[NHP]>(tess_gpu_mr_dyn) : reinterpret_cast<R(*)[NHP]>(&s_hs[0][0]);
+    R(*const s_h)[NHP] = PAD ? reinterpret_cast<R(*)[NHP]>(tess_gpu_mr_dyn) : reinterpret_cast<R(*)[NHP]>(&s_hs[0][0]);
     const int tid = (int)threadIdx.x;
     int32_t b = (int32_t)blockIdx.x;
     const tess_gpu_constants_t *c = &tess_gpu_c;
@@ -219,30 +230,9 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
             s_map[j] = map[(size_t)G::STRIDE * b + j];
     }
     __syncthreads();
-    if (OWN) {
-        /* Each thread gathers its own node first: a warp's loads of one moment are 32 consecutive values of its
-         * tile (whole sectors); then the halo shell around the group. */
-        const int mt = tid >> 6, n = tid & 63;
-        const int32_t k = s_map[G::NMAP + mt];
-        const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
-        const int gx = (mt % GX) * EX + x, gy = ((mt / GX) % GY) * EY + y, gz = (mt / (GX * GY)) * EZ + z;
-        const int own = (gz + ZO) * PP + (gy + 1) * XP + (gx + 1);
-        const unsigned type = k < 0 ? 0u : a.node_type[64 * (size_t)k + n];
-        s_code[own] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
-        if (k >= 0) {
-            R m[TESS_MR_NM], h[10];
-            M::load(src, k, n, m);
-            M::coeffs(m, h);
-            TESS_UNROLL
-            for (int s = 0; s < 10; s++)
-                s_h[s][own] = h[s];
-        }
-    }
     for (int j = tid; j < NH; j += NTH) {
         const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
-        if (OWN && hx >= 0 && hx < BX && hy >= 0 && hy < BY && hz >= 0 && hz < BZ)
-            continue; /* a member's node: gathered by its own thread */
-        const int jp = PADG ? (hz + ZO) * PP + (hy + 1) * XP + (hx + 1) : j;
+        const int jp = PAD ? (hz + ZO) * PP + (hy + 1) * XP + (hx + 1) : j; /* its place in s_h and s_code */
         /* the place of the node's tile in the map (-1 .. G) and its local coordinates */
         const int ax = (hx + EX) / EX - 1, ay = (hy + EY) / EY - 1, az = (hz + EZ) / EZ - 1;
         const int ox = hx < 0 || hx >= BX, oy = hy < 0 || hy >= BY, oz = hz < 0 || hz >= BZ;
@@ -270,9 +260,9 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
             M::coeffs(m, h);
             TESS_UNROLL
             for (int s = 0; s < 10; s++)
-                s_h[s][j] = h[s];
+                s_h[s][jp] = h[s];
         }
-        s_code[j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
+        s_code[jp] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
     }
     if (ONE && tid == 0) /* while the gather's loads are in flight */
         tess_gpu_mr_wait(o, o.grow[b], o.grow[b] + GZ - 1);
@@ -281,7 +271,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     const int32_t k = s_map[G::NMAP + mt];
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
     const int gx = (mt % GX) * EX + x, gy = ((mt / GX) % GY) * EY + y, gz = (mt / (GX * GY)) * EZ + z;
-    const int own = PADG ? (gz + ZO) * PP + (gy + 1) * XP + (gx + 1) : ((gz + ZO) * HY + (gy + 1)) * HX + (gx + 1);
+    const int own = PAD ? (gz + ZO) * PP + (gy + 1) * XP + (gx + 1) : ((gz + ZO) * HY + (gy + 1)) * HX + (gx + 1);
     /* two copies: the part's tiles only (the whole range [0, ntiles) outside a distributed rank) */
     const bool mine = ONE ? k >= 0 : k >= a.k0 && k < a.ntiles;
     if (mine && s_code[own] == TESS_GPU_WET) {
@@ -289,10 +279,10 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         R f[Q];
         TESS_UNROLL
         for (int i = 0; i < Q; i++)
-            f[i] = tess_gpu_mr_pull<R, LATTICE, UNI>(&s_h[0][0], NHP, s_code, i,
-                                                     PADG ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
-                                                          : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
-                                                     own, p);
+            f[i] = tess_gpu_mr_pull<R, LATTICE>(&s_h[0][0], NHP, s_code, i,
+                                                PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
+                                                    : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
+                                                own, p);
         tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
     } else if (ONE && k >= 0) {
         R m[TESS_MR_NM];
@@ -313,17 +303,19 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
  * group), and each thread issues the loads of the next layer's planes before it computes the current one, so
  * they are in flight during the computation (the latency behind a block's gather and its barrier was what held
  * the group kernel back). Per node the same core functions in the same order as tess_gpu_mr_step: the same bits.
- * Dynamic shared memory: 10 x 6 x 100 coefficients (24,000 B in FP32, 48,000 B in FP64: opted in on CUDA,
- * within the 64 KB of an AMD LDS). */
-template <typename R, int LATTICE, bool PAD = false> struct tess_gpu_mr_col {
+ * Dynamic shared memory: 10 coefficients of 6 planes of 10 x 10 nodes, padded (tess_gpu_mr_halo: 6 x 144 places
+ * in FP32, 34,560 B; 6 x 120 in FP64, 57,600 B; opted in on CUDA, within the 64 KB of an AMD LDS). Capped at 64
+ * registers in FP32 (4 blocks a multiprocessor on the H100) and 128 in FP64 (2 blocks; D3Q27 spills 20 B). */
+template <typename R, int LATTICE> struct tess_gpu_mr_col {
     enum {
         EX = tess_gpu_q<R, LATTICE>::ex, EY = tess_gpu_q<R, LATTICE>::ey, EZ = tess_gpu_q<R, LATTICE>::ez, GX = 2,
         GY = 2, HX = EX * GX + 2, HY = EY * GY + 2, PL = HX * HY, RING = EZ + 2, NL = RING * PL, MX = GX + 2,
-        MY = GY + 2, NTH = 64 * GX * GY, NEW = EZ * PL, PER = (NEW + NTH - 1) / NTH,
-        /* PAD (measurement variant): rows XP apart, planes PP */
-        XP = PAD ? 12 : HX, PP = !PAD ? PL : sizeof(R) == 4 ? 144 : 120, NR = RING * PP
+        MY = GY + 2, NTH = 64 * GX * GY, NEW = EZ * PL, PER = (NEW + NTH - 1) / NTH
     };
-    static size_t shared_bytes() { return (size_t)10 * NR * sizeof(R); }
+    /* the ring's places, padded against bank conflicts: rows XP apart, planes PP, RING planes of NR values */
+    typedef tess_gpu_mr_halo<R, HX, HY, RING, true> H;
+    enum { XP = H::XP, PP = H::PP, NR = H::NHP };
+    static size_t shared_bytes() { return H::shared_bytes(); }
 };
 
 /* Gathers the moments and node type of position e (0 .. NEW - 1 from plane p0 up) of a column group's planes:
@@ -348,11 +340,11 @@ static __device__ __forceinline__ void tess_gpu_mr_column_get(const R *__restric
     }
 }
 
-template <typename R, int LATTICE, bool PAD>
+template <typename R, int LATTICE>
 static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s_code, int p0, int e,
                                                               unsigned type, const R *m)
 {
-    typedef tess_gpu_mr_col<R, LATTICE, PAD> C;
+    typedef tess_gpu_mr_col<R, LATTICE> C;
     typedef tess_gpu_mr<R, LATTICE> M;
     const int p = p0 + e / C::PL, j = e % C::PL;
     const int at = ((p + 1) % C::RING) * C::PP + (j / C::HX) * C::XP + j % C::HX;
@@ -367,20 +359,17 @@ static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s
 /* part (two copies, tess_gpu_mr_part_t): block b walks the layers [part[b].j0, part[b].j1) of column part[b].group
  * (its first layer's planes gathered as the first layer's are) and writes only tiles in [a.k0, a.ntiles); NULL:
  * column b, every layer, every tile. */
-template <typename R, int LATTICE, bool ONE, int V = 0>
-__global__ void TESS_GPU_BOUNDS(256, (V & 8) ? (sizeof(R) == 4 ? 4 : 2) : 0)
+template <typename R, int LATTICE, bool ONE>
+__global__ void TESS_GPU_BOUNDS(256, sizeof(R) == 4 ? 4 : 2)
 tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                    const int32_t *__restrict__ map, int nlayers, const tess_gpu_mr_order_t o,
                    const tess_gpu_mr_part_t *__restrict__ part)
 {
     typedef tess_gpu_q<R, LATTICE> L;
     typedef tess_gpu_mr<R, LATTICE> M;
-    /* measurement variants (issue 12, gpu-mr-speed): V & 2 one pull expression, V & 8 a register cap (FP32 4
-     * blocks, FP64 2), V & 16 the ring's rows 12 apart and planes 144 (FP32) or 120 (FP64): a warp's 4 x 4 x 2
-     * nodes in distinct banks */
-    enum { PAD = (V & 16) != 0 };
-    typedef tess_gpu_mr_col<R, LATTICE, PAD> C;
-    enum { Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez, HX = C::XP, PL = C::PP, NTH = C::NTH };
+    typedef tess_gpu_mr_col<R, LATTICE> C;
+    /* places in the ring: rows XP apart, planes PP (tess_gpu_mr_col) */
+    enum { Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez, XP = C::XP, PP = C::PP, NTH = C::NTH };
     static_assert(EZ > 1, "the column sweep is for the 3D lattices");
     extern __shared__ double tess_gpu_mr_dyn[];
     R *const s_h = reinterpret_cast<R *>(tess_gpu_mr_dyn); /* [10][NR], one row per coefficient */
@@ -408,7 +397,7 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         unsigned type;
         R m[TESS_MR_NM];
         tess_gpu_mr_column_get<R, LATTICE, ONE>(src, a, o, gm, EZ * j0 - 1, e, &type, m);
-        tess_gpu_mr_column_put<R, LATTICE, PAD>(s_h, s_code, EZ * j0 - 1, e, type, m);
+        tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, EZ * j0 - 1, e, type, m);
     }
     int known = -1; /* thread 0: the last layer of the last complete wait range (tess_gpu_mr_wait_next) */
     if (ONE && tid == 0)
@@ -417,7 +406,7 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
     const int mt = tid >> 6, n = tid & 63;
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
     const int gx = (mt % 2) * EX + x, gy = (mt / 2) * EY + y;
-    const int col = (gy + 1) * HX + (gx + 1);
+    const int col = (gy + 1) * XP + (gx + 1);
     const tess_params_t *p = &tess_gpu_c.p;
     for (int j = j0; j < j1; j++) {
         /* the next layer's new planes EZ j + EZ + 1 .. EZ j + 2 EZ: loads issued now, stored after the layer */
@@ -440,7 +429,7 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         const int base = (EZ * j) % C::RING;
         int os = base + z + 1;
         os -= os >= C::RING ? C::RING : 0;
-        const int own = os * PL + col;
+        const int own = os * PP + col;
         const bool mine = ONE ? k >= 0 : k >= a.k0 && k < a.ntiles; /* two copies: the part's tiles only */
         if (mine && s_code[own] == TESS_GPU_WET) {
             R f[Q];
@@ -448,7 +437,7 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
             for (int i = 0; i < Q; i++) {
                 int us = base + z + 1 - L::cz(i);
                 us -= us >= C::RING ? C::RING : 0;
-                f[i] = tess_gpu_mr_pull<R, LATTICE, (V & 2) != 0>(s_h, C::NR, s_code, i, us * PL + col - L::cx(i) - HX * L::cy(i),
+                f[i] = tess_gpu_mr_pull<R, LATTICE>(s_h, C::NR, s_code, i, us * PP + col - L::cx(i) - XP * L::cy(i),
                                                     own, p);
             }
             tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
@@ -472,7 +461,7 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         for (int r = 0; r < C::PER; r++) {
             const int e = tid + NTH * r;
             if (e < C::NEW)
-                tess_gpu_mr_column_put<R, LATTICE, PAD>(s_h, s_code, p0, e, nt[r], nm[r]);
+                tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, p0, e, nt[r], nm[r]);
         }
         if (ONE && tid == 0)
             tess_gpu_mr_wait_next(o, l0 + j + 1, have, &known);

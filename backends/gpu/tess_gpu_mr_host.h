@@ -154,16 +154,16 @@ static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_
 }
 
 /* The nodes a block updates for a requested cfg.mr_layer (0: the default), rounded down to a supported group:
- * 64 (one tile), 256 (2x2x1 tiles) or 512 (2x2x2 tiles: FP32 on the 3D lattices; the FP64 block's coefficients
- * would not fit the 48 KB of static shared memory), or on the 3D lattices from 1024 up the column sweep
- * (tess_gpu_mr_column) over 2 x 2 x C tiles, 256 C nodes, C = 4, 8, 16 or 32. Default: the column sweep for
- * D3Q19 on a tiling at least 90% wet (eta_t), with C = 8 (FP32) or 16 (FP64); otherwise the largest group the
- * precision and lattice allow (the column sweep measured slower on D3Q27 and on a sphere bed;
- * docs/performance-notes.md, "GPU MR"). */
+ * 64 (one tile), 256 (2x2x1 tiles) or 512 (2x2x2 tiles: FP32 on the 3D lattices; the FP64 block is not built),
+ * or on the 3D lattices from 1024 up the column sweep (tess_gpu_mr_column) over 2 x 2 x C tiles, 256 C nodes,
+ * C = 4, 8, 16 or 32. Default: on a tiling at least 90% wet (eta_t), the column sweep for D3Q19 with C = 8 (FP32)
+ * or 16 (FP64) and for D3Q27 in FP64 with C = 16; otherwise the largest group the precision and lattice allow
+ * (the column sweep measured slower on a sphere bed, and on D3Q27 FP32 as fast as the 2x2x2 group;
+ * docs/performance-notes.md, "GPU MR" and "GPU MR speed"). */
 static int tess_gpu_mr_block_nodes(int want, int lattice, int single, double eta_t)
 {
     const int most = single && lattice != TESS_LATTICE_D2Q9 ? 512 : 256;
-    if (want <= 0 && lattice == TESS_LATTICE_D3Q19 && eta_t >= 0.9)
+    if (want <= 0 && eta_t >= 0.9 && (lattice == TESS_LATTICE_D3Q19 || (lattice == TESS_LATTICE_D3Q27 && !single)))
         want = single ? 2048 : 4096;
     if (lattice != TESS_LATTICE_D2Q9 && want >= 1024) { /* the column sweep: 2 x 2 x C tiles, C a power of two */
         int c = 4;
@@ -473,28 +473,31 @@ TESS_GPU_OP tess_status tess_gpu_mr_parts(tess_backend_t *be, tess_error_t *err)
 
 /* One MR step: the plain kernel over every group, then the list kernel over its nodes. The 2x2x2 group is
  * instantiated for FP32 only (tess_gpu_mr_block_nodes); ONE: the one-copy instances (3D lattices only), so that
- * the two-copy kernels are compiled as they were before one copy existed. V: the measurement variant of the block
- * kernels (tess_gpu_mr_step, tess_gpu_mr_column; issue 12, gpu-mr-speed). */
-template <typename R, int LAT, bool ONE, int V = 0> struct tess_gpu_mr_big {
+ * the two-copy kernels are compiled as they were before one copy existed. */
+template <typename R, int LAT, bool ONE> struct tess_gpu_mr_big {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, V><<<nb, 512>>>(src, dst, a, be->mr_map, o, part);
+        /* its padded coefficients in dynamic shared memory (tess_gpu_mr_halo), opted in as the column sweep's */
+        const size_t bytes = tess_gpu_mr_block_halo<R, LAT, 2, 2, 2>::H::shared_bytes();
+        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE>),
+                                  gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+        tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE><<<nb, 512, bytes>>>(src, dst, a, be->mr_map, o, part);
     }
 };
-template <int LAT, bool ONE, int V> struct tess_gpu_mr_big<double, LAT, ONE, V> {
+template <int LAT, bool ONE> struct tess_gpu_mr_big<double, LAT, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *,
                        const tess_gpu_mr_order_t &, const tess_gpu_mr_part_t *, unsigned)
     {
     }
 };
-template <typename R, bool ONE, int V> struct tess_gpu_mr_big<R, TESS_LATTICE_D2Q9, ONE, V> {
+template <typename R, bool ONE> struct tess_gpu_mr_big<R, TESS_LATTICE_D2Q9, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *, const tess_gpu_mr_order_t &,
                        const tess_gpu_mr_part_t *, unsigned)
     {
     }
 };
-template <bool ONE, int V> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9, ONE, V> {
+template <bool ONE> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *,
                        const tess_gpu_mr_order_t &, const tess_gpu_mr_part_t *, unsigned)
     {
@@ -502,97 +505,23 @@ template <bool ONE, int V> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9, ONE
 };
 
 /* The column sweep (tess_gpu_mr_column) of the 3D lattices, its dynamic shared memory opted in once. */
-template <typename R, int LAT, bool ONE, int V = 0> struct tess_gpu_mr_sweep {
+template <typename R, int LAT, bool ONE> struct tess_gpu_mr_sweep {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        const size_t bytes = tess_gpu_mr_col<R, LAT, (V & 16) != 0>::shared_bytes();
+        const size_t bytes = tess_gpu_mr_col<R, LAT>::shared_bytes();
         /* a launch error, were the opt-in refused, surfaces through the caller's check */
-        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE, V>),
+        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE>),
                                   gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-        tess_gpu_mr_column<R, LAT, ONE, V><<<nb, 256, bytes>>>(src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
+        tess_gpu_mr_column<R, LAT, ONE><<<nb, 256, bytes>>>(src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
     }
 };
-template <typename R, bool ONE, int V> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, ONE, V> {
+template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *, const tess_gpu_mr_order_t &,
                        const tess_gpu_mr_part_t *, unsigned)
     {
     }
 };
-
-/* MEASUREMENT ONLY (issue 12, gpu-mr-speed; removed before merge): TESS_GPU_MR_VARIANT=V runs the two-copy block
- * kernels of the 3D lattices with variant V (tess_gpu_mr_step, tess_gpu_mr_column): V & 1 own node first, V & 2 one
- * pull expression, V & 4 the 2x2x1 FP64 group capped at 64 registers, V & 8 the column sweep capped (FP32 64
- * registers, FP64 128), V & 16 the column sweep's ring padded against bank conflicts. Instantiated: the column
- * sweep 0, 8, 16, 24; the 2x2x2 FP32 group 0-3, 16 (padded as the column sweep's ring); the 2x2x1 FP64 group
- * 0-3, 7, 16. */
-static int tess_gpu_mr_variant(void)
-{
-    static const int v = [] {
-        const char *s = getenv("TESS_GPU_MR_VARIANT");
-        return s ? atoi(s) : 0;
-    }();
-    return v;
-}
-
-/* The padded group (variant 16): its coefficients in dynamic shared memory, 10 HZ PP values. */
-template <typename R, int LAT, int GZ>
-static void tess_gpu_mr_group_pad(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
-                                  const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
-{
-    const size_t bytes = (size_t)10 * (tess_gpu_q<R, LAT>::ez * GZ + 2) * (sizeof(R) == 4 ? 144 : 120) * sizeof(R);
-    (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, GZ, false, 16>),
-                              gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-    tess_gpu_mr_step<R, LAT, 2, 2, GZ, false, 16><<<nb, 256 * GZ, bytes>>>(src, dst, a, be->mr_map, o, part);
-}
-
-/* The two-copy launch of a measurement variant: true where one ran. */
-template <typename R, int LAT, bool ONE>
-static bool tess_gpu_mr_plain_variant(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
-                                      const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
-{
-    if constexpr (!ONE && LAT != TESS_LATTICE_D2Q9) {
-        const int v = tess_gpu_mr_variant();
-        if (v == 0)
-            return false;
-        if (be->mr_nodes >= 1024) {
-            switch (v) {
-            case 8: tess_gpu_mr_sweep<R, LAT, false, 8>::launch(be, a, src, dst, o, part, nb); return true;
-            case 16: tess_gpu_mr_sweep<R, LAT, false, 16>::launch(be, a, src, dst, o, part, nb); return true;
-            case 24: tess_gpu_mr_sweep<R, LAT, false, 24>::launch(be, a, src, dst, o, part, nb); return true;
-            default: return false;
-            }
-        }
-        if (be->mr_nodes == 512) {
-            switch (v) {
-            case 1: tess_gpu_mr_big<R, LAT, false, 1>::launch(be, a, src, dst, o, part, nb); return true;
-            case 2: tess_gpu_mr_big<R, LAT, false, 2>::launch(be, a, src, dst, o, part, nb); return true;
-            case 3: tess_gpu_mr_big<R, LAT, false, 3>::launch(be, a, src, dst, o, part, nb); return true;
-            case 16:
-                if constexpr (sizeof(R) == 4) {
-                    tess_gpu_mr_group_pad<R, LAT, 2>(be, a, src, dst, o, part, nb);
-                    return true;
-                }
-                return false;
-            default: return false;
-            }
-        }
-        if constexpr (sizeof(R) == 8) {
-            if (be->mr_nodes == 256) {
-                switch (v) {
-                case 1: tess_gpu_mr_step<R, LAT, 2, 2, 1, false, 1><<<nb, 256>>>(src, dst, a, be->mr_map, o, part); return true;
-                case 2: tess_gpu_mr_step<R, LAT, 2, 2, 1, false, 2><<<nb, 256>>>(src, dst, a, be->mr_map, o, part); return true;
-                case 3: tess_gpu_mr_step<R, LAT, 2, 2, 1, false, 3><<<nb, 256>>>(src, dst, a, be->mr_map, o, part); return true;
-                case 7: tess_gpu_mr_step<R, LAT, 2, 2, 1, false, 7><<<nb, 256>>>(src, dst, a, be->mr_map, o, part); return true;
-                case 16: tess_gpu_mr_group_pad<R, LAT, 1>(be, a, src, dst, o, part, nb); return true;
-                default: return false;
-                }
-            }
-        }
-    }
-    (void)be, (void)a, (void)src, (void)dst, (void)o, (void)part, (void)nb;
-    return false;
-}
 
 /* part, nb: the blocks' entries of a distributed rank's part and their count (tess_gpu_mr_part_t; two copies), or
  * NULL and every group. */
@@ -601,8 +530,6 @@ static void tess_gpu_mr_plain(tess_backend_t *be, const tess_gpu_q_args_t &a, co
                               const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
 {
     if (nb == 0) /* an empty part: no launch (a grid of no blocks is a launch error) */
-        return;
-    if (tess_gpu_mr_plain_variant<R, LAT, ONE>(be, a, src, dst, o, part, nb))
         return;
     if (be->mr_nodes >= 1024)
         tess_gpu_mr_sweep<R, LAT, ONE>::launch(be, a, src, dst, o, part, nb);
