@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# One device call of the MR speed work (issue 12, branch gpu-mr-speed): builds the fast configuration (tessera) and,
-# with MRS_REPRO=1, the reproducible one (test_gpu_mr_cuda, test_gpu_mr_parts_cuda) in the background, each under a
-# time cap; runs the bitwise tests under each setting of MRS_TEST_ENVS in the reproducible build; profiles the MR
-# the bench rows first (MRS_ROWS: a list of NAME@SETTING, SETTING `-` or NAME=VALUE[,NAME=VALUE]), then profiles
-# the MR kernels with Nsight Compute (MRS_NCU: a list of ROW:KERNEL[@SETTING], ROW as below, KERNEL the kernel's
-# base name), then the tests; a table last.
+# One device call of the MR speed work (issue 12, branch gpu-mr-speed; docs/performance-notes.md, "GPU MR speed"):
+# builds the fast configuration (tessera) and, with MRS_REPRO=1, the reproducible one (test_gpu_mr_cuda,
+# test_gpu_mr_parts_cuda) in the background, each under a time cap (MRS_BUILD_CAP seconds from the start); runs the
+# bench rows (MRS_ROWS: a list of ROW@SETTING, SETTING `-` or NAME=VALUE[,NAME=VALUE], an environment), then
+# Nsight Compute on the MR kernels (MRS_NCU: a list of ROW:KERNEL[@SETTING], KERNEL the kernel's base name,
+# e.g. tess_gpu_mr_column; the third matching launch of a `--steps 3` run), then the bitwise tests in the
+# reproducible build under each setting of MRS_TEST_ENVS; prints the MR kernels' registers, the tests and the
+# bench rows last. No row starts after MRS_DEADLINE seconds. On the lent H100 the two builds take about 270 s.
 # Rows: mr19 (D3Q19 cavity3d 256^3, FP32 and FP64), mr27 (D3Q27), mr19s / mr27s / mr19d / mr27d (one precision),
 # mrsph (spheres 192^3, porosity 0.5), mr27c / mr27cd (D3Q27 column sweep, C = 8 FP32 / 16 FP64), mr19o / mr27o
-# (one copy of the moments), mr19s16 / mr19s32 / mr19d32 (D3Q19 column sweep, C = 16 / 32). Outputs under $OUT (the device tool's folder) or ./gpu-mr-speed-out.
+# (one copy of the moments), mr19s16 / mr19s32 / mr19d32 (D3Q19 column sweep, C = 16 / 32). Outputs under $OUT
+# (the device tool's folder) or ./gpu-mr-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${OUT:-$root/gpu-mr-speed-out}
@@ -59,7 +62,8 @@ setsid bash -c "$(declare -f build); root='$root'; extra=(${extra[*]:-}); build 
 pf=$!
 pr=
 if [ "${MRS_REPRO:-0}" = 1 ]; then
-    setsid bash -c "$(declare -f build); root='$root'; extra=(${extra[*]:-}); build /tmp/mrs-repro ON test_gpu_mr_cuda test_gpu_mr_parts_cuda" &
+    setsid bash -c "$(declare -f build); root='$root'; extra=(${extra[*]:-});
+        build /tmp/mrs-repro ON test_gpu_mr_cuda test_gpu_mr_parts_cuda" &
     pr=$!
 fi
 fast_ok=1
@@ -67,8 +71,8 @@ waitfor /tmp/mrs-fast $pf || fast_ok=0
 step "fast build done"
 grep -E "Compiling entry|registers|stack frame" /tmp/mrs-fast.build.log |
     sed -E "s/.*entry function '([^']*)' for '(sm_[0-9]+)'.*/\1/" | paste - - - | c++filt |
-    sed -E 's/ptxas info +: //g; s/ +/ /g; s/\(float const\*.*\)|\(double const\*.*\)//' | grep -E 'tess_gpu_mr_(step|column)' \
-    >"$out/resources.txt"
+    sed -E 's/ptxas info +: //g; s/ +/ /g; s/\(float const\*.*\)|\(double const\*.*\)//' |
+    grep -E 'tess_gpu_mr_(step|column)' >"$out/resources.txt"
 B=/tmp/mrs-fast/core/cli/tessera
 rowargs() {
     case $1 in
@@ -82,7 +86,8 @@ rowargs() {
     mr27c) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision single --mr-layer 2048" ;;
     mr27cd) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision double --mr-layer 4096" ;;
     mr19o) echo "--case cavity3d --size 256 --precision single,double --set run.mr_copies=1" ;;
-    mr27o) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision single,double --set run.mr_copies=1" ;;
+    mr27o) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision single,double" \
+        "--set run.mr_copies=1" ;;
     mr19s16) echo "--case cavity3d --size 256 --precision single --mr-layer 4096" ;;
     mr19s32) echo "--case cavity3d --size 256 --precision single --mr-layer 8192" ;;
     mr19d32) echo "--case cavity3d --size 256 --precision double --mr-layer 8192" ;;
@@ -99,6 +104,19 @@ if [ "$fast_ok" = 1 ]; then
         grep -E "^(cavity|spheres)" /tmp/bench.log | sed "s/^/[$item] /" >>"$out/bench.txt"
     done
 fi
+# DRAM, L2 and L1 traffic, shared-memory wavefronts and bank conflicts, issue and occupancy
+metrics=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum
+metrics+=,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.sum
+metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct
+metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+metrics+=,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed.sum
+metrics+=,smsp__issue_active.avg.pct_of_peak_sustained_active
+metrics+=,sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_sectors.avg.pct_of_peak_sustained_elapsed
+metrics+=,lts__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_active
+metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum
 if [ "$fast_ok" = 1 ] && [ -n "${MRS_NCU:-}" ]; then
     step "ncu ($NCU)"
     i=0
@@ -113,13 +131,14 @@ if [ "$fast_ok" = 1 ] && [ -n "${MRS_NCU:-}" ]; then
             --section SpeedOfLight --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables \
             --section ComputeWorkloadAnalysis --section SchedulerStats --section WarpStateStats \
             --section Occupancy --section LaunchStats --section InstructionStats \
-            --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_sectors.avg.pct_of_peak_sustained_elapsed,lts__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum \
+            --metrics "$metrics" \
             -f -o "$out/ncu-$i-$r" "$B" bench --backend cuda --pattern mr --collision regularized --steps 3 --reps 1 \
             $(rowargs "$r") >"/tmp/ncu-$i.log" 2>&1
         echo "ncu $item exit $?"
         grep -E '==(PROF|ERROR|WARNING)==' "/tmp/ncu-$i.log" | head -5
         if [ ! -f "$out/ncu-$i-$r.ncu-rep" ] && [ "$(left)" -gt 60 ]; then # a section or metric unknown: the full set
-            withenv "$ns" timeout 90 "$NCU" --clock-control none -k "regex:^$k\$" --launch-skip 2 --launch-count 1 --set full \
+            withenv "$ns" timeout 90 "$NCU" --clock-control none -k "regex:^$k\$" --launch-skip 2 --launch-count 1 \
+                --set full \
                 -f -o "$out/ncu-$i-$r" "$B" bench --backend cuda --pattern mr --collision regularized --steps 3 \
                 --reps 1 $(rowargs "$r") >"/tmp/ncu-$i.log" 2>&1
             echo "ncu $item (--set full) exit $?"
@@ -148,7 +167,8 @@ if [ -n "$pr" ]; then
 fi
 step done
 echo "== resources (MR block kernels)"
-sed -E 's/void tess_gpu_mr_//; s/ 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads//' "$out/resources.txt" |
+sed -E 's/void tess_gpu_mr_//; s/ 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads//' \
+    "$out/resources.txt" |
     cut -c1-110 | head -40
 echo "== tests"
 cat "$out/tests.txt" 2>/dev/null
