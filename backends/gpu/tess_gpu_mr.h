@@ -147,10 +147,17 @@ template <int GX, int GY, int GZ> struct tess_gpu_mr_group {
  * is one wavefront, so planes 120 apart suffice (within an AMD LDS's 64 KB for the column sweep's ring). PAD for
  * the 2x2x2 FP32 group (in dynamic shared memory: 57,600 B) and the column sweep's ring; the 2x2x1 FP64 group
  * stays packed (48 KB static: padded it would need 57,600 B and lose a block per multiprocessor, which cost the
- * sphere bed 2.4%). */
+ * sphere bed 2.4%). On HIP FP32 planes are 120 apart too, so that an AMD LDS of 64 KB holds two column-sweep
+ * blocks (2 x 28,800 B) as it did packed (not measured on an AMD GPU). */
+#if defined(TESS_GPU_CUDA)
+#define TESS_GPU_MR_PLANE32 144
+#else
+#define TESS_GPU_MR_PLANE32 120
+#endif
 template <typename R, int HX, int HY, int HZ, bool PAD> struct tess_gpu_mr_halo {
     enum {
-        PADDED = PAD, XP = PAD ? 12 : HX, PP = !PAD ? HX * HY : sizeof(R) == 4 ? 144 : 120, NHP = HZ * PP,
+        PADDED = PAD, XP = PAD ? 12 : HX, PP = !PAD ? HX * HY : sizeof(R) == 4 ? TESS_GPU_MR_PLANE32 : 120,
+        NHP = HZ * PP,
         OK = HX <= XP && HY * XP <= PP
     };
     static_assert(OK, "a padded halo row or plane too short");
@@ -304,7 +311,8 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
  * they are in flight during the computation (the latency behind a block's gather and its barrier was what held
  * the group kernel back). Per node the same core functions in the same order as tess_gpu_mr_step: the same bits.
  * Dynamic shared memory: 10 coefficients of 6 planes of 10 x 10 nodes, padded (tess_gpu_mr_halo: 6 x 144 places
- * in FP32, 34,560 B; 6 x 120 in FP64, 57,600 B; opted in on CUDA, within the 64 KB of an AMD LDS). Capped at 64
+ * in FP32, 34,560 B, on HIP 6 x 120, 28,800 B; 6 x 120 in FP64, 57,600 B; opted in on CUDA, within the 64 KB of an
+ * AMD LDS). Capped at 64
  * registers in FP32 (4 blocks a multiprocessor on the H100) and 128 in FP64 (2 blocks; D3Q27 spills 20 B). */
 template <typename R, int LATTICE> struct tess_gpu_mr_col {
     enum {
