@@ -73,7 +73,8 @@ for r in $rows; do
                 tee -a "$out/table.txt"
             break
         fi
-        why=$(grep -m1 -i -E "memory|error|refus" "$log" | cut -c1-160)
+        # The refusal's own line: the backend's banner names the memory too, so it is skipped.
+        why=$(grep -v -E "^tessera [a-z]+: backend " "$log" | grep -m1 -i -E "memory|error|refus|more than" | cut -c1-160)
         printf "$fmt" "$case" "$pat" "$prec" "$edge" - - - - - $((SECONDS - t0)) "rc $rc: ${why:-see log}" |
             tee -a "$out/table.txt"
         edge=$(( (edge * ${CAPACITY_SHRINK:-98} / 100) / 4 * 4 ))
