@@ -11,8 +11,9 @@
 # Rows: mr19 (D3Q19 cavity3d 256^3, FP32 and FP64), mr27 (D3Q27), mr19s / mr27s / mr19d / mr27d (one precision),
 # mrsph (spheres 192^3, porosity 0.5), mr27c / mr27cd (D3Q27 column sweep, C = 8 FP32 / 16 FP64), mr19o / mr27o
 # (one copy of the moments), mr19s4 / mr19s16 / mr19s32 / mr19d8 / mr19d32 (D3Q19 column sweep, C = 4 / 16 / 32 FP32,
-# 8 / 32 FP64). A SETTING of TESS_GPU_MR_WIDE=1 runs the column sweep over 4 x 2 tiles (branch gpu-mr-wide,
-# measurement only: docs/performance-notes.md, "GPU MR: a wider column"); `-` main's 2 x 2 tiles. Outputs under $OUT
+# 8 / 32 FP64). A SETTING of TESS_GPU_MR_WIDE=1 (512 threads) or 2 (256 threads, two nodes each) runs the column
+# sweep over 4 x 2 tiles (branch gpu-mr-wide, measurement only: docs/performance-notes.md, "GPU MR: a wider
+# column"); `-` main's 2 x 2 tiles. Outputs under $OUT
 # (the device tool's folder) or ./gpu-mr-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -48,6 +48,7 @@ struct tess_backend {
     int32_t mr_ngroups;  /* MR: blocks of a step */
     int mr_nodes;        /* MR: nodes a block updates (64, 256 or 512), or 256 C for the column sweep */
     int mr_gx;           /* MR: tiles along x of a group (1 one tile, 2; 4 the wide column sweep) */
+    int mr_npt;          /* MR: nodes a thread of the column sweep updates (1; 2: a wide sweep's variant) */
     /* MR with one copy of the moments (tess_gpu_mr_order.h): the state's array f[0] holds ntiles + mr_gap tiles,
      * the state at tile offset mr_gap (cur 0) or 0 (cur 1); mr_gap 0: two copies, f[0] and f[1]. */
     int64_t mr_gap;

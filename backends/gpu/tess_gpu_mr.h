@@ -325,11 +325,11 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
  * plane, along y one: 36 per 128 nodes against 24 per 64); the ring 6 x 208 places (FP32, 49,920 B) or 6 x 200
  * (FP64, 96,000 B: more than an AMD LDS), the same caps (2 and 1 blocks of 512); docs/performance-notes.md, "GPU MR:
  * a wider column". */
-template <typename R, int LATTICE, int GXT> struct tess_gpu_mr_col {
+template <typename R, int LATTICE, int GXT, int NPT = 1> struct tess_gpu_mr_col {
     enum {
         EX = tess_gpu_q<R, LATTICE>::ex, EY = tess_gpu_q<R, LATTICE>::ey, EZ = tess_gpu_q<R, LATTICE>::ez, GX = GXT,
         GY = 2, HX = EX * GX + 2, HY = EY * GY + 2, PL = HX * HY, RING = EZ + 2, NL = RING * PL, MX = GX + 2,
-        MY = GY + 2, NTH = 64 * GX * GY, NEW = EZ * PL, PER = (NEW + NTH - 1) / NTH
+        MY = GY + 2, NTH = 64 * GX * GY / NPT, NEW = EZ * PL, PER = (NEW + NTH - 1) / NTH
     };
     /* the ring's places, padded against bank conflicts: rows XP apart, planes PP, RING planes of NR values */
     typedef tess_gpu_mr_halo<R, HX, HY, RING, true> H;
@@ -378,15 +378,15 @@ static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s
 /* part (two copies, tess_gpu_mr_part_t): block b walks the layers [part[b].j0, part[b].j1) of column part[b].group
  * (its first layer's planes gathered as the first layer's are) and writes only tiles in [a.k0, a.ntiles); NULL:
  * column b, every layer, every tile. */
-template <typename R, int LATTICE, bool ONE, int GX>
-__global__ void TESS_GPU_BOUNDS(128 * GX, (sizeof(R) == 4 ? 8 : 4) / GX) /* 1024 (FP32) or 512 (FP64) threads */
+template <typename R, int LATTICE, bool ONE, int GX, int NPT>
+__global__ void TESS_GPU_BOUNDS(128 * GX / NPT, (sizeof(R) == 4 ? 8 : 4) * NPT / GX) /* 1024 (FP32), 512 (FP64) */
 tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                    const int32_t *__restrict__ map, int nlayers, const tess_gpu_mr_order_t o,
                    const tess_gpu_mr_part_t *__restrict__ part)
 {
     typedef tess_gpu_q<R, LATTICE> L;
     typedef tess_gpu_mr<R, LATTICE> M;
-    typedef tess_gpu_mr_col<R, LATTICE, GX> C;
+    typedef tess_gpu_mr_col<R, LATTICE, GX, NPT> C;
     /* places in the ring: rows XP apart, planes PP (tess_gpu_mr_col) */
     enum { Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez, XP = C::XP, PP = C::PP, NTH = C::NTH, GY = C::GY };
     static_assert(EZ > 1, "the column sweep is for the 3D lattices");
@@ -422,10 +422,18 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
     if (ONE && tid == 0)
         tess_gpu_mr_wait_next(o, l0, -1, &known);
     __syncthreads();
-    const int mt = tid >> 6, n = tid & 63;
-    const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
-    const int gx = (mt % GX) * EX + x, gy = (mt / GX) * EY + y;
-    const int col = (gy + 1) * XP + (gx + 1);
+    /* the thread's nodes: node n of member mt of each layer, z its plane, col its place in a ring plane */
+    int mtq[NPT], nq[NPT], zq[NPT], colq[NPT];
+    TESS_UNROLL
+    for (int q = 0; q < NPT; q++) {
+        const int mt = (tid + NTH * q) >> 6, n = (tid + NTH * q) & 63;
+        const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
+        const int gx = (mt % GX) * EX + x, gy = (mt / GX) * EY + y;
+        mtq[q] = mt;
+        nq[q] = n;
+        zq[q] = z;
+        colq[q] = (gy + 1) * XP + (gx + 1);
+    }
     const tess_params_t *p = &tess_gpu_c.p;
     for (int j = j0; j < j1; j++) {
         /* the next layer's new planes EZ j + EZ + 1 .. EZ j + 2 EZ: loads issued now, stored after the layer */
@@ -443,27 +451,35 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
             if (more && e < C::NEW)
                 tess_gpu_mr_column_get<R, LATTICE, GX, ONE>(src, a, o, gm, p0, e, &nt[r], nm[r]);
         }
-        const int32_t k = gm[nmap + (mt % GX) + GX * ((mt / GX) + GY * j)];
+        int32_t kq[NPT];
+        TESS_UNROLL
+        for (int q = 0; q < NPT; q++)
+            kq[q] = gm[nmap + (mtq[q] % GX) + GX * ((mtq[q] / GX) + GY * j)];
         /* ring slot of plane EZ j - 1 + d is (base + d) mod RING */
         const int base = (EZ * j) % C::RING;
-        int os = base + z + 1;
-        os -= os >= C::RING ? C::RING : 0;
-        const int own = os * PP + col;
-        const bool mine = ONE ? k >= 0 : k >= a.k0 && k < a.ntiles; /* two copies: the part's tiles only */
-        if (mine && s_code[own] == TESS_GPU_WET) {
-            R f[Q];
-            TESS_UNROLL
-            for (int i = 0; i < Q; i++) {
-                int us = base + z + 1 - L::cz(i);
-                us -= us >= C::RING ? C::RING : 0;
-                f[i] = tess_gpu_mr_pull<R, LATTICE>(s_h, C::NR, s_code, i, us * PP + col - L::cx(i) - XP * L::cy(i),
-                                                    own, p);
+        TESS_UNROLL
+        for (int q = 0; q < NPT; q++) {
+            const int n = nq[q], z = zq[q], col = colq[q];
+            const int32_t k = kq[q];
+            int os = base + z + 1;
+            os -= os >= C::RING ? C::RING : 0;
+            const int own = os * PP + col;
+            const bool mine = ONE ? k >= 0 : k >= a.k0 && k < a.ntiles; /* two copies: the part's tiles only */
+            if (mine && s_code[own] == TESS_GPU_WET) {
+                R f[Q];
+                TESS_UNROLL
+                for (int i = 0; i < Q; i++) {
+                    int us = base + z + 1 - L::cz(i);
+                    us -= us >= C::RING ? C::RING : 0;
+                    f[i] = tess_gpu_mr_pull<R, LATTICE>(s_h, C::NR, s_code, i,
+                                                        us * PP + col - L::cx(i) - XP * L::cy(i), own, p);
+                }
+                tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
+            } else if (ONE && k >= 0) { /* one copy: a dry node's moments move to the new place */
+                R m[TESS_MR_NM];
+                M::load(src, k, n, m);
+                M::store(dst, k, n, m);
             }
-            tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
-        } else if (ONE && k >= 0) { /* one copy: a dry node's moments move to the new place */
-            R m[TESS_MR_NM];
-            M::load(src, k, n, m);
-            M::store(dst, k, n, m);
         }
         if (!more) {
             if (ONE) {

@@ -198,12 +198,16 @@ static int64_t tess_gpu_mr_plan(tess_backend_t *be, const tess_tiling_t *t)
     be->mr_nodes = tess_gpu_mr_block_nodes(be->cfg.mr_layer, t->lattice,
                                            be->cfg.precision == TESS_PRECISION_SINGLE, t->eta_t);
     be->mr_gx = be->mr_nodes == 64 ? 1 : 2;
+    be->mr_npt = 1;
 #if defined(TESS_GPU_CUDA)
-    /* MEASUREMENT ONLY (docs/performance-notes.md, "GPU MR: a wider column"): the column sweep over 4 x 2 tiles */
+    /* MEASUREMENT ONLY (docs/performance-notes.md, "GPU MR: a wider column"): the column sweep over 4 x 2 tiles,
+     * 1: 512 threads, a node each; 2: 256 threads, two nodes each */
     const char *wide = getenv("TESS_GPU_MR_WIDE");
-    if (be->mr_nodes >= 1024 && wide && atoi(wide) == 1) {
+    if (be->mr_nodes >= 1024 && wide && (atoi(wide) == 1 || atoi(wide) == 2)) {
         be->mr_gx = 4;
-        fprintf(stderr, "tessera: MR column sweep over 4 x 2 tiles (TESS_GPU_MR_WIDE)\n");
+        be->mr_npt = atoi(wide);
+        fprintf(stderr, "tessera: MR column sweep over 4 x 2 tiles, %d node(s) a thread (TESS_GPU_MR_WIDE)\n",
+                be->mr_npt);
     }
 #endif
     if (t->lattice == TESS_LATTICE_D2Q9 || t->ntiles == 0)
@@ -517,16 +521,17 @@ template <bool ONE> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9, ONE> {
 
 /* The column sweep (tess_gpu_mr_column) of the 3D lattices over GX x 2 tiles, its dynamic shared memory opted
  * in. */
-template <typename R, int LAT, bool ONE, int GX>
+template <typename R, int LAT, bool ONE, int GX, int NPT>
 static void tess_gpu_mr_sweep_gx(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                                  const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
 {
-    typedef tess_gpu_mr_col<R, LAT, GX> C;
+    typedef tess_gpu_mr_col<R, LAT, GX, NPT> C;
     const size_t bytes = C::shared_bytes();
     /* a launch error, were the opt-in refused, surfaces through the caller's check */
-    (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE, GX>),
+    (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE, GX, NPT>),
                               gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-    tess_gpu_mr_column<R, LAT, ONE, GX><<<nb, C::NTH, bytes>>>(src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
+    tess_gpu_mr_column<R, LAT, ONE, GX, NPT><<<nb, C::NTH, bytes>>>(src, dst, a, be->mr_map, be->mr_nodes / 256, o,
+                                                                     part);
 }
 
 template <typename R, int LAT, bool ONE> struct tess_gpu_mr_sweep {
@@ -535,11 +540,14 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_sweep {
     {
 #if defined(TESS_GPU_CUDA) /* the wide sweep: CUDA only (its FP64 ring is more than an AMD LDS) */
         if (be->mr_gx == 4) {
-            tess_gpu_mr_sweep_gx<R, LAT, ONE, 4>(be, a, src, dst, o, part, nb);
+            if (be->mr_npt == 2)
+                tess_gpu_mr_sweep_gx<R, LAT, ONE, 4, 2>(be, a, src, dst, o, part, nb);
+            else
+                tess_gpu_mr_sweep_gx<R, LAT, ONE, 4, 1>(be, a, src, dst, o, part, nb);
             return;
         }
 #endif
-        tess_gpu_mr_sweep_gx<R, LAT, ONE, 2>(be, a, src, dst, o, part, nb);
+        tess_gpu_mr_sweep_gx<R, LAT, ONE, 2, 1>(be, a, src, dst, o, part, nb);
     }
 };
 template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, ONE> {
