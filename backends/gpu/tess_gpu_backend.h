@@ -46,9 +46,7 @@ struct tess_backend {
     int64_t step;        /* the step the next sweep computes, less one (tess_params_t.step0 at initialise) */
     int32_t *mr_map;     /* MR: the groups' tile maps (tess_gpu_mr.h); NULL for one tile per group */
     int32_t mr_ngroups;  /* MR: blocks of a step */
-    int mr_nodes;        /* MR: nodes a block updates (64, 256 or 512), or 256 C for the column sweep */
-    int mr_gx;           /* MR: tiles along x of a group (1 one tile, 2; 4 the wide column sweep) */
-    int mr_npt;          /* MR: nodes a thread of the column sweep updates (1; 2: a wide sweep's variant) */
+    int mr_nodes;        /* MR: nodes a block updates (64, 256 or 512) */
     /* MR with one copy of the moments (tess_gpu_mr_order.h): the state's array f[0] holds ntiles + mr_gap tiles,
      * the state at tile offset mr_gap (cur 0) or 0 (cur 1); mr_gap 0: two copies, f[0] and f[1]. */
     int64_t mr_gap;
@@ -798,7 +796,7 @@ TESS_GPU_OP void tess_gpu_describe(const tess_backend_t *be, char *buf, size_t l
     const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)be->shape.lattice);
     if (be->cfg.pattern == TESS_PATTERN_MR)
         snprintf(kernel, sizeof kernel, "%s MR kernel, moments, %s, %d nodes per block", lat ? lat->name : "?",
-                 be->mr_gap > 0 ? "one copy" : "two copies", be->mr_nodes / 2 * (be->mr_gx > 2 ? be->mr_gx : 2));
+                 be->mr_gap > 0 ? "one copy" : "two copies", be->mr_nodes);
     else
         snprintf(kernel, sizeof kernel, "%s tile kernel, pattern %s, %d tile%s per block", lat ? lat->name : "?",
                  be->cfg.pattern == TESS_PATTERN_AA ? "aa" : "ab", be->tiles_per_block,

@@ -148,10 +148,7 @@ template <int GX, int GY, int GZ> struct tess_gpu_mr_group {
  * the 2x2x2 FP32 group (in dynamic shared memory: 57,600 B) and the column sweep's ring; the 2x2x1 FP64 group
  * stays packed (48 KB static: padded it would need 57,600 B and lose a block per multiprocessor, which cost the
  * sphere bed 2.4%). On HIP FP32 planes are 120 apart too, so that an AMD LDS of 64 KB holds two column-sweep
- * blocks (2 x 28,800 B) as it did packed (not measured on an AMD GPU). The column sweep over 4 x 2 tiles (18-wide
- * rows, WIDE): rows 20 apart put a plane's 16 nodes into 16 distinct banks (x + 20 y: banks 0-3, 20-23, 8-11,
- * 28-31), planes 208 apart (16 mod 32) the next plane's into the other 16; in FP64 rows 20 apart suffice (a
- * half-warp's x + 20 y distinct mod 16), planes 200. */
+ * blocks (2 x 28,800 B) as it did packed (not measured on an AMD GPU). */
 #if defined(TESS_GPU_CUDA)
 #define TESS_GPU_MR_PLANE32 144
 #else
@@ -159,9 +156,7 @@ template <int GX, int GY, int GZ> struct tess_gpu_mr_group {
 #endif
 template <typename R, int HX, int HY, int HZ, bool PAD> struct tess_gpu_mr_halo {
     enum {
-        WIDE = HX > 12,
-        PADDED = PAD, XP = !PAD ? HX : WIDE ? 20 : 12,
-        PP = !PAD ? HX * HY : WIDE ? (sizeof(R) == 4 ? 208 : 200) : sizeof(R) == 4 ? TESS_GPU_MR_PLANE32 : 120,
+        PADDED = PAD, XP = PAD ? 12 : HX, PP = !PAD ? HX * HY : sizeof(R) == 4 ? TESS_GPU_MR_PLANE32 : 120,
         NHP = HZ * PP,
         OK = HX <= XP && HY * XP <= PP
     };
@@ -308,9 +303,8 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     }
 }
 
-/* The column sweep (3D lattices; cfg.mr_layer >= 1024): block b walks the C tile layers of group b (GX x 2 x C
- * tiles, tess_gpu_mr_group; GX = 2, or 4 for the wide sweep below) upwards, one layer of GX x 2 tiles (64 GX GY
- * nodes, one a thread) at a time. The coefficients of six
+/* The column sweep (3D lattices; cfg.mr_layer >= 1024): block b walks the C tile layers of group b (2 x 2 x C
+ * tiles, tess_gpu_mr_group) upwards, one layer of 2 x 2 tiles (256 nodes) at a time. The coefficients of six
  * node planes of the 10 x 10 cross-section (the layer's four and one below and above) stay in a ring in shared
  * memory, so a layer gathers four new planes (400 nodes for 256 updated, against 1000 for 512 in a 2x2x2
  * group), and each thread issues the loads of the next layer's planes before it computes the current one, so
@@ -319,17 +313,12 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
  * Dynamic shared memory: 10 coefficients of 6 planes of 10 x 10 nodes, padded (tess_gpu_mr_halo: 6 x 144 places
  * in FP32, 34,560 B, on HIP 6 x 120, 28,800 B; 6 x 120 in FP64, 57,600 B; opted in on CUDA, within the 64 KB of an
  * AMD LDS). Capped at 64
- * registers in FP32 (4 blocks a multiprocessor on the H100) and 128 in FP64 (2 blocks; D3Q27 spills 20 B).
- * The wide sweep (GX = 4, 512 threads, CUDA only): an 18 x 10 cross-section, 720 new nodes a layer for 512 updated
- * (1.41 against 1.56), and fewer L2 sectors a node (tiles next to the block along x cost two sectors a moment
- * plane, along y one: 36 per 128 nodes against 24 per 64); the ring 6 x 208 places (FP32, 49,920 B) or 6 x 200
- * (FP64, 96,000 B: more than an AMD LDS), the same caps (2 and 1 blocks of 512); docs/performance-notes.md, "GPU MR:
- * a wider column". */
-template <typename R, int LATTICE, int GXT, int NPT = 1> struct tess_gpu_mr_col {
+ * registers in FP32 (4 blocks a multiprocessor on the H100) and 128 in FP64 (2 blocks; D3Q27 spills 20 B). */
+template <typename R, int LATTICE> struct tess_gpu_mr_col {
     enum {
-        EX = tess_gpu_q<R, LATTICE>::ex, EY = tess_gpu_q<R, LATTICE>::ey, EZ = tess_gpu_q<R, LATTICE>::ez, GX = GXT,
+        EX = tess_gpu_q<R, LATTICE>::ex, EY = tess_gpu_q<R, LATTICE>::ey, EZ = tess_gpu_q<R, LATTICE>::ez, GX = 2,
         GY = 2, HX = EX * GX + 2, HY = EY * GY + 2, PL = HX * HY, RING = EZ + 2, NL = RING * PL, MX = GX + 2,
-        MY = GY + 2, NTH = 64 * GX * GY / NPT, NEW = EZ * PL, PER = (NEW + NTH - 1) / NTH
+        MY = GY + 2, NTH = 64 * GX * GY, NEW = EZ * PL, PER = (NEW + NTH - 1) / NTH
     };
     /* the ring's places, padded against bank conflicts: rows XP apart, planes PP, RING planes of NR values */
     typedef tess_gpu_mr_halo<R, HX, HY, RING, true> H;
@@ -339,13 +328,13 @@ template <typename R, int LATTICE, int GXT, int NPT = 1> struct tess_gpu_mr_col 
 
 /* Gathers the moments and node type of position e (0 .. NEW - 1 from plane p0 up) of a column group's planes:
  * the loads only (tess_gpu_mr_column_put turns them into coefficients in the ring). */
-template <typename R, int LATTICE, int GX, bool ONE>
+template <typename R, int LATTICE, bool ONE>
 static __device__ __forceinline__ void tess_gpu_mr_column_get(const R *__restrict__ src, const tess_gpu_q_args_t &a,
                                                               const tess_gpu_mr_order_t &o,
                                                               const int32_t *__restrict__ gm, int p0, int e,
                                                               unsigned *type, R *m)
 {
-    typedef tess_gpu_mr_col<R, LATTICE, GX> C;
+    typedef tess_gpu_mr_col<R, LATTICE> C;
     const int p = p0 + e / C::PL, j = e % C::PL;
     const int hx = j % C::HX - 1, hy = j / C::HX - 1;
     /* the node's tile place in the map (-1 .. G) and its local coordinates; plane -1 is layer -1's top */
@@ -359,11 +348,11 @@ static __device__ __forceinline__ void tess_gpu_mr_column_get(const R *__restric
     }
 }
 
-template <typename R, int LATTICE, int GX>
+template <typename R, int LATTICE>
 static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s_code, int p0, int e,
                                                               unsigned type, const R *m)
 {
-    typedef tess_gpu_mr_col<R, LATTICE, GX> C;
+    typedef tess_gpu_mr_col<R, LATTICE> C;
     typedef tess_gpu_mr<R, LATTICE> M;
     const int p = p0 + e / C::PL, j = e % C::PL;
     const int at = ((p + 1) % C::RING) * C::PP + (j / C::HX) * C::XP + j % C::HX;
@@ -378,17 +367,17 @@ static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s
 /* part (two copies, tess_gpu_mr_part_t): block b walks the layers [part[b].j0, part[b].j1) of column part[b].group
  * (its first layer's planes gathered as the first layer's are) and writes only tiles in [a.k0, a.ntiles); NULL:
  * column b, every layer, every tile. */
-template <typename R, int LATTICE, bool ONE, int GX, int NPT>
-__global__ void TESS_GPU_BOUNDS(128 * GX / NPT, (sizeof(R) == 4 ? 8 : 4) * NPT / GX) /* 1024 (FP32), 512 (FP64) */
+template <typename R, int LATTICE, bool ONE>
+__global__ void TESS_GPU_BOUNDS(256, sizeof(R) == 4 ? 4 : 2)
 tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                    const int32_t *__restrict__ map, int nlayers, const tess_gpu_mr_order_t o,
                    const tess_gpu_mr_part_t *__restrict__ part)
 {
     typedef tess_gpu_q<R, LATTICE> L;
     typedef tess_gpu_mr<R, LATTICE> M;
-    typedef tess_gpu_mr_col<R, LATTICE, GX, NPT> C;
+    typedef tess_gpu_mr_col<R, LATTICE> C;
     /* places in the ring: rows XP apart, planes PP (tess_gpu_mr_col) */
-    enum { Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez, XP = C::XP, PP = C::PP, NTH = C::NTH, GY = C::GY };
+    enum { Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez, XP = C::XP, PP = C::PP, NTH = C::NTH };
     static_assert(EZ > 1, "the column sweep is for the 3D lattices");
     extern __shared__ double tess_gpu_mr_dyn[];
     R *const s_h = reinterpret_cast<R *>(tess_gpu_mr_dyn); /* [10][NR], one row per coefficient */
@@ -410,30 +399,22 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
     }
     const int l0 = ONE ? o.grow[b] : 0; /* the group's first tile layer */
     const int nmap = C::MX * C::MY * (nlayers + 2);
-    const int32_t *__restrict__ gm = map + (size_t)b * (size_t)(nmap + GX * GY * nlayers);
+    const int32_t *__restrict__ gm = map + (size_t)b * (size_t)(nmap + 4 * nlayers);
     /* the first layer's six planes, EZ j0 - 1 .. EZ j0 + EZ (a plane's ring slot depends on the plane alone) */
     for (int e = tid; e < C::NL; e += NTH) {
         unsigned type;
         R m[TESS_MR_NM];
-        tess_gpu_mr_column_get<R, LATTICE, GX, ONE>(src, a, o, gm, EZ * j0 - 1, e, &type, m);
-        tess_gpu_mr_column_put<R, LATTICE, GX>(s_h, s_code, EZ * j0 - 1, e, type, m);
+        tess_gpu_mr_column_get<R, LATTICE, ONE>(src, a, o, gm, EZ * j0 - 1, e, &type, m);
+        tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, EZ * j0 - 1, e, type, m);
     }
     int known = -1; /* thread 0: the last layer of the last complete wait range (tess_gpu_mr_wait_next) */
     if (ONE && tid == 0)
         tess_gpu_mr_wait_next(o, l0, -1, &known);
     __syncthreads();
-    /* the thread's nodes: node n of member mt of each layer, z its plane, col its place in a ring plane */
-    int mtq[NPT], nq[NPT], zq[NPT], colq[NPT];
-    TESS_UNROLL
-    for (int q = 0; q < NPT; q++) {
-        const int mt = (tid + NTH * q) >> 6, n = (tid + NTH * q) & 63;
-        const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
-        const int gx = (mt % GX) * EX + x, gy = (mt / GX) * EY + y;
-        mtq[q] = mt;
-        nq[q] = n;
-        zq[q] = z;
-        colq[q] = (gy + 1) * XP + (gx + 1);
-    }
+    const int mt = tid >> 6, n = tid & 63;
+    const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
+    const int gx = (mt % 2) * EX + x, gy = (mt / 2) * EY + y;
+    const int col = (gy + 1) * XP + (gx + 1);
     const tess_params_t *p = &tess_gpu_c.p;
     for (int j = j0; j < j1; j++) {
         /* the next layer's new planes EZ j + EZ + 1 .. EZ j + 2 EZ: loads issued now, stored after the layer */
@@ -449,37 +430,29 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
             const int e = tid + NTH * r;
             nt[r] = 0u;
             if (more && e < C::NEW)
-                tess_gpu_mr_column_get<R, LATTICE, GX, ONE>(src, a, o, gm, p0, e, &nt[r], nm[r]);
+                tess_gpu_mr_column_get<R, LATTICE, ONE>(src, a, o, gm, p0, e, &nt[r], nm[r]);
         }
-        int32_t kq[NPT];
-        TESS_UNROLL
-        for (int q = 0; q < NPT; q++)
-            kq[q] = gm[nmap + (mtq[q] % GX) + GX * ((mtq[q] / GX) + GY * j)];
+        const int32_t k = gm[nmap + (mt % 2) + 2 * ((mt / 2) + 2 * j)];
         /* ring slot of plane EZ j - 1 + d is (base + d) mod RING */
         const int base = (EZ * j) % C::RING;
-        TESS_UNROLL
-        for (int q = 0; q < NPT; q++) {
-            const int n = nq[q], z = zq[q], col = colq[q];
-            const int32_t k = kq[q];
-            int os = base + z + 1;
-            os -= os >= C::RING ? C::RING : 0;
-            const int own = os * PP + col;
-            const bool mine = ONE ? k >= 0 : k >= a.k0 && k < a.ntiles; /* two copies: the part's tiles only */
-            if (mine && s_code[own] == TESS_GPU_WET) {
-                R f[Q];
-                TESS_UNROLL
-                for (int i = 0; i < Q; i++) {
-                    int us = base + z + 1 - L::cz(i);
-                    us -= us >= C::RING ? C::RING : 0;
-                    f[i] = tess_gpu_mr_pull<R, LATTICE>(s_h, C::NR, s_code, i,
-                                                        us * PP + col - L::cx(i) - XP * L::cy(i), own, p);
-                }
-                tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
-            } else if (ONE && k >= 0) { /* one copy: a dry node's moments move to the new place */
-                R m[TESS_MR_NM];
-                M::load(src, k, n, m);
-                M::store(dst, k, n, m);
+        int os = base + z + 1;
+        os -= os >= C::RING ? C::RING : 0;
+        const int own = os * PP + col;
+        const bool mine = ONE ? k >= 0 : k >= a.k0 && k < a.ntiles; /* two copies: the part's tiles only */
+        if (mine && s_code[own] == TESS_GPU_WET) {
+            R f[Q];
+            TESS_UNROLL
+            for (int i = 0; i < Q; i++) {
+                int us = base + z + 1 - L::cz(i);
+                us -= us >= C::RING ? C::RING : 0;
+                f[i] = tess_gpu_mr_pull<R, LATTICE>(s_h, C::NR, s_code, i, us * PP + col - L::cx(i) - XP * L::cy(i),
+                                                    own, p);
             }
+            tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
+        } else if (ONE && k >= 0) { /* one copy: a dry node's moments move to the new place */
+            R m[TESS_MR_NM];
+            M::load(src, k, n, m);
+            M::store(dst, k, n, m);
         }
         if (!more) {
             if (ONE) {
@@ -496,7 +469,7 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         for (int r = 0; r < C::PER; r++) {
             const int e = tid + NTH * r;
             if (e < C::NEW)
-                tess_gpu_mr_column_put<R, LATTICE, GX>(s_h, s_code, p0, e, nt[r], nm[r]);
+                tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, p0, e, nt[r], nm[r]);
         }
         if (ONE && tid == 0)
             tess_gpu_mr_wait_next(o, l0 + j + 1, have, &known);

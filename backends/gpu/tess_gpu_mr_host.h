@@ -197,19 +197,6 @@ static int64_t tess_gpu_mr_plan(tess_backend_t *be, const tess_tiling_t *t)
 {
     be->mr_nodes = tess_gpu_mr_block_nodes(be->cfg.mr_layer, t->lattice,
                                            be->cfg.precision == TESS_PRECISION_SINGLE, t->eta_t);
-    be->mr_gx = be->mr_nodes == 64 ? 1 : 2;
-    be->mr_npt = 1;
-#if defined(TESS_GPU_CUDA)
-    /* MEASUREMENT ONLY (docs/performance-notes.md, "GPU MR: a wider column"): the column sweep over 4 x 2 tiles,
-     * 1: 512 threads, a node each; 2: 256 threads, two nodes each */
-    const char *wide = getenv("TESS_GPU_MR_WIDE");
-    if (be->mr_nodes >= 1024 && wide && (atoi(wide) == 1 || atoi(wide) == 2)) {
-        be->mr_gx = 4;
-        be->mr_npt = atoi(wide);
-        fprintf(stderr, "tessera: MR column sweep over 4 x 2 tiles, %d node(s) a thread (TESS_GPU_MR_WIDE)\n",
-                be->mr_npt);
-    }
-#endif
     if (t->lattice == TESS_LATTICE_D2Q9 || t->ntiles == 0)
         return 0;
     for (int32_t k = 1; k < t->ntiles; k++)
@@ -332,7 +319,7 @@ static tess_status tess_gpu_mr_upload(tess_backend_t *be, const tess_tiling_t *t
     const int one = be->mr_gap > 0;
     if ((be->mr_nodes == 64 && !one) || t->ntiles == 0)
         return TESS_OK;
-    const int GX = be->mr_gx, GY = GX == 1 ? 1 : 2, GZ = tess_gpu_mr_group_layers(be->mr_nodes);
+    const int GX = be->mr_nodes == 64 ? 1 : 2, GY = GX, GZ = tess_gpu_mr_group_layers(be->mr_nodes);
     const int MX = GX + 2, MY = GY + 2, MZ = GZ + 2, NMAP = MX * MY * MZ, NT = GX * GY * GZ, STRIDE = NMAP + NT;
     tess_gpu_mr_key_t *keys = (tess_gpu_mr_key_t *)malloc((size_t)t->ntiles * sizeof *keys);
     if (!keys)
@@ -441,12 +428,10 @@ TESS_GPU_OP tess_status tess_gpu_mr_parts(tess_backend_t *be, tess_error_t *err)
     if (be->mr_gap > 0 || be->ntiles == 0) /* one copy steps whole (tess_gpu_dist_step_tiles) */
         return TESS_OK;
     const int32_t ng = be->mr_ngroups;
-    /* a group's members: nt entries at offset nmap of its map, member e in layer e / (2 GX) (GX x 2 tiles a
-     * layer) */
-    const int layers = tess_gpu_mr_group_layers(be->mr_nodes), per = 2 * be->mr_gx;
+    /* a group's members: nt entries at offset nmap of its map, member e in layer e / 4 (2 x 2 tiles a layer) */
+    const int layers = tess_gpu_mr_group_layers(be->mr_nodes);
     const int one_tile = be->mr_map == NULL;
-    const size_t nmap = one_tile ? 0 : (size_t)(be->mr_gx + 2) * 4 * (size_t)(layers + 2),
-                 nt = one_tile ? 1 : (size_t)per * (size_t)layers;
+    const size_t nmap = one_tile ? 0 : 16 * (size_t)(layers + 2), nt = one_tile ? 1 : 4 * (size_t)layers;
     int32_t *map = one_tile ? NULL : (int32_t *)malloc((size_t)ng * (nmap + nt) * sizeof *map);
     tess_gpu_mr_part_t *part = (tess_gpu_mr_part_t *)malloc(2 * (size_t)(ng ? ng : 1) * sizeof *part);
     if ((!one_tile && !map) || !part) {
@@ -464,8 +449,8 @@ TESS_GPU_OP tess_status tess_gpu_mr_parts(tess_backend_t *be, tess_error_t *err)
             for (size_t e = 0; e < nt; e++) {
                 const int32_t k = one_tile ? g : map[(size_t)g * (nmap + nt) + nmap + e];
                 if (k >= lo[p] && k < hi[p]) {
-                    j0 = (int)e / per < j0 ? (int)e / per : j0;
-                    j1 = (int)e / per + 1 > j1 ? (int)e / per + 1 : j1;
+                    j0 = (int)e / 4 < j0 ? (int)e / 4 : j0;
+                    j1 = (int)e / 4 + 1 > j1 ? (int)e / 4 + 1 : j1;
                 }
             }
             if (j1 > j0)
@@ -519,35 +504,16 @@ template <bool ONE> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9, ONE> {
     }
 };
 
-/* The column sweep (tess_gpu_mr_column) of the 3D lattices over GX x 2 tiles, its dynamic shared memory opted
- * in. */
-template <typename R, int LAT, bool ONE, int GX, int NPT>
-static void tess_gpu_mr_sweep_gx(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
-                                 const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
-{
-    typedef tess_gpu_mr_col<R, LAT, GX, NPT> C;
-    const size_t bytes = C::shared_bytes();
-    /* a launch error, were the opt-in refused, surfaces through the caller's check */
-    (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE, GX, NPT>),
-                              gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-    tess_gpu_mr_column<R, LAT, ONE, GX, NPT><<<nb, C::NTH, bytes>>>(src, dst, a, be->mr_map, be->mr_nodes / 256, o,
-                                                                     part);
-}
-
+/* The column sweep (tess_gpu_mr_column) of the 3D lattices, its dynamic shared memory opted in once. */
 template <typename R, int LAT, bool ONE> struct tess_gpu_mr_sweep {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-#if defined(TESS_GPU_CUDA) /* the wide sweep: CUDA only (its FP64 ring is more than an AMD LDS) */
-        if (be->mr_gx == 4) {
-            if (be->mr_npt == 2)
-                tess_gpu_mr_sweep_gx<R, LAT, ONE, 4, 2>(be, a, src, dst, o, part, nb);
-            else
-                tess_gpu_mr_sweep_gx<R, LAT, ONE, 4, 1>(be, a, src, dst, o, part, nb);
-            return;
-        }
-#endif
-        tess_gpu_mr_sweep_gx<R, LAT, ONE, 2, 1>(be, a, src, dst, o, part, nb);
+        const size_t bytes = tess_gpu_mr_col<R, LAT>::shared_bytes();
+        /* a launch error, were the opt-in refused, surfaces through the caller's check */
+        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE>),
+                                  gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+        tess_gpu_mr_column<R, LAT, ONE><<<nb, 256, bytes>>>(src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
     }
 };
 template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, ONE> {
