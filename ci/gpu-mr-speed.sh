@@ -11,9 +11,8 @@
 # Rows: mr19 (D3Q19 cavity3d 256^3, FP32 and FP64), mr27 (D3Q27), mr19s / mr27s / mr19d / mr27d (one precision),
 # mrsph (spheres 192^3, porosity 0.5), mr27c / mr27cd (D3Q27 column sweep, C = 8 FP32 / 16 FP64), mr19o / mr27o
 # (one copy of the moments), mr19s4 / mr19s16 / mr19s32 / mr19d8 / mr19d32 (D3Q19 column sweep, C = 4 / 16 / 32 FP32,
-# 8 / 32 FP64). A SETTING of TESS_GPU_MR_WIDE=1 (512 threads) or 2 (256 threads, two nodes each) runs the column
-# sweep over 4 x 2 tiles (branch gpu-mr-wide, measurement only: docs/performance-notes.md, "GPU MR: a wider
-# column"); `-` main's 2 x 2 tiles. Outputs under $OUT
+# 8 / 32 FP64). Branch gpu-mr-wide ran it with SETTING TESS_GPU_MR_WIDE=1 / 2, the column sweep over 4 x 2 tiles
+# (commits a785a18, e22c6a1; not kept: docs/performance-notes.md, "GPU MR: a wider column"). Outputs under $OUT
 # (the device tool's folder) or ./gpu-mr-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -108,12 +107,12 @@ run_tests() { # the bitwise tests in the reproducible build, under each setting 
                 [ "$(left)" -lt 40 ] && { echo "tests [$s] skipped: time"; continue; }
                 withenv "$s" timeout 120 /tmp/mrs-repro/tests/gpu/test_gpu_mr_cuda >/tmp/mr.log 2>&1
                 echo "[$s] test_gpu_mr exit $?: $(grep -c '^ok' /tmp/mr.log) ok, $(grep -c FAIL /tmp/mr.log) FAIL," \
-                    "$(grep -c 'bitwise: yes' /tmp/mr.log) bitwise vs CPU, $(grep -c '4 x 2 tiles' /tmp/mr.log) wide" |
+                    "$(grep -c 'bitwise: yes' /tmp/mr.log) bitwise vs CPU" |
                     tee -a "$out/tests.txt"
                 grep FAIL /tmp/mr.log | head -5
                 withenv "$s" timeout 120 /tmp/mrs-repro/tests/gpu/test_gpu_mr_parts_cuda >/tmp/mrp.log 2>&1
                 echo "[$s] test_gpu_mr_parts exit $?: $(grep -c '^ok' /tmp/mrp.log) ok," \
-                    "$(grep -c FAIL /tmp/mrp.log) FAIL, $(grep -c '4 x 2 tiles' /tmp/mrp.log) wide" |
+                    "$(grep -c FAIL /tmp/mrp.log) FAIL" |
                     tee -a "$out/tests.txt"
                 grep FAIL /tmp/mrp.log | head -5
             done
@@ -130,7 +129,6 @@ if [ "$fast_ok" = 1 ]; then
             --steps "${MRS_STEPS:-20}" --reps 3 $(rowargs "$r") >"/tmp/bench.log" 2>&1 || echo "bench $item exit $?"
         grep -iE "^copy" /tmp/bench.log | sed "s/^/[$item] /" >>"$out/bench.txt"
         grep -E "^(cavity|spheres)" /tmp/bench.log | sed "s/^/[$item] /" >>"$out/bench.txt"
-        echo "[$item] wide column set-ups: $(grep -c '4 x 2 tiles' /tmp/bench.log)" >>"$out/bench.txt"
     done
 fi
 # DRAM, L2 and L1 traffic, shared-memory wavefronts and bank conflicts, issue and occupancy
@@ -186,6 +184,5 @@ sed -E 's/void tess_gpu_mr_//; s/ 0 bytes stack frame, 0 bytes spill stores, 0 b
 echo "== tests"
 cat "$out/tests.txt" 2>/dev/null
 echo "== bench (row@setting ... lattice prec MLUPS, % of copy)"
-awk '/copy bandwidth/ {print $1, "copy", $10} / (cavity3d|spheres) / {print $1, $3, $9, $14, $17, $19}
-    /wide column/ {print $1, "wide set-ups", $NF}' \
+awk '/copy bandwidth/ {print $1, "copy", $10} / (cavity3d|spheres) / {print $1, $3, $9, $14, $17, $19}' \
     "$out/bench.txt" 2>/dev/null
