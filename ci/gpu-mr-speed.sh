@@ -5,11 +5,14 @@
 # bench rows (MRS_ROWS: a list of ROW@SETTING, SETTING `-` or NAME=VALUE[,NAME=VALUE], an environment), then
 # Nsight Compute on the MR kernels (MRS_NCU: a list of ROW:KERNEL[@SETTING], KERNEL the kernel's base name,
 # e.g. tess_gpu_mr_column; the third matching launch of a `--steps 3` run), then the bitwise tests in the
-# reproducible build under each setting of MRS_TEST_ENVS; prints the MR kernels' registers, the tests and the
-# bench rows last. No row starts after MRS_DEADLINE seconds. On the lent H100 the two builds take about 270 s.
+# reproducible build under each setting of MRS_TEST_ENVS (MRS_TESTS_FIRST=1: before the bench); prints the MR
+# kernels' registers, the tests and the bench rows last. No row starts after MRS_DEADLINE seconds. On the lent H100
+# the two builds take about 270 s.
 # Rows: mr19 (D3Q19 cavity3d 256^3, FP32 and FP64), mr27 (D3Q27), mr19s / mr27s / mr19d / mr27d (one precision),
 # mrsph (spheres 192^3, porosity 0.5), mr27c / mr27cd (D3Q27 column sweep, C = 8 FP32 / 16 FP64), mr19o / mr27o
-# (one copy of the moments), mr19s16 / mr19s32 / mr19d32 (D3Q19 column sweep, C = 16 / 32). Outputs under $OUT
+# (one copy of the moments), mr19s4 / mr19s16 / mr19s32 / mr19d8 / mr19d32 (D3Q19 column sweep, C = 4 / 16 / 32 FP32,
+# 8 / 32 FP64). Branch gpu-mr-wide ran it with SETTING TESS_GPU_MR_WIDE=1 / 2, the column sweep over 4 x 2 tiles
+# (commits a785a18, e22c6a1; not kept: docs/performance-notes.md, "GPU MR: a wider column"). Outputs under $OUT
 # (the device tool's folder) or ./gpu-mr-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -88,11 +91,35 @@ rowargs() {
     mr19o) echo "--case cavity3d --size 256 --precision single,double --set run.mr_copies=1" ;;
     mr27o) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision single,double" \
         "--set run.mr_copies=1" ;;
+    mr19s4) echo "--case cavity3d --size 256 --precision single --mr-layer 1024" ;;
     mr19s16) echo "--case cavity3d --size 256 --precision single --mr-layer 4096" ;;
+    mr19d8) echo "--case cavity3d --size 256 --precision double --mr-layer 2048" ;;
     mr19s32) echo "--case cavity3d --size 256 --precision single --mr-layer 8192" ;;
     mr19d32) echo "--case cavity3d --size 256 --precision double --mr-layer 8192" ;;
     esac
 }
+run_tests() { # the bitwise tests in the reproducible build, under each setting of MRS_TEST_ENVS
+    if [ -n "$pr" ]; then
+        step "reproducible build"
+        if waitfor /tmp/mrs-repro $pr; then
+            step "bitwise tests (reproducible build)"
+            for s in ${MRS_TEST_ENVS:--}; do
+                [ "$(left)" -lt 40 ] && { echo "tests [$s] skipped: time"; continue; }
+                withenv "$s" timeout 120 /tmp/mrs-repro/tests/gpu/test_gpu_mr_cuda >/tmp/mr.log 2>&1
+                echo "[$s] test_gpu_mr exit $?: $(grep -c '^ok' /tmp/mr.log) ok, $(grep -c FAIL /tmp/mr.log) FAIL," \
+                    "$(grep -c 'bitwise: yes' /tmp/mr.log) bitwise vs CPU" |
+                    tee -a "$out/tests.txt"
+                grep FAIL /tmp/mr.log | head -5
+                withenv "$s" timeout 120 /tmp/mrs-repro/tests/gpu/test_gpu_mr_parts_cuda >/tmp/mrp.log 2>&1
+                echo "[$s] test_gpu_mr_parts exit $?: $(grep -c '^ok' /tmp/mrp.log) ok," \
+                    "$(grep -c FAIL /tmp/mrp.log) FAIL" |
+                    tee -a "$out/tests.txt"
+                grep FAIL /tmp/mrp.log | head -5
+            done
+        fi
+    fi
+}
+[ "${MRS_TESTS_FIRST:-0}" = 1 ] && run_tests
 if [ "$fast_ok" = 1 ]; then
     step bench
     for item in ${MRS_ROWS:-}; do
@@ -148,28 +175,12 @@ if [ "$fast_ok" = 1 ] && [ -n "${MRS_NCU:-}" ]; then
             >>"$out/ncu.txt" 2>&1
     done
 fi
-if [ -n "$pr" ]; then
-    step "reproducible build"
-    if waitfor /tmp/mrs-repro $pr; then
-        step "bitwise tests (reproducible build)"
-        for s in ${MRS_TEST_ENVS:--}; do
-            [ "$(left)" -lt 40 ] && { echo "tests [$s] skipped: time"; continue; }
-            withenv "$s" timeout 120 /tmp/mrs-repro/tests/gpu/test_gpu_mr_cuda >/tmp/mr.log 2>&1
-            echo "[$s] test_gpu_mr exit $?: $(grep -c '^ok' /tmp/mr.log) ok, $(grep -c FAIL /tmp/mr.log) FAIL," \
-                "$(grep -c 'bitwise: yes' /tmp/mr.log) bitwise vs CPU" | tee -a "$out/tests.txt"
-            grep FAIL /tmp/mr.log | head -5
-            withenv "$s" timeout 120 /tmp/mrs-repro/tests/gpu/test_gpu_mr_parts_cuda >/tmp/mrp.log 2>&1
-            echo "[$s] test_gpu_mr_parts exit $?: $(grep -c '^ok' /tmp/mrp.log) ok, $(grep -c FAIL /tmp/mrp.log) FAIL" |
-                tee -a "$out/tests.txt"
-            grep FAIL /tmp/mrp.log | head -5
-        done
-    fi
-fi
+[ "${MRS_TESTS_FIRST:-0}" = 1 ] || run_tests
 step done
 echo "== resources (MR block kernels)"
 sed -E 's/void tess_gpu_mr_//; s/ 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads//' \
     "$out/resources.txt" |
-    cut -c1-110 | head -40
+    cut -c1-110 | head -60
 echo "== tests"
 cat "$out/tests.txt" 2>/dev/null
 echo "== bench (row@setting ... lattice prec MLUPS, % of copy)"
