@@ -11,6 +11,7 @@ extern "C" {
 #include "tess_state_mr.h"
 }
 #include <math.h>
+#include <stdlib.h>
 
 TESS_GPU_OP int32_t tess_gpu_open_first(const tess_backend_t *be, int32_t k); /* tess_gpu_backend.h */
 
@@ -509,11 +510,26 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_sweep {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        const size_t bytes = tess_gpu_mr_col<R, LAT>::shared_bytes();
+#if defined(TESS_GPU_CUDA)
+        /* measurement only (docs/performance-notes.md, "GPU MR: the next layer by cp.async") */
+        static const int async = getenv("TESS_GPU_MR_ASYNC") && atoi(getenv("TESS_GPU_MR_ASYNC")) == 1;
+        if (async) {
+            go<true>(be, a, src, dst, o, part, nb);
+            return;
+        }
+#endif
+        go<false>(be, a, src, dst, o, part, nb);
+    }
+    template <bool ASYNC>
+    static void go(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst, const tess_gpu_mr_order_t &o,
+                   const tess_gpu_mr_part_t *part, unsigned nb)
+    {
+        const size_t bytes = tess_gpu_mr_col<R, LAT>::shared_bytes(ASYNC);
         /* a launch error, were the opt-in refused, surfaces through the caller's check */
-        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE>),
+        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE, ASYNC>),
                                   gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-        tess_gpu_mr_column<R, LAT, ONE><<<nb, 256, bytes>>>(src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
+        tess_gpu_mr_column<R, LAT, ONE, ASYNC><<<nb, 256, bytes>>>(src, dst, a, be->mr_map, be->mr_nodes / 256, o,
+                                                                   part);
     }
 };
 template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, ONE> {
