@@ -323,11 +323,13 @@ template <typename R, int LATTICE> struct tess_gpu_mr_col {
     /* the ring's places, padded against bank conflicts: rows XP apart, planes PP, RING planes of NR values */
     typedef tess_gpu_mr_halo<R, HX, HY, RING, true> H;
     enum { XP = H::XP, PP = H::PP, NR = H::NHP };
-    /* ASYNC (measurement variant, TESS_GPU_MR_ASYNC=1): after the ring, a staging area of the next layer's NEW
-     * nodes' moments, moment s of position e at s NEW + e (16,000 B FP32, 32,000 B FP64) */
-    static size_t shared_bytes(bool async = false)
+    /* ASYNC (measurement variants, TESS_GPU_MR_ASYNC): after the ring, a staging area of the next layer's
+     * positions e < SG(ASYNC) (1: all NEW, 16,000 B FP32, 32,000 B FP64; 2: the first round's NTH, 10,240 /
+     * 20,480 B), moment s of position e at s SG + e */
+    static int staged(int async) { return async == 1 ? NEW : async == 2 ? NTH : 0; }
+    static size_t shared_bytes(int async = 0)
     {
-        return H::shared_bytes() + (async ? (size_t)TESS_MR_NM * NEW * sizeof(R) : 0);
+        return H::shared_bytes() + (size_t)TESS_MR_NM * staged(async) * sizeof(R);
     }
 };
 
@@ -379,7 +381,7 @@ template <typename R, int LATTICE, bool ONE>
 static __device__ __forceinline__ void tess_gpu_mr_column_stage(const R *__restrict__ src, const tess_gpu_q_args_t &a,
                                                                 const tess_gpu_mr_order_t &o,
                                                                 const int32_t *__restrict__ gm, int p0, int e,
-                                                                unsigned *type, R *stg)
+                                                                unsigned *type, R *stg, int sg)
 {
     typedef tess_gpu_mr_col<R, LATTICE> C;
     const int p = p0 + e / C::PL, j = e % C::PL;
@@ -398,7 +400,7 @@ static __device__ __forceinline__ void tess_gpu_mr_column_stage(const R *__restr
         *type = 0u;
         TESS_UNROLL
         for (int s = 0; s < TESS_MR_NM; s++)
-            stg[s * C::NEW] = (R)0;
+            stg[s * sg] = (R)0;
         return;
     }
     *type = a.node_type[64 * (size_t)k + l2];
@@ -407,7 +409,7 @@ static __device__ __forceinline__ void tess_gpu_mr_column_stage(const R *__restr
     const int gs = ONE && saved ? 16 : 64;
     TESS_UNROLL
     for (int s = 0; s < TESS_MR_NM; s++)
-        tess_gpu_mr_copy_async(&stg[s * C::NEW], g + s * gs);
+        tess_gpu_mr_copy_async(&stg[s * sg], g + s * gs);
 }
 
 template <typename R, int LATTICE>
@@ -429,7 +431,7 @@ static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s
 /* part (two copies, tess_gpu_mr_part_t): block b walks the layers [part[b].j0, part[b].j1) of column part[b].group
  * (its first layer's planes gathered as the first layer's are) and writes only tiles in [a.k0, a.ntiles); NULL:
  * column b, every layer, every tile. */
-template <typename R, int LATTICE, bool ONE, bool ASYNC>
+template <typename R, int LATTICE, bool ONE, int ASYNC>
 __global__ void TESS_GPU_BOUNDS(256, sizeof(R) == 4 ? 4 : 2)
 tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                    const int32_t *__restrict__ map, int nlayers, const tess_gpu_mr_order_t o,
@@ -444,6 +446,7 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
     extern __shared__ double tess_gpu_mr_dyn[];
     R *const s_h = reinterpret_cast<R *>(tess_gpu_mr_dyn); /* [10][NR], one row per coefficient */
     R *const s_stg = s_h + 10 * C::NR;                      /* ASYNC: the staging area */
+    enum { SG = ASYNC == 1 ? C::NEW : ASYNC == 2 ? NTH : 0 }; /* tess_gpu_mr_col::staged */
     __shared__ uint8_t s_code[C::NR];
     __shared__ int32_t s_b;
     const int tid = (int)threadIdx.x;
@@ -487,16 +490,16 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         if (ONE && tid == 0 && more)
             have = tess_gpu_mr_peek(o.sync + 1 + o.hi[l0 + j + 1]);
         unsigned nt[C::PER];
-        R nm[ASYNC ? 1 : C::PER][TESS_MR_NM];
+        R nm[ASYNC == 1 ? 1 : C::PER][TESS_MR_NM];
         TESS_UNROLL
         for (int r = 0; r < C::PER; r++) {
             const int e = tid + NTH * r;
             nt[r] = 0u;
             if (more && e < C::NEW) {
-                if (ASYNC)
-                    tess_gpu_mr_column_stage<R, LATTICE, ONE>(src, a, o, gm, p0, e, &nt[r], s_stg + e);
+                if (e < SG)
+                    tess_gpu_mr_column_stage<R, LATTICE, ONE>(src, a, o, gm, p0, e, &nt[r], s_stg + e, SG);
                 else
-                    tess_gpu_mr_column_get<R, LATTICE, ONE>(src, a, o, gm, p0, e, &nt[r], nm[ASYNC ? 0 : r]);
+                    tess_gpu_mr_column_get<R, LATTICE, ONE>(src, a, o, gm, p0, e, &nt[r], nm[ASYNC == 1 ? 0 : r]);
             }
         }
         const int32_t k = gm[nmap + (mt % 2) + 2 * ((mt / 2) + 2 * j)];
@@ -538,14 +541,14 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         for (int r = 0; r < C::PER; r++) {
             const int e = tid + NTH * r;
             if (e < C::NEW) {
-                if (ASYNC) {
+                if (e < SG) {
                     R m[TESS_MR_NM];
                     TESS_UNROLL
                     for (int s = 0; s < TESS_MR_NM; s++)
-                        m[s] = s_stg[s * C::NEW + e];
+                        m[s] = s_stg[s * SG + e];
                     tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, p0, e, nt[r], m);
                 } else {
-                    tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, p0, e, nt[r], nm[ASYNC ? 0 : r]);
+                    tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, p0, e, nt[r], nm[ASYNC == 1 ? 0 : r]);
                 }
             }
         }

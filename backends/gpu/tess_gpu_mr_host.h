@@ -512,15 +512,23 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_sweep {
     {
 #if defined(TESS_GPU_CUDA)
         /* measurement only (docs/performance-notes.md, "GPU MR: the next layer by cp.async") */
-        static const int async = getenv("TESS_GPU_MR_ASYNC") && atoi(getenv("TESS_GPU_MR_ASYNC")) == 1;
-        if (async) {
-            go<true>(be, a, src, dst, o, part, nb);
+        /* 1: every new node staged by cp.async; 2: the first round only; 9: main's kernel with the largest
+         * shared-memory carveout (the L1 left as small as under 1) */
+        static const int async = getenv("TESS_GPU_MR_ASYNC") ? atoi(getenv("TESS_GPU_MR_ASYNC")) : 0;
+        if (async == 1 || async == 2) {
+            if (async == 1)
+                go<1>(be, a, src, dst, o, part, nb);
+            else
+                go<2>(be, a, src, dst, o, part, nb);
             return;
         }
+        if (async == 9)
+            (void)cudaFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE, 0>),
+                                       cudaFuncAttributePreferredSharedMemoryCarveout, 100);
 #endif
-        go<false>(be, a, src, dst, o, part, nb);
+        go<0>(be, a, src, dst, o, part, nb);
     }
-    template <bool ASYNC>
+    template <int ASYNC>
     static void go(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst, const tess_gpu_mr_order_t &o,
                    const tess_gpu_mr_part_t *part, unsigned nb)
     {
