@@ -323,35 +323,8 @@ template <typename R, int LATTICE> struct tess_gpu_mr_col {
     /* the ring's places, padded against bank conflicts: rows XP apart, planes PP, RING planes of NR values */
     typedef tess_gpu_mr_halo<R, HX, HY, RING, true> H;
     enum { XP = H::XP, PP = H::PP, NR = H::NHP };
-    /* ASYNC (measurement variants, TESS_GPU_MR_ASYNC): after the ring, a staging area of the next layer's
-     * positions e < SG(ASYNC) (1: all NEW, 16,000 B FP32, 32,000 B FP64; 2: the first round's NTH, 10,240 /
-     * 20,480 B), moment s of position e at s SG + e */
-    static int staged(int async) { return async == 1 ? NEW : async == 2 ? NTH : 0; }
-    static size_t shared_bytes(int async = 0)
-    {
-        return H::shared_bytes() + (size_t)TESS_MR_NM * staged(async) * sizeof(R);
-    }
+    static size_t shared_bytes() { return H::shared_bytes(); }
 };
-
-/* A copy of one value from global into shared memory that does not wait for it: cp.async on sm_80 and later (the
- * value lands in shared memory without a register; tess_gpu_mr_copy_wait waits for the thread's copies), a plain
- * load and store elsewhere (HIP, older CUDA). */
-template <typename R> static __device__ __forceinline__ void tess_gpu_mr_copy_async(R *s, const R *g)
-{
-#if defined(TESS_GPU_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"((unsigned)__cvta_generic_to_shared(s)),
-                 "l"(g), "n"((int)sizeof(R)));
-#else
-    *s = *g;
-#endif
-}
-
-static __device__ __forceinline__ void tess_gpu_mr_copy_wait()
-{
-#if defined(TESS_GPU_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_all;\n" ::: "memory");
-#endif
-}
 
 /* Gathers the moments and node type of position e (0 .. NEW - 1 from plane p0 up) of a column group's planes:
  * the loads only (tess_gpu_mr_column_put turns them into coefficients in the ring). */
@@ -375,43 +348,6 @@ static __device__ __forceinline__ void tess_gpu_mr_column_get(const R *__restric
     }
 }
 
-/* As tess_gpu_mr_column_get, but the moments go straight into the staging area (stg: position e's first moment,
- * the next NEW further on) by tess_gpu_mr_copy_async, read from where tess_gpu_mr_fetch would read them. */
-template <typename R, int LATTICE, bool ONE>
-static __device__ __forceinline__ void tess_gpu_mr_column_stage(const R *__restrict__ src, const tess_gpu_q_args_t &a,
-                                                                const tess_gpu_mr_order_t &o,
-                                                                const int32_t *__restrict__ gm, int p0, int e,
-                                                                unsigned *type, R *stg, int sg)
-{
-    typedef tess_gpu_mr_col<R, LATTICE> C;
-    const int p = p0 + e / C::PL, j = e % C::PL;
-    const int hx = j % C::HX - 1, hy = j / C::HX - 1;
-    const int ax = (hx + C::EX) / C::EX - 1, ay = (hy + C::EY) / C::EY - 1, az = (p + C::EZ) / C::EZ - 1;
-    const int32_t t2 = gm[(ax + 1) + C::MX * ((ay + 1) + C::MY * (az + 1))];
-    const int l2 = (hx - ax * C::EX) + C::EX * ((hy - ay * C::EY) + C::EY * (p - az * C::EZ));
-    int32_t k = t2;
-    bool saved = false;
-    if (ONE && t2 <= -2) {
-        const int32_t v = -2 - t2;
-        k = v >> 1;
-        saved = (v & 1) == o.phase;
-    }
-    if (k < 0) { /* no tile: a dry node whose coefficients nobody reads */
-        *type = 0u;
-        TESS_UNROLL
-        for (int s = 0; s < TESS_MR_NM; s++)
-            stg[s * sg] = (R)0;
-        return;
-    }
-    *type = a.node_type[64 * (size_t)k + l2];
-    const R *g = ONE && saved ? (const R *)o.save + (size_t)(k - o.save_k0) * TESS_MR_NM * 16 + (l2 & 15)
-                              : src + (size_t)k * TESS_MR_NM * 64 + l2;
-    const int gs = ONE && saved ? 16 : 64;
-    TESS_UNROLL
-    for (int s = 0; s < TESS_MR_NM; s++)
-        tess_gpu_mr_copy_async(&stg[s * sg], g + s * gs);
-}
-
 template <typename R, int LATTICE>
 static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s_code, int p0, int e,
                                                               unsigned type, const R *m)
@@ -431,7 +367,7 @@ static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s
 /* part (two copies, tess_gpu_mr_part_t): block b walks the layers [part[b].j0, part[b].j1) of column part[b].group
  * (its first layer's planes gathered as the first layer's are) and writes only tiles in [a.k0, a.ntiles); NULL:
  * column b, every layer, every tile. */
-template <typename R, int LATTICE, bool ONE, int ASYNC>
+template <typename R, int LATTICE, bool ONE>
 __global__ void TESS_GPU_BOUNDS(256, sizeof(R) == 4 ? 4 : 2)
 tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                    const int32_t *__restrict__ map, int nlayers, const tess_gpu_mr_order_t o,
@@ -445,8 +381,6 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
     static_assert(EZ > 1, "the column sweep is for the 3D lattices");
     extern __shared__ double tess_gpu_mr_dyn[];
     R *const s_h = reinterpret_cast<R *>(tess_gpu_mr_dyn); /* [10][NR], one row per coefficient */
-    R *const s_stg = s_h + 10 * C::NR;                      /* ASYNC: the staging area */
-    enum { SG = ASYNC == 1 ? C::NEW : ASYNC == 2 ? NTH : 0 }; /* tess_gpu_mr_col::staged */
     __shared__ uint8_t s_code[C::NR];
     __shared__ int32_t s_b;
     const int tid = (int)threadIdx.x;
@@ -490,17 +424,13 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         if (ONE && tid == 0 && more)
             have = tess_gpu_mr_peek(o.sync + 1 + o.hi[l0 + j + 1]);
         unsigned nt[C::PER];
-        R nm[ASYNC == 1 ? 1 : C::PER][TESS_MR_NM];
+        R nm[C::PER][TESS_MR_NM];
         TESS_UNROLL
         for (int r = 0; r < C::PER; r++) {
             const int e = tid + NTH * r;
             nt[r] = 0u;
-            if (more && e < C::NEW) {
-                if (e < SG)
-                    tess_gpu_mr_column_stage<R, LATTICE, ONE>(src, a, o, gm, p0, e, &nt[r], s_stg + e, SG);
-                else
-                    tess_gpu_mr_column_get<R, LATTICE, ONE>(src, a, o, gm, p0, e, &nt[r], nm[ASYNC == 1 ? 0 : r]);
-            }
+            if (more && e < C::NEW)
+                tess_gpu_mr_column_get<R, LATTICE, ONE>(src, a, o, gm, p0, e, &nt[r], nm[r]);
         }
         const int32_t k = gm[nmap + (mt % 2) + 2 * ((mt / 2) + 2 * j)];
         /* ring slot of plane EZ j - 1 + d is (base + d) mod RING */
@@ -535,22 +465,11 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         __syncthreads(); /* every thread is done with the planes the next ones replace */
         if (ONE && tid == 0)
             tess_gpu_mr_done(o, l0 + j, l0 + j);
-        if (ASYNC)
-            tess_gpu_mr_copy_wait(); /* the thread's own staged values: it reads only those */
         TESS_UNROLL
         for (int r = 0; r < C::PER; r++) {
             const int e = tid + NTH * r;
-            if (e < C::NEW) {
-                if (e < SG) {
-                    R m[TESS_MR_NM];
-                    TESS_UNROLL
-                    for (int s = 0; s < TESS_MR_NM; s++)
-                        m[s] = s_stg[s * SG + e];
-                    tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, p0, e, nt[r], m);
-                } else {
-                    tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, p0, e, nt[r], nm[ASYNC == 1 ? 0 : r]);
-                }
-            }
+            if (e < C::NEW)
+                tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, p0, e, nt[r], nm[r]);
         }
         if (ONE && tid == 0)
             tess_gpu_mr_wait_next(o, l0 + j + 1, have, &known);

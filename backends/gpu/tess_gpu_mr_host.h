@@ -11,7 +11,6 @@ extern "C" {
 #include "tess_state_mr.h"
 }
 #include <math.h>
-#include <stdlib.h>
 
 TESS_GPU_OP int32_t tess_gpu_open_first(const tess_backend_t *be, int32_t k); /* tess_gpu_backend.h */
 
@@ -510,34 +509,11 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_sweep {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-#if defined(TESS_GPU_CUDA)
-        /* measurement only (docs/performance-notes.md, "GPU MR: the next layer by cp.async") */
-        /* 1: every new node staged by cp.async; 2: the first round only; 9: main's kernel with the largest
-         * shared-memory carveout (the L1 left as small as under 1) */
-        static const int async = getenv("TESS_GPU_MR_ASYNC") ? atoi(getenv("TESS_GPU_MR_ASYNC")) : 0;
-        if (async == 1 || async == 2) {
-            if (async == 1)
-                go<1>(be, a, src, dst, o, part, nb);
-            else
-                go<2>(be, a, src, dst, o, part, nb);
-            return;
-        }
-        if (async == 9)
-            (void)cudaFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE, 0>),
-                                       cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-#endif
-        go<0>(be, a, src, dst, o, part, nb);
-    }
-    template <int ASYNC>
-    static void go(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst, const tess_gpu_mr_order_t &o,
-                   const tess_gpu_mr_part_t *part, unsigned nb)
-    {
-        const size_t bytes = tess_gpu_mr_col<R, LAT>::shared_bytes(ASYNC);
+        const size_t bytes = tess_gpu_mr_col<R, LAT>::shared_bytes();
         /* a launch error, were the opt-in refused, surfaces through the caller's check */
-        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE, ASYNC>),
+        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE>),
                                   gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-        tess_gpu_mr_column<R, LAT, ONE, ASYNC><<<nb, 256, bytes>>>(src, dst, a, be->mr_map, be->mr_nodes / 256, o,
-                                                                   part);
+        tess_gpu_mr_column<R, LAT, ONE><<<nb, 256, bytes>>>(src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
     }
 };
 template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, ONE> {
