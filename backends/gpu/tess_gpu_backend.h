@@ -124,6 +124,12 @@ static tess_gpu_q_args_t tess_gpu_args(const tess_backend_t *be)
     a.ntiles = be->sweep_k1;
     a.k0 = be->sweep_k0;
     a.step = be->step + 1;
+    { /* MEASUREMENT ONLY */
+        static int stream = -1;
+        if (stream < 0)
+            stream = getenv("TESS_GPU_STREAM_STORES") ? atoi(getenv("TESS_GPU_STREAM_STORES")) : 0;
+        a.stream = stream;
+    }
     return a;
 }
 

@@ -38,6 +38,7 @@ typedef struct {
     int64_t step;               /* the step the sweep computes (waveform inlets and outlets, tess_q_grid_t) */
     int32_t ntiles;             /* the sweep updates tiles [k0, ntiles) (a distributed rank: a range of them) */
     int32_t k0;
+    int32_t stream;             /* MEASUREMENT ONLY: AB's stores evict-first */
 } tess_gpu_q_args_t;
 
 /* A lattice at compile time: the core's per-node functions of one lattice and precision, its tile extent and
@@ -354,6 +355,16 @@ template <typename T> struct tess_gpu_reread<true, T> {
     typedef const volatile T type;
 };
 
+/* A store whose line is not read again soon: evict-first in the caches. */
+template <typename R> static __device__ __forceinline__ void tess_gpu_store_last(R *at, R v)
+{
+#if defined(TESS_GPU_CUDA)
+    __stcs(at, v);
+#else
+    __builtin_nontemporal_store(v, at);
+#endif
+}
+
 /* Curved-wall link values a tile keeps in shared memory (2 KiB in FP64); a tile with more puts the rest in
  * global memory. */
 #define TESS_GPU_TILE_LINKS 256
@@ -393,7 +404,7 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_links_cap {
     enum { value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 && PAT == TESS_GPU_AB ? 7 : 0 };
 };
 
-template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0>
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0, int OLDSTORE = 0>
 __global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
 tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
 {
@@ -476,6 +487,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         return;
     const tess_params_t *p = &c->p;
     R f[Q];
+    unsigned wet_down = 0; /* AA odd step: bit j set where the downstream node x + c_j is wet */
     if (VARIANT == TESS_KERNEL_READ_WRITE_ONLY) {
         TESS_UNROLL
         for (int i = 0; i < Q; i++)
@@ -501,6 +513,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 const int slot = ((ux + EX) / EX) + 3 * ((uy + EY) / EY) + 9 * ((uz + EZ) / EZ);
                 const int ul = (ux & (EX - 1)) + EX * ((uy & (EY - 1)) + EY * (uz & (EZ - 1)));
                 size_t at;
+                if (PAT == TESS_GPU_AA_ODD && code == TESS_GPU_WET)
+                    wet_down |= 1u << L::opp(i);
                 if (PAT == TESS_GPU_AA_EVEN)
                     at = ((size_t)k * Q + L::opp(i)) * 64 + n;
                 else if (own_load && code != TESS_GPU_WET)
@@ -563,12 +577,38 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             tess_gpu_q_collide<L, COLL>(p, f);
         }
     }
-    if (PAT == TESS_GPU_AA_ODD && VARIANT != TESS_KERNEL_READ_WRITE_ONLY) {
+    if (PAT == TESS_GPU_AA_ODD && VARIANT != TESS_KERNEL_READ_WRITE_ONLY && !OLDSTORE) {
         /* TESS_Q_SWAPPED: f*_i into slot opp(i) of the downstream node x + c_i when it is wet, else into slot i.
-         * The store address of i is the pull's address of opp(i): reading the neighbourhood again through
-         * volatile, after a compiler barrier, makes the compiler recompute it here instead of keeping the pull's
-         * Q addresses alive across the collision. Measured on the H100 (docs/performance-notes.md, "GPU AA"):
-         * D3Q19 FP32 +17%, FP64 +11%; D3Q27 FP64 lost 9% and keeps the plain reads. */
+         * The store address of i is the pull's address of opp(i), but keeping the pull's Q addresses (or the
+         * halo's Q node codes and neighbour ids) alive across the collision costs registers and spills. What the
+         * stores need is small: whether each downstream node is wet (one bit each, from the pull's codes) and the
+         * at most eight tiles the node's stores reach (its own and those across the faces it touches), read from
+         * shared memory again after the collision through volatile, so that they are not kept from the pull.
+         * Then no lattice spills: ptxas, sm_90, D3Q27 FP64 128 registers (was 88 bytes of spill stores at the
+         * cap of 128), D3Q19 FP64 96 without a cap (was 126; 28 bytes of spills at 96), FP32 72
+         * (docs/performance-notes.md, "GPU AA"). */
+        const volatile int32_t *vnb = s_nb[local];
+        const int bx = x == 0 ? -1 : x == EX - 1 ? 1 : 0, by = y == 0 ? -1 : y == EY - 1 ? 1 : 0,
+                  bz = EZ == 1 ? 0 : z == 0 ? -1 : z == EZ - 1 ? 1 : 0;
+        const int32_t t100 = vnb[13 + bx], t010 = vnb[13 + 3 * by], t110 = vnb[13 + bx + 3 * by],
+                      t001 = vnb[13 + 9 * bz], t101 = vnb[13 + bx + 9 * bz], t011 = vnb[13 + 3 * by + 9 * bz],
+                      t111 = vnb[13 + bx + 3 * by + 9 * bz];
+        TESS_UNROLL
+        for (int i = 0; i < Q; i++) {
+            const int cx = L::cx(i), cy = L::cy(i), cz = L::cz(i);
+            /* whether x + c_i leaves the tile across the x, y, z face */
+            const bool wx = cx != 0 && cx == bx, wy = cy != 0 && cy == by, wz = cz != 0 && cz == bz;
+            const int32_t t = wz ? (wy ? (wx ? t111 : t011) : (wx ? t101 : t001))
+                                 : (wy ? (wx ? t110 : t010) : (wx ? t100 : k));
+            const int dx = x + cx, dy = y + cy, dz = z + cz;
+            const int dl = (dx & (EX - 1)) + EX * ((dy & (EY - 1)) + EY * (dz & (EZ - 1)));
+            const size_t at = (wet_down >> i) & 1u ? ((size_t)t * Q + L::opp(i)) * 64 + dl
+                                                   : ((size_t)k * Q + i) * 64 + n;
+            dst[at] = f[i];
+        }
+        return;
+    }
+    if (PAT == TESS_GPU_AA_ODD && VARIANT != TESS_KERNEL_READ_WRITE_ONLY) { /* MEASUREMENT ONLY: main's stores */
         enum { REREAD = !(LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 8) };
         if (REREAD)
             asm volatile("" ::: "memory");
@@ -587,6 +627,12 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         return;
     }
     R *out = dst + (size_t)k * Q * 64;
+    if (PAT == TESS_GPU_AB && a.stream) {
+        TESS_UNROLL
+        for (int i = 0; i < Q; i++)
+            tess_gpu_store_last(&out[i * 64 + n], f[i]);
+        return;
+    }
     TESS_UNROLL
     for (int i = 0; i < Q; i++)
         out[i * 64 + n] = f[i];
