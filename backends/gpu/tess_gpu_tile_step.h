@@ -38,7 +38,6 @@ typedef struct {
     int64_t step;               /* the step the sweep computes (waveform inlets and outlets, tess_q_grid_t) */
     int32_t ntiles;             /* the sweep updates tiles [k0, ntiles) (a distributed rank: a range of them) */
     int32_t k0;
-    int32_t stream;             /* MEASUREMENT ONLY: AB's stores evict-first */
 } tess_gpu_q_args_t;
 
 /* A lattice at compile time: the core's per-node functions of one lattice and precision, its tile extent and
@@ -355,19 +354,23 @@ template <typename T> struct tess_gpu_reread<true, T> {
     typedef const volatile T type;
 };
 
-/* A store whose line is not read again soon: evict-first in the caches. */
-template <typename R> static __device__ __forceinline__ void tess_gpu_store_last(R *at, R v)
-{
-#if defined(TESS_GPU_CUDA)
-    __stcs(at, v);
-#else
-    __builtin_nontemporal_store(v, at);
-#endif
-}
-
 /* Curved-wall link values a tile keeps in shared memory (2 KiB in FP64); a tile with more puts the rest in
  * global memory. */
 #define TESS_GPU_TILE_LINKS 256
+
+/* How the AA odd step finds its store addresses (the register report and the H100's figures:
+ * docs/performance-notes.md, "GPU AA"): from the downstream nodes' wet bits and the node's few tiles re-read after
+ * the collision (TILES: D3Q27 FP64 +1.1%, D3Q19 FP32 +5.1%, D3Q27 FP32 the same), or the pull's addresses
+ * recomputed from the halo re-read through volatile (REREAD: D3Q19 FP64, where TILES lost 7.5%; D2Q9 and D3Q13,
+ * not measured), or kept from the pull (KEEP: none since). */
+enum { TESS_GPU_STORE_TILES = 0, TESS_GPU_STORE_REREAD = 1, TESS_GPU_STORE_KEEP = 2 };
+template <typename R, int LATTICE> struct tess_gpu_q_store {
+    enum {
+        value = LATTICE == TESS_LATTICE_D3Q27 || (LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4)
+                    ? TESS_GPU_STORE_TILES
+                    : TESS_GPU_STORE_REREAD
+    };
+};
 
 /* A register cap for the tile kernel: MINB blocks of the largest size resident per multiprocessor (CUDA's
  * launch bounds; 0: none). HIP's second bound means something else (waves per execution unit): left out. */
@@ -404,7 +407,7 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_links_cap {
     enum { value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 && PAT == TESS_GPU_AB ? 7 : 0 };
 };
 
-template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0, int OLDSTORE = 0>
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0, int MV = 0>
 __global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
 tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
 {
@@ -423,6 +426,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     __shared__ uint8_t s_dir[TL][EARLY ? TESS_GPU_TILE_LINKS : 1];
     __shared__ int s_lfirst[TL][EARLY ? 64 : 1];
     __shared__ int s_lcount[TL][EARLY ? 64 : 1];
+    __shared__ unsigned s_lrank[TL][EARLY ? 64 : 1], s_lapply[TL][EARLY ? 64 : 1];
     const int local = (int)(threadIdx.x >> 6);
     const int n = (int)(threadIdx.x & 63u);
     const int32_t k = a.k0 + (int32_t)(blockIdx.x * (blockDim.x >> 6)) + local;
@@ -437,6 +441,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         if (EARLY) {
             s_lfirst[local][n] = INT_MAX;
             s_lcount[local][n] = 0;
+            s_lrank[local][n] = 0u;
+            s_lapply[local][n] = 0u;
         }
         __syncthreads();
         if (active) {
@@ -472,7 +478,14 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                     ((R *)a.link_val)[l] = v;
                 }
                 /* a node's links are consecutive (sorted by tile and node): the same range whatever the order */
-                atomicAdd(&s_lcount[local][node], 1);
+                if (MV) {
+                    atomicAdd(&s_lcount[local][node], 1);
+                } else {
+                    const unsigned kd = (unsigned)(pk.bits >> 5) & 31u;
+                    atomicOr(&s_lrank[local][node], 1u << kd);
+                    if (dir != TESS_GPU_PACK_NONE)
+                        atomicOr(&s_lapply[local][node], 1u << kd);
+                }
                 atomicMin(&s_lfirst[local][node], at);
             }
         }
@@ -537,7 +550,23 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
          * (tess_q_pull_from's rule, the last link of a direction winning as there). f stays in registers only if
          * indexed by constants: select instead of f[dir] = v (TESS_GPU_PACK_NONE or TESS_GPU_LINK_NONE: no change,
          * the upstream node is wet). AA reads the values of tess_gpu_q_link_pass. */
-        if (EARLY) {
+        if (EARLY && !MV) {
+            const unsigned apply = s_lapply[local][n];
+            if (apply) {
+                const unsigned rank = s_lrank[local][n];
+                const int first = s_lfirst[local][n];
+                TESS_UNROLL
+                for (int j = 1; j < Q; j++) {
+                    const int d = L::opp(j);
+                    if ((apply >> d) & 1u) {
+                        const int at = first + __popc(rank & ((1u << d) - 1u));
+                        f[j] = at < TESS_GPU_TILE_LINKS ? s_val[local][at]
+                                                        : ((const R *)a.link_val)[a.tile_link[k] + at];
+                    }
+                }
+            }
+        }
+        if (EARLY && MV) {
             const int nl = s_lcount[local][n];
             const int first = s_lfirst[local][n];
             for (int l = 0; l < nl; l++) {
@@ -577,16 +606,19 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             tess_gpu_q_collide<L, COLL>(p, f);
         }
     }
-    if (PAT == TESS_GPU_AA_ODD && VARIANT != TESS_KERNEL_READ_WRITE_ONLY && !OLDSTORE) {
+    enum {
+        STORE = !MV ? (int)tess_gpu_q_store<R, LATTICE>::value /* MEASUREMENT ONLY: MV, main's choice */
+                : LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 8 ? TESS_GPU_STORE_KEEP : TESS_GPU_STORE_REREAD
+    };
+    if (PAT == TESS_GPU_AA_ODD && VARIANT != TESS_KERNEL_READ_WRITE_ONLY && STORE == TESS_GPU_STORE_TILES) {
         /* TESS_Q_SWAPPED: f*_i into slot opp(i) of the downstream node x + c_i when it is wet, else into slot i.
          * The store address of i is the pull's address of opp(i), but keeping the pull's Q addresses (or the
          * halo's Q node codes and neighbour ids) alive across the collision costs registers and spills. What the
          * stores need is small: whether each downstream node is wet (one bit each, from the pull's codes) and the
          * at most eight tiles the node's stores reach (its own and those across the faces it touches), read from
          * shared memory again after the collision through volatile, so that they are not kept from the pull.
-         * Then no lattice spills: ptxas, sm_90, D3Q27 FP64 128 registers (was 88 bytes of spill stores at the
-         * cap of 128), D3Q19 FP64 96 without a cap (was 126; 28 bytes of spills at 96), FP32 72
-         * (docs/performance-notes.md, "GPU AA"). */
+         * ptxas, sm_90: D3Q27 FP64 128 registers without spills at its cap of 128 (the kept addresses: 88 bytes
+         * of spill stores), D3Q19 FP32 72 without spills (the re-read: 4 bytes). */
         const volatile int32_t *vnb = s_nb[local];
         const int bx = x == 0 ? -1 : x == EX - 1 ? 1 : 0, by = y == 0 ? -1 : y == EY - 1 ? 1 : 0,
                   bz = EZ == 1 ? 0 : z == 0 ? -1 : z == EZ - 1 ? 1 : 0;
@@ -608,8 +640,11 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         }
         return;
     }
-    if (PAT == TESS_GPU_AA_ODD && VARIANT != TESS_KERNEL_READ_WRITE_ONLY) { /* MEASUREMENT ONLY: main's stores */
-        enum { REREAD = !(LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 8) };
+    if (PAT == TESS_GPU_AA_ODD && VARIANT != TESS_KERNEL_READ_WRITE_ONLY) {
+        /* The store address of i is the pull's address of opp(i) (TESS_GPU_STORE_REREAD: read through volatile
+         * after a compiler barrier, so that the compiler recomputes it instead of keeping the pull's Q addresses
+         * alive across the collision). */
+        enum { REREAD = STORE == TESS_GPU_STORE_REREAD };
         if (REREAD)
             asm volatile("" ::: "memory");
         typename tess_gpu_reread<REREAD, int32_t>::type *nb = s_nb[local];
@@ -627,12 +662,6 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         return;
     }
     R *out = dst + (size_t)k * Q * 64;
-    if (PAT == TESS_GPU_AB && a.stream) {
-        TESS_UNROLL
-        for (int i = 0; i < Q; i++)
-            tess_gpu_store_last(&out[i * 64 + n], f[i]);
-        return;
-    }
     TESS_UNROLL
     for (int i = 0; i < Q; i++)
         out[i * 64 + n] = f[i];
