@@ -174,8 +174,6 @@ TESS_GPU_OP tess_status tess_gpu_create(const tess_backend_config_t *cfg, tess_b
     /* The paper used two tiles per block for FP32 on Kepler (16 resident blocks per SM); on the H100 (32 blocks per
      * SM) one tile per block was as fast or faster in both precisions (docs/performance.md). */
     be->tiles_per_block = cfg->tiles_per_block ? cfg->tiles_per_block : 1;
-    if (getenv("TESS_GPU_TILES_PER_BLOCK")) /* MEASUREMENT ONLY */
-        be->tiles_per_block = atoi(getenv("TESS_GPU_TILES_PER_BLOCK")) == 2 ? 2 : 1;
     snprintf(be->device_name, sizeof be->device_name, "%s", prop.name);
     *out = be;
     return TESS_OK;

@@ -23,22 +23,6 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision)
         return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_REGULARIZED>::value, TESS_KERNEL_FULL,
                                LINKS, PAT>;
     /* LBGK: with the register cap that measured faster (tess_gpu_q_cap, tess_gpu_q_links_cap) */
-    if constexpr (PAT == TESS_GPU_AA_ODD && !LINKS) { /* MEASUREMENT ONLY: main's odd-step stores */
-        static int old = -1;
-        if (old < 0)
-            old = getenv("TESS_GPU_AA_OLDSTORE") ? atoi(getenv("TESS_GPU_AA_OLDSTORE")) : 0;
-        if (old)
-            return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, LINKS,
-                                   PAT, (int)tess_gpu_q_cap<R, LAT, PAT>::value, 1>;
-    }
-    if constexpr (PAT == TESS_GPU_AB && LINKS) { /* MEASUREMENT ONLY: main's link application */
-        static int old = -1;
-        if (old < 0)
-            old = getenv("TESS_GPU_LINK_OLDAPPLY") ? atoi(getenv("TESS_GPU_LINK_OLDAPPLY")) : 0;
-        if (old)
-            return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, LINKS,
-                                   PAT, (int)tess_gpu_q_links_cap<R, LAT, PAT>::value, 1>;
-    }
     return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, LINKS, PAT,
                            LINKS ? (int)tess_gpu_q_links_cap<R, LAT, PAT>::value
                                  : (int)tess_gpu_q_cap<R, LAT, PAT>::value>;

@@ -346,30 +346,16 @@ tess_gpu_q_link_pass(const R *__restrict__ f, const tess_gpu_q_args_t a, const i
  * only). LINKS: whether the run has curved-wall links (Bouzidi); a kernel without carries none of their code or
  * registers, and the measurement variants pull with halfway walls only. AB computes the link values in the
  * kernel, before the node codes' barrier; AA reads them from tess_gpu_q_link_pass, which ran before the sweep. */
-/* Shared-memory reads that the compiler must repeat (volatile) or may reuse (AA's odd-step stores, below). */
-template <bool V, typename T> struct tess_gpu_reread {
-    typedef const T type;
-};
-template <typename T> struct tess_gpu_reread<true, T> {
-    typedef const volatile T type;
-};
-
 /* Curved-wall link values a tile keeps in shared memory (2 KiB in FP64); a tile with more puts the rest in
  * global memory. */
 #define TESS_GPU_TILE_LINKS 256
 
-/* How the AA odd step finds its store addresses (the register report and the H100's figures:
- * docs/performance-notes.md, "GPU AA"): from the downstream nodes' wet bits and the node's few tiles re-read after
- * the collision (TILES: D3Q27 FP64 +1.1%, D3Q19 FP32 +5.1%, D3Q27 FP32 the same), or the pull's addresses
- * recomputed from the halo re-read through volatile (REREAD: D3Q19 FP64, where TILES lost 7.5%; D2Q9 and D3Q13,
- * not measured), or kept from the pull (KEEP: none since). */
-enum { TESS_GPU_STORE_TILES = 0, TESS_GPU_STORE_REREAD = 1, TESS_GPU_STORE_KEEP = 2 };
-template <typename R, int LATTICE> struct tess_gpu_q_store {
-    enum {
-        value = LATTICE == TESS_LATTICE_D3Q27 || (LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4)
-                    ? TESS_GPU_STORE_TILES
-                    : TESS_GPU_STORE_REREAD
-    };
+/* How the AA odd step finds its store addresses, by what measured faster on the H100 (docs/performance-notes.md,
+ * "GPU AA", the third part): from the downstream nodes' wet bits and the node's few tiles re-read after the
+ * collision (D3Q27 FP64 +1.1%, D3Q19 FP32 +5.1%, D3Q27 FP32 the same), else the pull's addresses recomputed from
+ * the halo re-read through volatile (D3Q19 FP64, which lost 7.5% with the tiles; D2Q9 and D3Q13, not measured). */
+template <typename R, int LATTICE> struct tess_gpu_q_tile_stores {
+    enum { value = LATTICE == TESS_LATTICE_D3Q27 || (LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4) };
 };
 
 /* A register cap for the tile kernel: MINB blocks of the largest size resident per multiprocessor (CUDA's
@@ -407,7 +393,7 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_links_cap {
     enum { value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 && PAT == TESS_GPU_AB ? 7 : 0 };
 };
 
-template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0, int MV = 0>
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0>
 __global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
 tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
 {
@@ -420,12 +406,11 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
-    /* EARLY: per link of the tile its value and direction, and per node its first link and number of links, so
-     * that a node reads no link array in global memory after the barrier */
+    /* EARLY: per link of the tile its value, and per node its first link and the directions (link.dir) of its
+     * links (s_lrank) and of those that replace a population (s_lapply, not TESS_GPU_PACK_NONE), so that a node
+     * reads no link array in global memory after the barrier */
     __shared__ R s_val[TL][EARLY ? TESS_GPU_TILE_LINKS : 1];
-    __shared__ uint8_t s_dir[TL][EARLY ? TESS_GPU_TILE_LINKS : 1];
     __shared__ int s_lfirst[TL][EARLY ? 64 : 1];
-    __shared__ int s_lcount[TL][EARLY ? 64 : 1];
     __shared__ unsigned s_lrank[TL][EARLY ? 64 : 1], s_lapply[TL][EARLY ? 64 : 1];
     const int local = (int)(threadIdx.x >> 6);
     const int n = (int)(threadIdx.x & 63u);
@@ -440,7 +425,6 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             s_nb[local][n] = a.neighbors[27 * (size_t)k + n];
         if (EARLY) {
             s_lfirst[local][n] = INT_MAX;
-            s_lcount[local][n] = 0;
             s_lrank[local][n] = 0u;
             s_lapply[local][n] = 0u;
         }
@@ -471,21 +455,15 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 const unsigned dir = (unsigned)(pk.bits & 31u), node = (unsigned)(pk.bits >> 10) & 63u;
                 const R v =
                     dir != TESS_GPU_PACK_NONE ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l) : (R)0;
-                if (at < TESS_GPU_TILE_LINKS) {
+                if (at < TESS_GPU_TILE_LINKS)
                     s_val[local][at] = v;
-                    s_dir[local][at] = (uint8_t)dir;
-                } else {
+                else
                     ((R *)a.link_val)[l] = v;
-                }
                 /* a node's links are consecutive (sorted by tile and node): the same range whatever the order */
-                if (MV) {
-                    atomicAdd(&s_lcount[local][node], 1);
-                } else {
-                    const unsigned kd = (unsigned)(pk.bits >> 5) & 31u;
-                    atomicOr(&s_lrank[local][node], 1u << kd);
-                    if (dir != TESS_GPU_PACK_NONE)
-                        atomicOr(&s_lapply[local][node], 1u << kd);
-                }
+                const unsigned kd = (unsigned)(pk.bits >> 5) & 31u;
+                atomicOr(&s_lrank[local][node], 1u << kd);
+                if (dir != TESS_GPU_PACK_NONE)
+                    atomicOr(&s_lapply[local][node], 1u << kd);
                 atomicMin(&s_lfirst[local][node], at);
             }
         }
@@ -547,10 +525,13 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             }
         }
         /* Curved-wall links: the values the tile's threads computed replace the bounce-back of those links
-         * (tess_q_pull_from's rule, the last link of a direction winning as there). f stays in registers only if
-         * indexed by constants: select instead of f[dir] = v (TESS_GPU_PACK_NONE or TESS_GPU_LINK_NONE: no change,
-         * the upstream node is wet). AA reads the values of tess_gpu_q_link_pass. */
-        if (EARLY && !MV) {
+         * (tess_q_pull_from's rule). A node has at most one link a direction, in increasing link.dir
+         * (tess_links_build), so the value of direction j is its link opp(j)'s rank among the node's links after
+         * its first: a test of a bit per direction, where a loop over the node's links with a select per
+         * direction (f stays in registers only if indexed by constants) cost 19% more instructions at porosity
+         * 0.3 (docs/performance-notes.md, "Bouzidi on the GPU", V13). TESS_GPU_PACK_NONE or TESS_GPU_LINK_NONE:
+         * no change, the upstream node is wet. AA reads the values of tess_gpu_q_link_pass. */
+        if (EARLY) {
             const unsigned apply = s_lapply[local][n];
             if (apply) {
                 const unsigned rank = s_lrank[local][n];
@@ -564,27 +545,6 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                                                         : ((const R *)a.link_val)[a.tile_link[k] + at];
                     }
                 }
-            }
-        }
-        if (EARLY && MV) {
-            const int nl = s_lcount[local][n];
-            const int first = s_lfirst[local][n];
-            for (int l = 0; l < nl; l++) {
-                const int at = first + l;
-                unsigned dir;
-                R v;
-                if (at < TESS_GPU_TILE_LINKS) {
-                    dir = s_dir[local][at];
-                    v = s_val[local][at];
-                } else { /* a tile with more links than shared memory holds */
-                    const int64_t g = a.tile_link[k] + at;
-                    dir = a.slots[g].i;
-                    v = ((const R *)a.link_val)[g];
-                }
-                TESS_UNROLL
-                for (int j = 1; j < Q; j++)
-                    if ((unsigned)j == dir)
-                        f[j] = v;
             }
         }
         const int nl = LINKS && !EARLY ? (int)a.node_nlink[64 * (size_t)k + n] : 0;
@@ -606,11 +566,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             tess_gpu_q_collide<L, COLL>(p, f);
         }
     }
-    enum {
-        STORE = !MV ? (int)tess_gpu_q_store<R, LATTICE>::value /* MEASUREMENT ONLY: MV, main's choice */
-                : LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 8 ? TESS_GPU_STORE_KEEP : TESS_GPU_STORE_REREAD
-    };
-    if (PAT == TESS_GPU_AA_ODD && VARIANT != TESS_KERNEL_READ_WRITE_ONLY && STORE == TESS_GPU_STORE_TILES) {
+    if (PAT == TESS_GPU_AA_ODD && VARIANT != TESS_KERNEL_READ_WRITE_ONLY &&
+        tess_gpu_q_tile_stores<R, LATTICE>::value) {
         /* TESS_Q_SWAPPED: f*_i into slot opp(i) of the downstream node x + c_i when it is wet, else into slot i.
          * The store address of i is the pull's address of opp(i), but keeping the pull's Q addresses (or the
          * halo's Q node codes and neighbour ids) alive across the collision costs registers and spills. What the
@@ -641,14 +598,12 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         return;
     }
     if (PAT == TESS_GPU_AA_ODD && VARIANT != TESS_KERNEL_READ_WRITE_ONLY) {
-        /* The store address of i is the pull's address of opp(i) (TESS_GPU_STORE_REREAD: read through volatile
-         * after a compiler barrier, so that the compiler recomputes it instead of keeping the pull's Q addresses
-         * alive across the collision). */
-        enum { REREAD = STORE == TESS_GPU_STORE_REREAD };
-        if (REREAD)
-            asm volatile("" ::: "memory");
-        typename tess_gpu_reread<REREAD, int32_t>::type *nb = s_nb[local];
-        typename tess_gpu_reread<REREAD, uint8_t>::type *codes = s_code[local];
+        /* The store address of i is the pull's address of opp(i), from the neighbourhood read again through
+         * volatile after a compiler barrier, so that the compiler recomputes it instead of keeping the pull's Q
+         * addresses alive across the collision. */
+        asm volatile("" ::: "memory");
+        const volatile int32_t *nb = s_nb[local];
+        const volatile uint8_t *codes = s_code[local];
         TESS_UNROLL
         for (int i = 0; i < Q; i++) {
             const int dx = x + L::cx(i), dy = y + L::cy(i), dz = z + L::cz(i);
