@@ -374,7 +374,9 @@ template <typename R, int LATTICE> struct tess_gpu_q_tile_stores {
  * distributed ranks' tile offset (tess_gpu_q_args_t.k0) then took D3Q19 FP32's AB sweep to 73 registers and its
  * odd step to 80, and AB FP32 measured 6% slower (80.8% of copy against 86%): 7 blocks hold both at 72 again
  * (AB 71 without spills; the odd step 72, 4 bytes of spills). D3Q27 FP32's even step went 72 -> 96 too, but
- * holding it at 72 spills 80 bytes: not capped. */
+ * holding it at 72 spills 80 bytes: not capped. Since LBGK adds the Guo term per direction and the odd step stores
+ * through its tiles (tess_gpu_q_tile_stores), D3Q27 FP64 needs 144 (odd) and 126 (even) registers uncapped, and
+ * D3Q27 FP32's even step 71; the D3Q19 FP32 odd step holds 72 without spills. */
 template <typename R, int LATTICE, int PAT> struct tess_gpu_q_cap {
     enum {
         value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 && PAT != TESS_GPU_AA_EVEN ? 7
