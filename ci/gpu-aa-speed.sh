@@ -143,7 +143,7 @@ if [ -n "$pr" ]; then
     fi
 fi
 step done
-echo "== resources (tile kernel: LBGK, FULL; R, lattice, collision, variant, links, pattern, cap, old store)"
+echo "== resources (tile kernel: LBGK, FULL; R, lattice, collision, variant, links, pattern, cap)"
 grep -E 'step<(double|float), (0|3), 0, 0,' "$out/resources.txt" | sed -E 's/void tess_gpu_q_step//' | cut -c1-140
 echo "== tests"
 cat "$out/tests.txt" 2>/dev/null
