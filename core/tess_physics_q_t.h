@@ -186,20 +186,31 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_macroscopic)(const tess_params_t *p, co
 
 #if TESS_QL_Q != 13
 /* Guo et al. (2002) source without its relaxation prefactor, w_i [3 (c_i - u) + 9 (c_i . u) c_i] . F; its second
- * moment is u F + F u only on lattices with fourth-order isotropy (D2Q9, D3Q19, D3Q27). */
-TESS_HD TESS_INLINE void TESS_QFN(tess_q_guo_source)(const tess_params_t *p, const R *u, R *src)
+ * moment is u F + F u only on lattices with fourth-order isotropy (D2Q9, D3Q19, D3Q27). Per direction, from the
+ * force F and u . F (tess_q_guo_force), so that a collision can add it as it goes instead of holding all Q. */
+TESS_HD TESS_INLINE R TESS_QFN(tess_q_guo_force)(const tess_params_t *p, const R *u, R F[3])
+{
+    F[0] = (R)p->force[0];
+    F[1] = (R)p->force[1];
+    F[2] = TESS_QL_D == 2 ? (R)0 : (R)p->force[2];
+    return u[0] * F[0] + u[1] * F[1] + u[2] * F[2];
+}
+TESS_HD TESS_INLINE R TESS_QFN(tess_q_guo_term)(int i, const R *u, const R F[3], R uF)
 {
     const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
     const int wn[TESS_QL_Q] = TESS_QL_W;
-    const R Fx = (R)p->force[0], Fy = (R)p->force[1], Fz = TESS_QL_D == 2 ? (R)0 : (R)p->force[2];
-    const R uF = u[0] * Fx + u[1] * Fy + u[2] * Fz;
+    const R w = (R)wn[i] / (R)TESS_QL_WDEN;
+    const R cF = TESS_QPFN(tess_cdot)(cx[i], cy[i], cz[i], F[0], F[1], F[2]);
+    const R cu = TESS_QPFN(tess_cdot)(cx[i], cy[i], cz[i], u[0], u[1], u[2]);
+    return w * ((R)3 * (cF - uF) + (R)9 * cu * cF);
+}
+TESS_HD TESS_INLINE void TESS_QFN(tess_q_guo_source)(const tess_params_t *p, const R *u, R *src)
+{
+    R F[3];
+    const R uF = TESS_QFN(tess_q_guo_force)(p, u, F);
     TESS_UNROLL
-    for (int i = 0; i < TESS_QL_Q; i++) {
-        const R w = (R)wn[i] / (R)TESS_QL_WDEN;
-        const R cF = TESS_QPFN(tess_cdot)(cx[i], cy[i], cz[i], Fx, Fy, Fz);
-        const R cu = TESS_QPFN(tess_cdot)(cx[i], cy[i], cz[i], u[0], u[1], u[2]);
-        src[i] = w * ((R)3 * (cF - uF) + (R)9 * cu * cF);
-    }
+    for (int i = 0; i < TESS_QL_Q; i++)
+        src[i] = TESS_QFN(tess_q_guo_term)(i, u, F, uF);
 }
 
 /* LBGK (tile paper eq. 7) with optional Guo forcing, in place. */
@@ -210,12 +221,12 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_collide_lbgk)(const tess_params_t *p, i
     TESS_QFN(tess_q_equilibrium)(fluid, rho, u, feq);
     const R omega = (R)1 / (R)p->tau;
     if (use_force) {
-        R src[TESS_QL_Q];
-        TESS_QFN(tess_q_guo_source)(p, u, src);
+        R F[3];
+        const R uF = TESS_QFN(tess_q_guo_force)(p, u, F);
         const R pre = (R)1 - (R)0.5 * omega;
         TESS_UNROLL
         for (int i = 0; i < TESS_QL_Q; i++)
-            f[i] = f[i] - omega * (f[i] - feq[i]) + pre * src[i];
+            f[i] = f[i] - omega * (f[i] - feq[i]) + pre * TESS_QFN(tess_q_guo_term)(i, u, F, uF);
     } else {
         TESS_UNROLL
         for (int i = 0; i < TESS_QL_Q; i++)

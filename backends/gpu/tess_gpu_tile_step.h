@@ -346,17 +346,17 @@ tess_gpu_q_link_pass(const R *__restrict__ f, const tess_gpu_q_args_t a, const i
  * only). LINKS: whether the run has curved-wall links (Bouzidi); a kernel without carries none of their code or
  * registers, and the measurement variants pull with halfway walls only. AB computes the link values in the
  * kernel, before the node codes' barrier; AA reads them from tess_gpu_q_link_pass, which ran before the sweep. */
-/* Shared-memory reads that the compiler must repeat (volatile) or may reuse (AA's odd-step stores, below). */
-template <bool V, typename T> struct tess_gpu_reread {
-    typedef const T type;
-};
-template <typename T> struct tess_gpu_reread<true, T> {
-    typedef const volatile T type;
-};
-
 /* Curved-wall link values a tile keeps in shared memory (2 KiB in FP64); a tile with more puts the rest in
  * global memory. */
 #define TESS_GPU_TILE_LINKS 256
+
+/* How the AA odd step finds its store addresses, by what measured faster on the H100 (docs/performance-notes.md,
+ * "GPU AA", the third part): from the downstream nodes' wet bits and the node's few tiles re-read after the
+ * collision (D3Q27 FP64 +1.1%, D3Q19 FP32 +5.1%, D3Q27 FP32 the same), else the pull's addresses recomputed from
+ * the halo re-read through volatile (D3Q19 FP64, which lost 7.5% with the tiles; D2Q9 and D3Q13, not measured). */
+template <typename R, int LATTICE> struct tess_gpu_q_tile_stores {
+    enum { value = LATTICE == TESS_LATTICE_D3Q27 || (LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4) };
+};
 
 /* A register cap for the tile kernel: MINB blocks of the largest size resident per multiprocessor (CUDA's
  * launch bounds; 0: none). HIP's second bound means something else (waves per execution unit): left out. */
@@ -374,7 +374,9 @@ template <typename T> struct tess_gpu_reread<true, T> {
  * distributed ranks' tile offset (tess_gpu_q_args_t.k0) then took D3Q19 FP32's AB sweep to 73 registers and its
  * odd step to 80, and AB FP32 measured 6% slower (80.8% of copy against 86%): 7 blocks hold both at 72 again
  * (AB 71 without spills; the odd step 72, 4 bytes of spills). D3Q27 FP32's even step went 72 -> 96 too, but
- * holding it at 72 spills 80 bytes: not capped. */
+ * holding it at 72 spills 80 bytes: not capped. Since LBGK adds the Guo term per direction and the odd step stores
+ * through its tiles (tess_gpu_q_tile_stores), D3Q27 FP64 needs 144 (odd) and 126 (even) registers uncapped, and
+ * D3Q27 FP32's even step 71; the D3Q19 FP32 odd step holds 72 without spills. */
 template <typename R, int LATTICE, int PAT> struct tess_gpu_q_cap {
     enum {
         value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 && PAT != TESS_GPU_AA_EVEN ? 7
@@ -406,12 +408,12 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
-    /* EARLY: per link of the tile its value and direction, and per node its first link and number of links, so
-     * that a node reads no link array in global memory after the barrier */
+    /* EARLY: per link of the tile its value, and per node its first link and the directions (link.dir) of its
+     * links (s_lrank) and of those that replace a population (s_lapply, not TESS_GPU_PACK_NONE), so that a node
+     * reads no link array in global memory after the barrier */
     __shared__ R s_val[TL][EARLY ? TESS_GPU_TILE_LINKS : 1];
-    __shared__ uint8_t s_dir[TL][EARLY ? TESS_GPU_TILE_LINKS : 1];
     __shared__ int s_lfirst[TL][EARLY ? 64 : 1];
-    __shared__ int s_lcount[TL][EARLY ? 64 : 1];
+    __shared__ unsigned s_lrank[TL][EARLY ? 64 : 1], s_lapply[TL][EARLY ? 64 : 1];
     const int local = (int)(threadIdx.x >> 6);
     const int n = (int)(threadIdx.x & 63u);
     const int32_t k = a.k0 + (int32_t)(blockIdx.x * (blockDim.x >> 6)) + local;
@@ -425,7 +427,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             s_nb[local][n] = a.neighbors[27 * (size_t)k + n];
         if (EARLY) {
             s_lfirst[local][n] = INT_MAX;
-            s_lcount[local][n] = 0;
+            s_lrank[local][n] = 0u;
+            s_lapply[local][n] = 0u;
         }
         __syncthreads();
         if (active) {
@@ -454,14 +457,15 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 const unsigned dir = (unsigned)(pk.bits & 31u), node = (unsigned)(pk.bits >> 10) & 63u;
                 const R v =
                     dir != TESS_GPU_PACK_NONE ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l) : (R)0;
-                if (at < TESS_GPU_TILE_LINKS) {
+                if (at < TESS_GPU_TILE_LINKS)
                     s_val[local][at] = v;
-                    s_dir[local][at] = (uint8_t)dir;
-                } else {
+                else
                     ((R *)a.link_val)[l] = v;
-                }
                 /* a node's links are consecutive (sorted by tile and node): the same range whatever the order */
-                atomicAdd(&s_lcount[local][node], 1);
+                const unsigned kd = (unsigned)(pk.bits >> 5) & 31u;
+                atomicOr(&s_lrank[local][node], 1u << kd);
+                if (dir != TESS_GPU_PACK_NONE)
+                    atomicOr(&s_lapply[local][node], 1u << kd);
                 atomicMin(&s_lfirst[local][node], at);
             }
         }
@@ -476,6 +480,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         return;
     const tess_params_t *p = &c->p;
     R f[Q];
+    unsigned wet_down = 0; /* AA odd step: bit j set where the downstream node x + c_j is wet */
     if (VARIANT == TESS_KERNEL_READ_WRITE_ONLY) {
         TESS_UNROLL
         for (int i = 0; i < Q; i++)
@@ -501,6 +506,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 const int slot = ((ux + EX) / EX) + 3 * ((uy + EY) / EY) + 9 * ((uz + EZ) / EZ);
                 const int ul = (ux & (EX - 1)) + EX * ((uy & (EY - 1)) + EY * (uz & (EZ - 1)));
                 size_t at;
+                if (PAT == TESS_GPU_AA_ODD && code == TESS_GPU_WET)
+                    wet_down |= 1u << L::opp(i);
                 if (PAT == TESS_GPU_AA_EVEN)
                     at = ((size_t)k * Q + L::opp(i)) * 64 + n;
                 else if (own_load && code != TESS_GPU_WET)
@@ -520,28 +527,26 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             }
         }
         /* Curved-wall links: the values the tile's threads computed replace the bounce-back of those links
-         * (tess_q_pull_from's rule, the last link of a direction winning as there). f stays in registers only if
-         * indexed by constants: select instead of f[dir] = v (TESS_GPU_PACK_NONE or TESS_GPU_LINK_NONE: no change,
-         * the upstream node is wet). AA reads the values of tess_gpu_q_link_pass. */
+         * (tess_q_pull_from's rule). A node has at most one link a direction, in increasing link.dir
+         * (tess_links_build), so the value of direction j is its link opp(j)'s rank among the node's links after
+         * its first: a test of a bit per direction, where a loop over the node's links with a select per
+         * direction (f stays in registers only if indexed by constants) cost 19% more instructions at porosity
+         * 0.3 (docs/performance-notes.md, "Bouzidi on the GPU", V13). TESS_GPU_PACK_NONE or TESS_GPU_LINK_NONE:
+         * no change, the upstream node is wet. AA reads the values of tess_gpu_q_link_pass. */
         if (EARLY) {
-            const int nl = s_lcount[local][n];
-            const int first = s_lfirst[local][n];
-            for (int l = 0; l < nl; l++) {
-                const int at = first + l;
-                unsigned dir;
-                R v;
-                if (at < TESS_GPU_TILE_LINKS) {
-                    dir = s_dir[local][at];
-                    v = s_val[local][at];
-                } else { /* a tile with more links than shared memory holds */
-                    const int64_t g = a.tile_link[k] + at;
-                    dir = a.slots[g].i;
-                    v = ((const R *)a.link_val)[g];
-                }
+            const unsigned apply = s_lapply[local][n];
+            if (apply) {
+                const unsigned rank = s_lrank[local][n];
+                const int first = s_lfirst[local][n];
                 TESS_UNROLL
-                for (int j = 1; j < Q; j++)
-                    if ((unsigned)j == dir)
-                        f[j] = v;
+                for (int j = 1; j < Q; j++) {
+                    const int d = L::opp(j);
+                    if ((apply >> d) & 1u) {
+                        const int at = first + __popc(rank & ((1u << d) - 1u));
+                        f[j] = at < TESS_GPU_TILE_LINKS ? s_val[local][at]
+                                                        : ((const R *)a.link_val)[a.tile_link[k] + at];
+                    }
+                }
             }
         }
         const int nl = LINKS && !EARLY ? (int)a.node_nlink[64 * (size_t)k + n] : 0;
@@ -563,17 +568,44 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             tess_gpu_q_collide<L, COLL>(p, f);
         }
     }
-    if (PAT == TESS_GPU_AA_ODD && VARIANT != TESS_KERNEL_READ_WRITE_ONLY) {
+    if (PAT == TESS_GPU_AA_ODD && VARIANT != TESS_KERNEL_READ_WRITE_ONLY &&
+        tess_gpu_q_tile_stores<R, LATTICE>::value) {
         /* TESS_Q_SWAPPED: f*_i into slot opp(i) of the downstream node x + c_i when it is wet, else into slot i.
-         * The store address of i is the pull's address of opp(i): reading the neighbourhood again through
-         * volatile, after a compiler barrier, makes the compiler recompute it here instead of keeping the pull's
-         * Q addresses alive across the collision. Measured on the H100 (docs/performance-notes.md, "GPU AA"):
-         * D3Q19 FP32 +17%, FP64 +11%; D3Q27 FP64 lost 9% and keeps the plain reads. */
-        enum { REREAD = !(LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 8) };
-        if (REREAD)
-            asm volatile("" ::: "memory");
-        typename tess_gpu_reread<REREAD, int32_t>::type *nb = s_nb[local];
-        typename tess_gpu_reread<REREAD, uint8_t>::type *codes = s_code[local];
+         * The store address of i is the pull's address of opp(i), but keeping the pull's Q addresses (or the
+         * halo's Q node codes and neighbour ids) alive across the collision costs registers and spills. What the
+         * stores need is small: whether each downstream node is wet (one bit each, from the pull's codes) and the
+         * at most eight tiles the node's stores reach (its own and those across the faces it touches), read from
+         * shared memory again after the collision through volatile, so that they are not kept from the pull.
+         * ptxas, sm_90: D3Q27 FP64 128 registers without spills at its cap of 128 (the kept addresses: 88 bytes
+         * of spill stores), D3Q19 FP32 72 without spills (the re-read: 4 bytes). */
+        const volatile int32_t *vnb = s_nb[local];
+        const int bx = x == 0 ? -1 : x == EX - 1 ? 1 : 0, by = y == 0 ? -1 : y == EY - 1 ? 1 : 0,
+                  bz = EZ == 1 ? 0 : z == 0 ? -1 : z == EZ - 1 ? 1 : 0;
+        const int32_t t100 = vnb[13 + bx], t010 = vnb[13 + 3 * by], t110 = vnb[13 + bx + 3 * by],
+                      t001 = vnb[13 + 9 * bz], t101 = vnb[13 + bx + 9 * bz], t011 = vnb[13 + 3 * by + 9 * bz],
+                      t111 = vnb[13 + bx + 3 * by + 9 * bz];
+        TESS_UNROLL
+        for (int i = 0; i < Q; i++) {
+            const int cx = L::cx(i), cy = L::cy(i), cz = L::cz(i);
+            /* whether x + c_i leaves the tile across the x, y, z face */
+            const bool wx = cx != 0 && cx == bx, wy = cy != 0 && cy == by, wz = cz != 0 && cz == bz;
+            const int32_t t = wz ? (wy ? (wx ? t111 : t011) : (wx ? t101 : t001))
+                                 : (wy ? (wx ? t110 : t010) : (wx ? t100 : k));
+            const int dx = x + cx, dy = y + cy, dz = z + cz;
+            const int dl = (dx & (EX - 1)) + EX * ((dy & (EY - 1)) + EY * (dz & (EZ - 1)));
+            const size_t at = (wet_down >> i) & 1u ? ((size_t)t * Q + L::opp(i)) * 64 + dl
+                                                   : ((size_t)k * Q + i) * 64 + n;
+            dst[at] = f[i];
+        }
+        return;
+    }
+    if (PAT == TESS_GPU_AA_ODD && VARIANT != TESS_KERNEL_READ_WRITE_ONLY) {
+        /* The store address of i is the pull's address of opp(i), from the neighbourhood read again through
+         * volatile after a compiler barrier, so that the compiler recomputes it instead of keeping the pull's Q
+         * addresses alive across the collision. */
+        asm volatile("" ::: "memory");
+        const volatile int32_t *nb = s_nb[local];
+        const volatile uint8_t *codes = s_code[local];
         TESS_UNROLL
         for (int i = 0; i < Q; i++) {
             const int dx = x + L::cx(i), dy = y + L::cy(i), dz = z + L::cz(i);

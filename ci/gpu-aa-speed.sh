@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# One device call of the AA store and curved-link work (issues 11 and 12, branch gpu-aa; docs/performance-notes.md,
+# "GPU AA" and "Bouzidi on the GPU"): builds this tree's fast configuration (tessera, with the resource report),
+# the fast configuration of a second tree AAS_BEFORE (main's, for the figures before), and with AAS_REPRO=1 this
+# tree's reproducible configuration (AAS_TESTS), in parallel; then the bench rows (AAS_ROWS: ROW@BINARY@SETTING,
+# BINARY `before` or `after`, SETTING `-` or NAME=VALUE[,NAME=VALUE], an environment), Nsight Compute's memory
+# counters of the tile kernel (AAS_NCU: ROW@BINARY@SETTING, the third launch of tess_gpu_q_step) and the tests;
+# prints the tile kernels' registers, the tests and the bench rows last. Rows: c27 (D3Q27 cavity3d 256^3, AB and
+# AA, FP64 and FP32), c27aa (its AA only), c19aa (D3Q19 AA), c19 (D3Q19 AB and AA), sbb / sbz (spheres 192^3 at
+# porosity 0.3 and 0.5, AB FP64, bounce-back / bouzidi-quadratic), sbb3 / sbz3 (porosity 0.3 only), sbb4 / sbz4
+# (0.3, 0.5, 0.7, 0.9), c2d (D2Q9 cavity2d 4096^2, AB). Outputs under
+# $OUT or ./gpu-aa-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+out=${OUT:-$root/gpu-aa-speed-out}
+mkdir -p "$out"
+start=$SECONDS
+deadline=${AAS_DEADLINE:-540}
+step() { printf '\n== %s (%ds)\n' "$*" $((SECONDS - start)); }
+left() { echo $((deadline - (SECONDS - start))); }
+extra=()
+if [ -n "${TESSERA_DEPS:-}" ] && [ -d "$TESSERA_DEPS" ]; then
+    . "$root/ci/unpack-debs.sh"
+    unpack_debs "$TESSERA_DEPS"
+    extra+=(-DCMAKE_PREFIX_PATH=/tmp/tess-deps/usr)
+fi
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
+NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+build() { # source, dir, reproducible, targets...
+    local s=$1 d=$2 r=$3
+    shift 3
+    { cmake -S "$s" -B "$d" -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON -DTESSERA_WITH_HWLOC=OFF \
+        -DTESSERA_NATIVE=OFF -DTESSERA_WITH_CUDA=ON -DTESSERA_WITH_HIP=OFF \
+        -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DTESSERA_CUDA_ARCHITECTURES=90 \
+        -DTESSERA_GPU_RESOURCE_REPORT=ON -DTESSERA_REPRODUCIBLE="$r" "${extra[@]}" >"$d.cfg.log" 2>&1 &&
+        cmake --build "$d" -j 16 --target "$@" >"$d.build.log" 2>&1; } && echo ok >"$d.status" ||
+        echo failed >"$d.status"
+}
+waitfor() { # dir, pid: waits at most AAS_BUILD_CAP seconds from the start
+    local d=$1 p=$2
+    while kill -0 "$p" 2>/dev/null && [ $((SECONDS - start)) -lt "${AAS_BUILD_CAP:-330}" ]; do sleep 2; done
+    if kill -0 "$p" 2>/dev/null; then
+        kill -- -"$p" 2>/dev/null
+        echo "BUILD $d: past ${AAS_BUILD_CAP:-330} s, stopped"
+        return 1
+    fi
+    if [ "$(cat "$d.status" 2>/dev/null)" != ok ]; then
+        echo "BUILD FAILED: $d"
+        tail -30 "$d.build.log" "$d.cfg.log"
+        return 1
+    fi
+}
+withenv() { # setting, command...
+    local s=$1
+    shift
+    if [ "$s" = - ]; then "$@"; else env ${s//,/ } "$@"; fi
+}
+step build
+rm -f /tmp/aas-*.status
+fn="$(declare -f build); extra=(${extra[*]:-})"
+setsid bash -c "$fn; build '$root' /tmp/aas-after OFF tessera" &
+pa=$!
+pb=
+if [ -n "${AAS_BEFORE:-}" ]; then
+    setsid bash -c "$fn; build '$AAS_BEFORE' /tmp/aas-before OFF tessera" &
+    pb=$!
+fi
+pr=
+if [ "${AAS_REPRO:-0}" = 1 ]; then
+    setsid nice -n 5 bash -c "$fn; build '$root' /tmp/aas-repro ON ${AAS_TESTS:-test_matrix_cuda}" &
+    pr=$!
+fi
+ok_after=1 ok_before=0
+waitfor /tmp/aas-after $pa || ok_after=0
+[ -n "$pb" ] && waitfor /tmp/aas-before $pb && ok_before=1
+step "fast builds done"
+grep -E "Compiling entry|registers|stack frame" /tmp/aas-after.build.log |
+    sed -E "s/.*entry function '([^']*)' for '(sm_[0-9]+)'.*/\1/" | paste - - - | c++filt |
+    sed -E 's/ptxas info +: //g; s/ +/ /g; s/\(float const\*.*\)|\(double const\*.*\)//' |
+    grep -E 'tess_gpu_q_step' | sort -u >"$out/resources.txt"
+rowargs() {
+    case $1 in
+    c27) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --pattern ab,aa --precision double,single" ;;
+    c27aa) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --pattern aa --precision double,single" ;;
+    c19) echo "--case cavity3d --size 256 --pattern ab,aa --precision double,single" ;;
+    c19aa) echo "--case cavity3d --size 256 --pattern aa --precision double,single" ;;
+    sbb) echo "--case spheres --size 192 --porosity 0.3,0.5 --pattern ab --precision double" ;;
+    sbz) echo "--case spheres --size 192 --porosity 0.3,0.5 --pattern ab --precision double" \
+        "--set physics.wall=bouzidi-quadratic" ;;
+    sbb4) echo "--case spheres --size 192 --porosity 0.3,0.5,0.7,0.9 --pattern ab --precision double" ;;
+    sbz4) echo "--case spheres --size 192 --porosity 0.3,0.5,0.7,0.9 --pattern ab --precision double" \
+        "--set physics.wall=bouzidi-quadratic" ;;
+    c2d) echo "--case cavity2d --size 4096 --pattern ab --precision double,single" ;;
+    sbb3) echo "--case spheres --size 192 --porosity 0.3 --pattern ab --precision double" ;;
+    sbz3) echo "--case spheres --size 192 --porosity 0.3 --pattern ab --precision double" \
+        "--set physics.wall=bouzidi-quadratic" ;;
+    esac
+}
+binary() { [ "$1" = before ] && echo /tmp/aas-before/core/cli/tessera || echo /tmp/aas-after/core/cli/tessera; }
+step bench
+for item in ${AAS_ROWS:-}; do
+    IFS=@ read -r r b s <<<"$item"
+    [ "$b" = before ] && [ "$ok_before" != 1 ] && continue
+    [ "$b" = after ] && [ "$ok_after" != 1 ] && continue
+    [ "$(left)" -lt 30 ] && { echo "bench $item skipped: time"; continue; }
+    withenv "$s" timeout "${AAS_ROW_CAP:-60}" "$(binary "$b")" bench --backend cuda --steps "${AAS_STEPS:-20}" \
+        --reps 3 $(rowargs "$r") >/tmp/bench.log 2>&1 || echo "bench $item exit $?"
+    grep -iE "^copy" /tmp/bench.log | sed "s/^/[$item] /" >>"$out/bench.txt"
+    grep -E "^(cavity|spheres)" /tmp/bench.log | sed "s/^/[$item] /" >>"$out/bench.txt"
+done
+metrics=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum
+metrics+=,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sector_op_read_hit_rate.pct
+metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+metrics+=,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum
+metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_srcunit_tex_op_write.sum
+i=0
+for item in ${AAS_NCU:-}; do
+    IFS=@ read -r r b s <<<"$item"
+    i=$((i + 1))
+    [ "$(left)" -lt 60 ] && { echo "ncu $item skipped: time"; continue; }
+    step "ncu $item"
+    withenv "$s" timeout 60 "$NCU" --clock-control none -k "regex:^tess_gpu_q_step\$" --launch-skip 2 \
+        --launch-count 1 --metrics "$metrics" --print-units base "$(binary "$b")" bench --backend cuda --steps 3 \
+        --reps 1 $(rowargs "$r") >"/tmp/ncu-$i.log" 2>&1
+    echo "ncu $item exit $?"
+    grep -E "==(PROF|ERROR|WARNING)==" "/tmp/ncu-$i.log" | head -3
+    sed -n '/tess_gpu_q_step/,$p' "/tmp/ncu-$i.log" | grep -E "tess_gpu_q_step|__" | sed "s/^/[$item] /" >>"$out/ncu.txt"
+done
+if [ -n "$pr" ]; then
+    step "reproducible build"
+    if AAS_BUILD_CAP=$((deadline - 40)) waitfor /tmp/aas-repro $pr; then
+        step "bitwise tests (reproducible build)"
+        for t in ${AAS_TESTS:-test_matrix_cuda}; do
+            [ "$(left)" -lt 20 ] && { echo "test $t skipped: time"; continue; }
+            f=$(find /tmp/aas-repro/tests -name "$t" -type f | head -1)
+            timeout "$(($(left) - 10))" "$f" >"/tmp/$t.log" 2>&1
+            rc=$?
+            echo "$t: exit $rc, $(grep -cw ok "/tmp/$t.log") rows ok, $(grep -cw FAIL "/tmp/$t.log") FAIL;" \
+                "last line: $(tail -1 "/tmp/$t.log")" | tee -a "$out/tests.txt"
+            grep -w FAIL "/tmp/$t.log" | head -5
+            cp "/tmp/$t.log" "$out/" 2>/dev/null
+        done
+    fi
+fi
+step done
+echo "== resources (tile kernel: LBGK, FULL; R, lattice, collision, variant, links, pattern, cap)"
+grep -E 'step<(double|float), (0|3), 0, 0,' "$out/resources.txt" | sed -E 's/void tess_gpu_q_step//' | cut -c1-140
+echo "== tests"
+cat "$out/tests.txt" 2>/dev/null
+echo "== ncu"
+cat "$out/ncu.txt" 2>/dev/null | cut -c1-140
+echo "== bench (row@binary@setting ... case lattice pattern prec MLUPS, % of copy)"
+awk '/copy bandwidth/ {print $1, "copy", $10} / (cavity3d|cavity2d|spheres) / {$1 = $1; print}' "$out/bench.txt" 2>/dev/null |
+    cut -c1-160
