@@ -12,7 +12,9 @@
 # mrsph (spheres 192^3, porosity 0.5), mr27c / mr27cd (D3Q27 column sweep, C = 8 FP32 / 16 FP64), mr19o / mr27o
 # (one copy of the moments), mr19s4 / mr19s16 / mr19s32 / mr19d8 / mr19d32 (D3Q19 column sweep, C = 4 / 16 / 32 FP32,
 # 8 / 32 FP64). Branch gpu-mr-wide ran it with SETTING TESS_GPU_MR_WIDE=1 / 2, the column sweep over 4 x 2 tiles
-# (commits a785a18, e22c6a1; not kept: docs/performance-notes.md, "GPU MR: a wider column"). Outputs under $OUT
+# (commits a785a18, e22c6a1; not kept: docs/performance-notes.md, "GPU MR: a wider column"); branch gpu-mr-async
+# with TESS_GPU_MR_ASYNC=1 / 2 / 9, the next layer staged by cp.async (commits 65c08cb, 6b46376; not kept: "GPU MR:
+# the next layer by cp.async"). Outputs under $OUT
 # (the device tool's folder) or ./gpu-mr-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
