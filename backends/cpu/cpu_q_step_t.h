@@ -265,13 +265,14 @@ static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, i
     return n;
 }
 
-/* The tile's collision. LBGK: the lines in pf (the next tile's, cpu_q_next_lines) are prefetched between
+/* The tile's collision. LBGK: the lines in pf (a later tile's, cpu_q_next_lines) are prefetched between
  * chunks of 8 nodes, so that memory works while the tile computes (a tile's pull otherwise loads in one burst
- * and its collision then leaves memory idle): 4-8% less CPU time per update on D3Q19 AA 128^3. Into L1 for
- * writing (l1: tess_cpu_q_t.prefetch_l1, an L1d of 48 KiB or more) or else into L2 for reading: the next tile's
- * lines beside the tile and its buffer are 3 x q x 64 values (29 KiB for D3Q19 FP64), which on a 32 KiB L1d
- * evict what the tile still reads (AMD Zen 4: AA 1.5 x faster from L2). The other models (node by node, not
- * measured with it) ignore pf. */
+ * and its collision then leaves memory idle): 4-8% less CPU time per update on D3Q19 AA 128^3. With l1
+ * (tess_cpu_q_t.prefetch_l1, an L1d of 48 KiB or more) the next tile's lines into L1 for writing; otherwise the
+ * lines of the tile after the next into L2 for reading: the next tile's lines beside the tile and its buffer are
+ * 3 x q x 64 values (29 KiB for D3Q19 FP64), which on a 32 KiB L1d evict what the tile still reads (AMD Zen 4:
+ * D3Q19 AA 1.5 x faster from L2, and another 5-12% two tiles ahead; docs/performance-notes.md). The other
+ * models (node by node, not measured with it) ignore pf. */
 static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_buffer) *buf, const char *const *pf,
                                          int npf, int l1)
 {
@@ -427,9 +428,11 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                         buf.f[i][n] = fl[i];
                 }
             }
+            /* into L1 the next tile's lines, into L2 those of the tile after it (cpu_q_collide_tile) */
             const char *pf[16 * TESS_QL_Q];
             const int npf = p->collision == TESS_COLLISION_LBGK && !p->use_force
-                                ? TESS_QFN(cpu_q_next_lines)(be, (const char *)src, k + 1, conv_in == TESS_Q_CANON, pf)
+                                ? TESS_QFN(cpu_q_next_lines)(be, (const char *)src, k + (be->prefetch_l1 ? 1 : 2),
+                                                             conv_in == TESS_Q_CANON, pf)
                                 : 0;
             TESS_QFN(cpu_q_collide_tile)(p, &buf, pf, npf, be->prefetch_l1);
             R *out = dst + k * ts;
