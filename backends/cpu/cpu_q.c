@@ -54,6 +54,7 @@ static tess_status q_create(const tess_backend_config_t *cfg, tess_backend_t **o
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory creating the cpu backend");
     be->cfg = *cfg;
     be->nthreads = tess_cpu_topology_team(cfg->threads);
+    be->prefetch_l1 = tess_cpu_topology_cache(1, NULL) >= 48 * 1024;
     *out = (tess_backend_t *)(void *)be;
     return TESS_OK;
 }

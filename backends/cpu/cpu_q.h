@@ -70,6 +70,9 @@ typedef struct tess_cpu_q {
     int64_t nsteps_done;      /* AA: odd means the copy is in the swapped convention */
     size_t bytes;
     int32_t sweep_k0, sweep_k1; /* the tiles a sweep updates (tess_cpu_q_step_tiles; all of them otherwise) */
+    int prefetch_l1;          /* 1: the next tile's lines into L1; 0: the tile after it into L2. L1 only where the
+                               * L1d holds 48 KiB or more: on a 32 KiB L1d they evict the tile and its buffer
+                               * (cpu_q_collide_tile) */
 } tess_cpu_q_t;
 
 extern const tess_backend_ops_t tess_cpu_q_ops;

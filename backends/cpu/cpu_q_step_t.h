@@ -265,12 +265,16 @@ static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, i
     return n;
 }
 
-/* The tile's collision. LBGK: the lines in pf (the next tile's, cpu_q_next_lines) are prefetched between
+/* The tile's collision. LBGK: the lines in pf (a later tile's, cpu_q_next_lines) are prefetched between
  * chunks of 8 nodes, so that memory works while the tile computes (a tile's pull otherwise loads in one burst
- * and its collision then leaves memory idle): 4-8% less CPU time per update on D3Q19 AA 128^3. The other
+ * and its collision then leaves memory idle): 4-8% less CPU time per update on D3Q19 AA 128^3. With l1
+ * (tess_cpu_q_t.prefetch_l1, an L1d of 48 KiB or more) the next tile's lines into L1 for writing; otherwise the
+ * lines of the tile after the next into L2 for reading: the next tile's lines beside the tile and its buffer are
+ * 3 x q x 64 values (29 KiB for D3Q19 FP64), which on a 32 KiB L1d evict what the tile still reads (AMD Zen 4:
+ * D3Q19 AA 1.5 x faster from L2, and another 5-12% two tiles ahead; docs/performance-notes.md). The other
  * models (node by node, not measured with it) ignore pf. */
 static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_buffer) *buf, const char *const *pf,
-                                         int npf)
+                                         int npf, int l1)
 {
 #if TESS_QL_Q != 13
     /* LBGK without a body force, the common case, with the choices as constants; the other models run the
@@ -278,8 +282,12 @@ static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_
     if (p->collision == TESS_COLLISION_LBGK && !p->use_force) {
         const int per = (npf + 7) / 8;
         for (int c = 0; c < 8; c++) {
-            for (int j = c * per; j < npf && j < (c + 1) * per; j++)
-                __builtin_prefetch(pf[j], 1, 3);
+            if (l1)
+                for (int j = c * per; j < npf && j < (c + 1) * per; j++)
+                    __builtin_prefetch(pf[j], 1, 3);
+            else
+                for (int j = c * per; j < npf && j < (c + 1) * per; j++)
+                    __builtin_prefetch(pf[j], 0, 2);
             if (p->fluid == TESS_FLUID_QUASI_COMPRESSIBLE)
                 TESS_QFN(cpu_q_collide_model)(p, buf, 8 * c, TESS_COLLISION_LBGK, TESS_FLUID_QUASI_COMPRESSIBLE, 0);
             else
@@ -288,7 +296,7 @@ static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_
         return;
     }
 #endif
-    (void)pf, (void)npf;
+    (void)pf, (void)npf, (void)l1;
     TESS_QFN(cpu_q_collide_nodes)(p, buf);
 }
 
@@ -420,11 +428,13 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                         buf.f[i][n] = fl[i];
                 }
             }
+            /* into L1 the next tile's lines, into L2 those of the tile after it (cpu_q_collide_tile) */
             const char *pf[16 * TESS_QL_Q];
             const int npf = p->collision == TESS_COLLISION_LBGK && !p->use_force
-                                ? TESS_QFN(cpu_q_next_lines)(be, (const char *)src, k + 1, conv_in == TESS_Q_CANON, pf)
+                                ? TESS_QFN(cpu_q_next_lines)(be, (const char *)src, k + (be->prefetch_l1 ? 1 : 2),
+                                                             conv_in == TESS_Q_CANON, pf)
                                 : 0;
-            TESS_QFN(cpu_q_collide_tile)(p, &buf, pf, npf);
+            TESS_QFN(cpu_q_collide_tile)(p, &buf, pf, npf, be->prefetch_l1);
             R *out = dst + k * ts;
             if (conv_out == TESS_Q_CANON) {
                 if (src != dst) /* AB: the whole tile, no write-allocate */
