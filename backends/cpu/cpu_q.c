@@ -349,7 +349,8 @@ static tess_status build_prepass_gather(tess_cpu_q_t *be, tess_error_t *err)
                 }
             }
         qsort(ga, (size_t)n, sizeof *ga, gather_cmp);
-        be->pre_gather[sw] = ga;
+        tess_cpu_q_gather_t *fit = n > 0 ? realloc(ga, (size_t)n * sizeof *ga) : NULL; /* 2 per link at most */
+        be->pre_gather[sw] = fit ? fit : ga;
         be->npre_gather[sw] = n;
     }
     return TESS_OK;
@@ -508,7 +509,8 @@ static size_t q_bytes(const tess_backend_t *b)
     const tess_cpu_q_t *be = (const tess_cpu_q_t *)(const void *)b;
     return be->bytes + (be->mrw ? be->mrw->bytes : 0) +
            (size_t)be->nspecial * (be->q * tess_precision_size(be->cfg.precision) + sizeof(int64_t) + 1) +
-           (size_t)be->nfix * sizeof(tess_cpu_q_fix_t) + tess_cpu_fd_bytes(&be->fd, be->ntiles);
+           (size_t)be->nfix * sizeof(tess_cpu_q_fix_t) + tess_cpu_fd_bytes(&be->fd, be->ntiles) +
+           (size_t)(be->npre_gather[0] + be->npre_gather[1]) * sizeof(tess_cpu_q_gather_t);
 }
 
 static void q_describe(const tess_backend_t *b, char *buf, size_t len)
