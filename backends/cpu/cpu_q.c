@@ -298,6 +298,64 @@ static void fill_slots(tess_cpu_q_t *be)
             fill(&be->params, &be->grid, k, &be->links[l], &be->slots[l]);
 }
 
+static int gather_cmp(const void *a, const void *b)
+{
+    const tess_cpu_q_gather_t *x = a, *y = b;
+    return x->src != y->src ? (x->src < y->src ? -1 : 1) : (x->dst > y->dst) - (x->dst < y->dst);
+}
+
+/* The AA pre-pass's reads of the curved links that are not local (cpu_q_prepass: what a link's own tile cannot
+ * supply in the sweep), one list per convention the step reads, sorted by where they read: in the links' order
+ * every read is a miss somewhere in the populations, in address order the reads of each direction stream. The
+ * same values land in the same entries of link_val, so the order changes no bit. */
+static tess_status build_prepass_gather(tess_cpu_q_t *be, tess_error_t *err)
+{
+    for (int sw = 0; sw < 2; sw++) {
+        free(be->pre_gather[sw]);
+        be->pre_gather[sw] = NULL;
+        be->npre_gather[sw] = 0;
+    }
+    if (be->cfg.pattern != TESS_PATTERN_AA || be->params.wall == TESS_WALL_BOUNCE_BACK)
+        return TESS_OK;
+    const int64_t nl = be->tile_link[be->ntiles];
+    const tess_pop_layout_t pop = be->grid.pop;
+    const int q = be->q;
+    for (int sw = 0; sw < 2; sw++) {
+        tess_cpu_q_gather_t *ga = malloc((size_t)(2 * nl > 0 ? 2 * nl : 1) * sizeof *ga);
+        if (!ga)
+            return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the pre-pass's link reads");
+        int64_t n = 0;
+        for (int32_t k = 0; k < be->ntiles; k++)
+            for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++) {
+                const tess_link_slot_t *sl = &be->slots[l];
+                if (sl->i == TESS_LINK_NONE || (be->link_local[l] & 1u))
+                    continue;
+                const int form = be->link_local[l] >> 1, i = sl->i, kd = sl->kd;
+                const int64_t x = 64 * (int64_t)k + sl->node, n1 = sl->n1, n2 = sl->n2;
+                int64_t m = 0;
+                int j = 0;
+                if (form == TESS_BOUZIDI_BEFORE2) {
+                    m = sw ? n1 : n2, j = sw ? i : kd;
+                    ga[n++] = (tess_cpu_q_gather_t){tess_pop_index(pop, q, m >> 6, j, (int)(m & 63)), 2 * l};
+                } else {
+                    if (n1 / 64 != k) {
+                        m = sw ? n1 : x, j = sw ? kd : i;
+                        ga[n++] = (tess_cpu_q_gather_t){tess_pop_index(pop, q, m >> 6, j, (int)(m & 63)), 2 * l};
+                    }
+                    if (form == TESS_BOUZIDI_AFTER2) {
+                        m = sw && n2 >= 0 ? n2 : n1, j = sw && n2 >= 0 ? kd : i;
+                        ga[n++] = (tess_cpu_q_gather_t){tess_pop_index(pop, q, m >> 6, j, (int)(m & 63)), 2 * l + 1};
+                    }
+                }
+            }
+        qsort(ga, (size_t)n, sizeof *ga, gather_cmp);
+        tess_cpu_q_gather_t *fit = n > 0 ? realloc(ga, (size_t)n * sizeof *ga) : NULL; /* 2 per link at most */
+        be->pre_gather[sw] = fit ? fit : ga;
+        be->npre_gather[sw] = n;
+    }
+    return TESS_OK;
+}
+
 #define Q_DISPATCH(fn, ...)                                                                                        \
     do {                                                                                                           \
         const int single_ = be->cfg.precision == TESS_PRECISION_SINGLE;                                           \
@@ -350,6 +408,8 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
     fill_slots(be);
     if (be->cfg.pattern != TESS_PATTERN_MR)
         Q_DISPATCH(cpu_q_link_coefs, be);
+    if ((st = build_prepass_gather(be, err)) != TESS_OK)
+        return st;
     be->cur = 0;
     be->nsteps_done = 0;
     if (be->cfg.pattern == TESS_PATTERN_MR) {
@@ -449,7 +509,8 @@ static size_t q_bytes(const tess_backend_t *b)
     const tess_cpu_q_t *be = (const tess_cpu_q_t *)(const void *)b;
     return be->bytes + (be->mrw ? be->mrw->bytes : 0) +
            (size_t)be->nspecial * (be->q * tess_precision_size(be->cfg.precision) + sizeof(int64_t) + 1) +
-           (size_t)be->nfix * sizeof(tess_cpu_q_fix_t) + tess_cpu_fd_bytes(&be->fd, be->ntiles);
+           (size_t)be->nfix * sizeof(tess_cpu_q_fix_t) + tess_cpu_fd_bytes(&be->fd, be->ntiles) +
+           (size_t)(be->npre_gather[0] + be->npre_gather[1]) * sizeof(tess_cpu_q_gather_t);
 }
 
 static void q_describe(const tess_backend_t *b, char *buf, size_t len)
@@ -483,6 +544,8 @@ static void q_destroy(tess_backend_t *b)
     free(be->slots);
     free(be->link_local);
     free(be->link_coef);
+    free(be->pre_gather[0]);
+    free(be->pre_gather[1]);
     free(be->tile_special);
     free(be->fix);
     free(be->fix_start);

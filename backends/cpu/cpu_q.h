@@ -17,6 +17,12 @@ typedef struct {
     uint8_t n, i, mat, pad;
 } tess_cpu_q_fix_t;
 
+/* One read of the AA pre-pass: link_val[dst] = f[src] (build_prepass_gather, cpu_q.c). */
+typedef struct {
+    int64_t src; /* index into the populations */
+    int64_t dst; /* index into link_val */
+} tess_cpu_q_gather_t;
+
 typedef struct tess_cpu_q {
     tess_backend_config_t cfg; /* first member */
     tess_params_t params;
@@ -57,6 +63,9 @@ typedef struct tess_cpu_q {
                                * at initialise (tess_q_bouzidi_coefs), so that a step only applies the rule */
     void *link_val;           /* two R per curved link (links' order): AA, the pre-pass's reads of a link that is not
                                * local (those its own tile cannot supply, cpu_q_prepass); MR, the link's value */
+    tess_cpu_q_gather_t *pre_gather[2]; /* AA: the pre-pass's reads into link_val for a step that reads canonical
+                                         * [0] or swapped [1], sorted by source (build_prepass_gather) */
+    int64_t npre_gather[2];
     tess_cpu_fd_t fd;         /* finite-difference inlet/outlet nodes and their strain rates (pre-pass per step) */
     int reference;            /* tests: every tile through the full per-node function (tess_q_node_step) */
     tess_tiling_t shape;      /* lattice, q and extent only: for tess_state_index */

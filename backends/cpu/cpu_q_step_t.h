@@ -59,33 +59,16 @@ static void TESS_QFN(cpu_q_prepass)(tess_cpu_q_t *be, const R *f, int conv)
     }
     if (p->wall == TESS_WALL_BOUNCE_BACK || be->reference)
         return;
+    /* the reads of the links that are not local, in address order (build_prepass_gather, cpu_q.c): only what a
+     * link's own tile cannot supply in the sweep (cpu_q_link_local's reasoning), fb2 for the quadratic q < 1/2
+     * form, fi for the q >= 1/2 forms when x + c_i is in another tile, and fi1 for the quadratic q >= 1/2 form;
+     * link_val holds two values per link */
     R *link_val = (R *)be->link_val;
-    const tess_link_slot_t *slots = be->slots;
+    const int sw = conv == TESS_Q_SWAPPED;
+    const tess_cpu_q_gather_t *ga = be->pre_gather[sw];
 #pragma omp parallel for schedule(static) num_threads(be->nthreads)
-    for (int32_t k = 0; k < be->ntiles; k++)
-        for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++)
-            if (slots[l].i != TESS_LINK_NONE && !(be->link_local[l] & 1u)) /* local links: in the sweep */
-            {
-                /* only what the link's own tile cannot supply in the sweep (cpu_q_link_local's reasoning): fb2 for
-                 * the quadratic q < 1/2 form, fi for the q >= 1/2 forms when x + c_i is in another tile, and fi1
-                 * for the quadratic q >= 1/2 form; link_val holds two values per link */
-                const tess_link_slot_t *sl = &slots[l];
-                const int form = be->link_local[l] >> 1, sw = conv == TESS_Q_SWAPPED;
-                const int i = sl->i, kd = sl->kd;
-                const int64_t x = 64 * (int64_t)k + sl->node, n1 = sl->n1, n2 = sl->n2; /* n1 >= 0: not local */
-                R *st = link_val + 2 * l;
-                if (form == TESS_BOUZIDI_BEFORE2) {
-                    st[0] = sw ? TESS_QFN(tess_link_slot_load)(g->pop, f, (const R *)0, n1, i)
-                               : TESS_QFN(tess_link_slot_load)(g->pop, f, (const R *)0, n2, kd);
-                } else {
-                    if (n1 / 64 != k)
-                        st[0] = sw ? TESS_QFN(tess_link_slot_load)(g->pop, f, (const R *)0, n1, kd)
-                                   : TESS_QFN(tess_link_slot_load)(g->pop, f, (const R *)0, x, i);
-                    if (form == TESS_BOUZIDI_AFTER2)
-                        st[1] = sw && n2 >= 0 ? TESS_QFN(tess_link_slot_load)(g->pop, f, (const R *)0, n2, kd)
-                                              : TESS_QFN(tess_link_slot_load)(g->pop, f, (const R *)0, n1, i);
-                }
-            }
+    for (int64_t e = 0; e < be->npre_gather[sw]; e++)
+        link_val[ga[e].dst] = f[ga[e].src];
 }
 
 /* Tile extent: 8 x 8 x 1 for D2Q9, 4 x 4 x 4 otherwise; node (x, y, z) is x + EX (y + EY z). */
