@@ -314,13 +314,10 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
  * in FP32, 34,560 B, on HIP 6 x 120, 28,800 B; 6 x 120 in FP64, 57,600 B; opted in on CUDA, within the 64 KB of an
  * AMD LDS). Capped at 64
  * registers in FP32 (4 blocks a multiprocessor on the H100) and 128 in FP64 (2 blocks; D3Q27 spills 20 B). */
-/* FIVE (measurement only, TESS_GPU_MR_RING=5; docs/performance-notes.md, "GPU MR: a five-plane ring"): a ring of
- * five planes; a layer's z = 0, 1 half is computed first, then the layer's top plane replaces the one below it. */
-template <typename R, int LATTICE, bool FIVE = false> struct tess_gpu_mr_col {
+template <typename R, int LATTICE> struct tess_gpu_mr_col {
     enum {
         EX = tess_gpu_q<R, LATTICE>::ex, EY = tess_gpu_q<R, LATTICE>::ey, EZ = tess_gpu_q<R, LATTICE>::ez, GX = 2,
-        GY = 2, HX = EX * GX + 2, HY = EY * GY + 2, PL = HX * HY, RING = FIVE ? EZ + 1 : EZ + 2, NL = RING * PL,
-        MX = GX + 2,
+        GY = 2, HX = EX * GX + 2, HY = EY * GY + 2, PL = HX * HY, RING = EZ + 2, NL = RING * PL, MX = GX + 2,
         MY = GY + 2, NTH = 64 * GX * GY, NEW = EZ * PL, PER = (NEW + NTH - 1) / NTH
     };
     /* the ring's places, padded against bank conflicts: rows XP apart, planes PP, RING planes of NR values */
@@ -331,13 +328,13 @@ template <typename R, int LATTICE, bool FIVE = false> struct tess_gpu_mr_col {
 
 /* Gathers the moments and node type of position e (0 .. NEW - 1 from plane p0 up) of a column group's planes:
  * the loads only (tess_gpu_mr_column_put turns them into coefficients in the ring). */
-template <typename R, int LATTICE, bool ONE, bool FIVE>
+template <typename R, int LATTICE, bool ONE>
 static __device__ __forceinline__ void tess_gpu_mr_column_get(const R *__restrict__ src, const tess_gpu_q_args_t &a,
                                                               const tess_gpu_mr_order_t &o,
                                                               const int32_t *__restrict__ gm, int p0, int e,
                                                               unsigned *type, R *m)
 {
-    typedef tess_gpu_mr_col<R, LATTICE, FIVE> C;
+    typedef tess_gpu_mr_col<R, LATTICE> C;
     const int p = p0 + e / C::PL, j = e % C::PL;
     const int hx = j % C::HX - 1, hy = j / C::HX - 1;
     /* the node's tile place in the map (-1 .. G) and its local coordinates; plane -1 is layer -1's top */
@@ -351,11 +348,11 @@ static __device__ __forceinline__ void tess_gpu_mr_column_get(const R *__restric
     }
 }
 
-template <typename R, int LATTICE, bool FIVE>
+template <typename R, int LATTICE>
 static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s_code, int p0, int e,
                                                               unsigned type, const R *m)
 {
-    typedef tess_gpu_mr_col<R, LATTICE, FIVE> C;
+    typedef tess_gpu_mr_col<R, LATTICE> C;
     typedef tess_gpu_mr<R, LATTICE> M;
     const int p = p0 + e / C::PL, j = e % C::PL;
     const int at = ((p + 1) % C::RING) * C::PP + (j / C::HX) * C::XP + j % C::HX;
@@ -370,7 +367,7 @@ static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s
 /* part (two copies, tess_gpu_mr_part_t): block b walks the layers [part[b].j0, part[b].j1) of column part[b].group
  * (its first layer's planes gathered as the first layer's are) and writes only tiles in [a.k0, a.ntiles); NULL:
  * column b, every layer, every tile. */
-template <typename R, int LATTICE, bool ONE, bool FIVE>
+template <typename R, int LATTICE, bool ONE>
 __global__ void TESS_GPU_BOUNDS(256, sizeof(R) == 4 ? 4 : 2)
 tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                    const int32_t *__restrict__ map, int nlayers, const tess_gpu_mr_order_t o,
@@ -378,8 +375,7 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
 {
     typedef tess_gpu_q<R, LATTICE> L;
     typedef tess_gpu_mr<R, LATTICE> M;
-    typedef tess_gpu_mr_col<R, LATTICE, FIVE> C;
-    static_assert(!(FIVE && ONE), "the five-plane ring is measured with two copies only");
+    typedef tess_gpu_mr_col<R, LATTICE> C;
     /* places in the ring: rows XP apart, planes PP (tess_gpu_mr_col) */
     enum { Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez, XP = C::XP, PP = C::PP, NTH = C::NTH };
     static_assert(EZ > 1, "the column sweep is for the 3D lattices");
@@ -404,12 +400,12 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
     const int l0 = ONE ? o.grow[b] : 0; /* the group's first tile layer */
     const int nmap = C::MX * C::MY * (nlayers + 2);
     const int32_t *__restrict__ gm = map + (size_t)b * (size_t)(nmap + 4 * nlayers);
-    /* the first layer's six planes, EZ j0 - 1 .. EZ j0 + EZ (FIVE: five, the top one halfway; a plane's ring slot depends on the plane alone) */
+    /* the first layer's six planes, EZ j0 - 1 .. EZ j0 + EZ (a plane's ring slot depends on the plane alone) */
     for (int e = tid; e < C::NL; e += NTH) {
         unsigned type;
         R m[TESS_MR_NM];
-        tess_gpu_mr_column_get<R, LATTICE, ONE, FIVE>(src, a, o, gm, EZ * j0 - 1, e, &type, m);
-        tess_gpu_mr_column_put<R, LATTICE, FIVE>(s_h, s_code, EZ * j0 - 1, e, type, m);
+        tess_gpu_mr_column_get<R, LATTICE, ONE>(src, a, o, gm, EZ * j0 - 1, e, &type, m);
+        tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, EZ * j0 - 1, e, type, m);
     }
     int known = -1; /* thread 0: the last layer of the last complete wait range (tess_gpu_mr_wait_next) */
     if (ONE && tid == 0)
@@ -422,10 +418,8 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
     const tess_params_t *p = &tess_gpu_c.p;
     for (int j = j0; j < j1; j++) {
         /* the next layer's new planes EZ j + EZ + 1 .. EZ j + 2 EZ: loads issued now, stored after the layer */
-        /* FIVE: EZ j + EZ (this layer's top, stored halfway) .. EZ j + 2 EZ - 1 */
-        const int p0 = EZ * j + EZ + (FIVE ? 0 : 1);
+        const int p0 = EZ * j + EZ + 1;
         const bool more = j + 1 < j1;
-        const int nnew = more ? C::NEW : FIVE ? C::PL : 0; /* the positions loaded */
         int32_t have = 0; /* one copy: the count the next layer's writes wait for, read now */
         if (ONE && tid == 0 && more)
             have = tess_gpu_mr_peek(o.sync + 1 + o.hi[l0 + j + 1]);
@@ -435,8 +429,8 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         for (int r = 0; r < C::PER; r++) {
             const int e = tid + NTH * r;
             nt[r] = 0u;
-            if (e < nnew)
-                tess_gpu_mr_column_get<R, LATTICE, ONE, FIVE>(src, a, o, gm, p0, e, &nt[r], nm[r]);
+            if (more && e < C::NEW)
+                tess_gpu_mr_column_get<R, LATTICE, ONE>(src, a, o, gm, p0, e, &nt[r], nm[r]);
         }
         const int32_t k = gm[nmap + (mt % 2) + 2 * ((mt / 2) + 2 * j)];
         /* ring slot of plane EZ j - 1 + d is (base + d) mod RING */
@@ -445,34 +439,20 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         os -= os >= C::RING ? C::RING : 0;
         const int own = os * PP + col;
         const bool mine = ONE ? k >= 0 : k >= a.k0 && k < a.ntiles; /* two copies: the part's tiles only */
-        for (int half = 0; half < (FIVE ? 2 : 1); half++) {
-            if (FIVE && half == 1) { /* the lower half is done with plane EZ j - 1: the layer's top replaces it */
-                __syncthreads();
-                TESS_UNROLL
-                for (int r = 0; r < C::PER; r++) {
-                    const int e = tid + NTH * r;
-                    if (e < C::PL)
-                        tess_gpu_mr_column_put<R, LATTICE, FIVE>(s_h, s_code, p0, e, nt[r], nm[r]);
-                }
-                __syncthreads();
+        if (mine && s_code[own] == TESS_GPU_WET) {
+            R f[Q];
+            TESS_UNROLL
+            for (int i = 0; i < Q; i++) {
+                int us = base + z + 1 - L::cz(i);
+                us -= us >= C::RING ? C::RING : 0;
+                f[i] = tess_gpu_mr_pull<R, LATTICE>(s_h, C::NR, s_code, i, us * PP + col - L::cx(i) - XP * L::cy(i),
+                                                    own, p);
             }
-            if (FIVE && (2 * z >= EZ) != (half == 1))
-                continue;
-            if (mine && s_code[own] == TESS_GPU_WET) {
-                R f[Q];
-                TESS_UNROLL
-                for (int i = 0; i < Q; i++) {
-                    int us = base + z + 1 - L::cz(i);
-                    us -= us >= C::RING ? C::RING : 0;
-                    f[i] = tess_gpu_mr_pull<R, LATTICE>(s_h, C::NR, s_code, i,
-                                                        us * PP + col - L::cx(i) - XP * L::cy(i), own, p);
-                }
-                tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
-            } else if (ONE && k >= 0) { /* one copy: a dry node's moments move to the new place */
-                R m[TESS_MR_NM];
-                M::load(src, k, n, m);
-                M::store(dst, k, n, m);
-            }
+            tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
+        } else if (ONE && k >= 0) { /* one copy: a dry node's moments move to the new place */
+            R m[TESS_MR_NM];
+            M::load(src, k, n, m);
+            M::store(dst, k, n, m);
         }
         if (!more) {
             if (ONE) {
@@ -488,8 +468,8 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         TESS_UNROLL
         for (int r = 0; r < C::PER; r++) {
             const int e = tid + NTH * r;
-            if (e < C::NEW && (!FIVE || e >= C::PL))
-                tess_gpu_mr_column_put<R, LATTICE, FIVE>(s_h, s_code, p0, e, nt[r], nm[r]);
+            if (e < C::NEW)
+                tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, p0, e, nt[r], nm[r]);
         }
         if (ONE && tid == 0)
             tess_gpu_mr_wait_next(o, l0 + j + 1, have, &known);

@@ -509,23 +509,11 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_sweep {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        /* measurement only (docs/performance-notes.md, "GPU MR: a five-plane ring"); two copies only */
-        static const int five = getenv("TESS_GPU_MR_RING") && atoi(getenv("TESS_GPU_MR_RING")) == 5;
-        if (five && !ONE)
-            go<true>(be, a, src, dst, o, part, nb);
-        else
-            go<false>(be, a, src, dst, o, part, nb);
-    }
-    template <bool FIVE>
-    static void go(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst, const tess_gpu_mr_order_t &o,
-                   const tess_gpu_mr_part_t *part, unsigned nb)
-    {
-        const bool F = FIVE && !ONE; /* no one-copy instance of the five-plane ring */
-        const size_t bytes = tess_gpu_mr_col<R, LAT, F>::shared_bytes();
+        const size_t bytes = tess_gpu_mr_col<R, LAT>::shared_bytes();
         /* a launch error, were the opt-in refused, surfaces through the caller's check */
-        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE, F>),
+        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE>),
                                   gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-        tess_gpu_mr_column<R, LAT, ONE, F><<<nb, 256, bytes>>>(src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
+        tess_gpu_mr_column<R, LAT, ONE><<<nb, 256, bytes>>>(src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
     }
 };
 template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, ONE> {
