@@ -14,7 +14,8 @@
 # 8 / 32 FP64). Branch gpu-mr-wide ran it with SETTING TESS_GPU_MR_WIDE=1 / 2, the column sweep over 4 x 2 tiles
 # (commits a785a18, e22c6a1; not kept: docs/performance-notes.md, "GPU MR: a wider column"); branch gpu-mr-async
 # with TESS_GPU_MR_ASYNC=1 / 2 / 9, the next layer staged by cp.async (commits 65c08cb, 6b46376; not kept: "GPU MR:
-# the next layer by cp.async"). Outputs under $OUT
+# the next layer by cp.async"); branch gpu-mr-ring with TESS_GPU_MR_RING=5, a five-plane ring
+# (commit f01ef5e; not kept: "GPU MR: a five-plane ring"). Outputs under $OUT
 # (the device tool's folder) or ./gpu-mr-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
