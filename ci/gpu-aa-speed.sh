@@ -18,43 +18,7 @@ start=$SECONDS
 deadline=${AAS_DEADLINE:-540}
 step() { printf '\n== %s (%ds)\n' "$*" $((SECONDS - start)); }
 left() { echo $((deadline - (SECONDS - start))); }
-extra=()
-if [ -n "${TESSERA_DEPS:-}" ] && [ -d "$TESSERA_DEPS" ]; then
-    . "$root/ci/unpack-debs.sh"
-    unpack_debs "$TESSERA_DEPS"
-    extra+=(-DCMAKE_PREFIX_PATH=/tmp/tess-deps/usr)
-fi
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
-NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-build() { # source, dir, reproducible, targets...
-    local s=$1 d=$2 r=$3
-    shift 3
-    { cmake -S "$s" -B "$d" -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON -DTESSERA_WITH_HWLOC=OFF \
-        -DTESSERA_NATIVE=OFF -DTESSERA_WITH_CUDA=ON -DTESSERA_WITH_HIP=OFF \
-        -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DTESSERA_CUDA_ARCHITECTURES=90 \
-        -DTESSERA_GPU_RESOURCE_REPORT=ON -DTESSERA_REPRODUCIBLE="$r" "${extra[@]}" >"$d.cfg.log" 2>&1 &&
-        cmake --build "$d" -j 16 --target "$@" >"$d.build.log" 2>&1; } && echo ok >"$d.status" ||
-        echo failed >"$d.status"
-}
-waitfor() { # dir, pid: waits at most AAS_BUILD_CAP seconds from the start
-    local d=$1 p=$2
-    while kill -0 "$p" 2>/dev/null && [ $((SECONDS - start)) -lt "${AAS_BUILD_CAP:-330}" ]; do sleep 2; done
-    if kill -0 "$p" 2>/dev/null; then
-        kill -- -"$p" 2>/dev/null
-        echo "BUILD $d: past ${AAS_BUILD_CAP:-330} s, stopped"
-        return 1
-    fi
-    if [ "$(cat "$d.status" 2>/dev/null)" != ok ]; then
-        echo "BUILD FAILED: $d"
-        tail -30 "$d.build.log" "$d.cfg.log"
-        return 1
-    fi
-}
-withenv() { # setting, command...
-    local s=$1
-    shift
-    if [ "$s" = - ]; then "$@"; else env ${s//,/ } "$@"; fi
-}
+. "$root/ci/device-bench-lib.sh"
 step build
 rm -f /tmp/aas-*.status
 fn="$(declare -f build); extra=(${extra[*]:-})"
@@ -71,8 +35,8 @@ if [ "${AAS_REPRO:-0}" = 1 ]; then
     pr=$!
 fi
 ok_after=1 ok_before=0
-waitfor /tmp/aas-after $pa || ok_after=0
-[ -n "$pb" ] && waitfor /tmp/aas-before $pb && ok_before=1
+waitfor /tmp/aas-after $pa "${AAS_BUILD_CAP:-330}" || ok_after=0
+[ -n "$pb" ] && waitfor /tmp/aas-before $pb "${AAS_BUILD_CAP:-330}" && ok_before=1
 step "fast builds done"
 grep -E "Compiling entry|registers|stack frame" /tmp/aas-after.build.log |
     sed -E "s/.*entry function '([^']*)' for '(sm_[0-9]+)'.*/\1/" | paste - - - | c++filt |
@@ -128,7 +92,7 @@ for item in ${AAS_NCU:-}; do
 done
 if [ -n "$pr" ]; then
     step "reproducible build"
-    if AAS_BUILD_CAP=$((deadline - 40)) waitfor /tmp/aas-repro $pr; then
+    if waitfor /tmp/aas-repro $pr $((deadline - 40)); then
         step "bitwise tests (reproducible build)"
         for t in ${AAS_TESTS:-test_matrix_cuda}; do
             [ "$(left)" -lt 20 ] && { echo "test $t skipped: time"; continue; }

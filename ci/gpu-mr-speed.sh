@@ -25,55 +25,19 @@ start=$SECONDS
 deadline=${MRS_DEADLINE:-420}
 step() { printf '\n== %s (%ds)\n' "$*" $((SECONDS - start)); }
 left() { echo $((deadline - (SECONDS - start))); }
-extra=()
-if [ -n "${TESSERA_DEPS:-}" ] && [ -d "$TESSERA_DEPS" ]; then
-    . "$root/ci/unpack-debs.sh"
-    unpack_debs "$TESSERA_DEPS"
-    extra+=(-DCMAKE_PREFIX_PATH=/tmp/tess-deps/usr)
-fi
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
-NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-build() { # dir, reproducible, targets...
-    local d=$1 r=$2
-    shift 2
-    { cmake -S "$root" -B "$d" -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON -DTESSERA_WITH_HWLOC=OFF \
-        -DTESSERA_NATIVE=OFF -DTESSERA_WITH_CUDA=ON -DTESSERA_WITH_HIP=OFF \
-        -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DTESSERA_CUDA_ARCHITECTURES=90 \
-        -DTESSERA_GPU_RESOURCE_REPORT=ON -DTESSERA_REPRODUCIBLE="$r" "${extra[@]}" >"$d.cfg.log" 2>&1 &&
-        cmake --build "$d" -j 16 --target "$@" >"$d.build.log" 2>&1; } && echo ok >"$d.status" ||
-        echo failed >"$d.status"
-}
-waitfor() { # dir, pid: waits while there is time, at most MRS_BUILD_CAP seconds from the start
-    local d=$1 p=$2
-    while kill -0 "$p" 2>/dev/null && [ $((SECONDS - start)) -lt "${MRS_BUILD_CAP:-300}" ]; do sleep 2; done
-    if kill -0 "$p" 2>/dev/null; then
-        kill -- -"$p" 2>/dev/null
-        echo "BUILD $d: past ${MRS_BUILD_CAP:-300} s, stopped"
-        return 1
-    fi
-    if [ "$(cat "$d.status" 2>/dev/null)" != ok ]; then
-        echo "BUILD FAILED: $d"
-        tail -30 "$d.build.log" "$d.cfg.log"
-        return 1
-    fi
-}
-withenv() { # setting, command...
-    local s=$1
-    shift
-    if [ "$s" = - ]; then "$@"; else env ${s//,/ } "$@"; fi
-}
+. "$root/ci/device-bench-lib.sh"
 step build
 rm -f /tmp/mrs-fast.status /tmp/mrs-repro.status
-setsid bash -c "$(declare -f build); root='$root'; extra=(${extra[*]:-}); build /tmp/mrs-fast OFF tessera" &
+setsid bash -c "$(declare -f build); root='$root'; extra=(${extra[*]:-}); build '$root' /tmp/mrs-fast OFF tessera" &
 pf=$!
 pr=
 if [ "${MRS_REPRO:-0}" = 1 ]; then
     setsid bash -c "$(declare -f build); root='$root'; extra=(${extra[*]:-});
-        build /tmp/mrs-repro ON test_gpu_mr_cuda test_gpu_mr_parts_cuda" &
+        build '$root' /tmp/mrs-repro ON test_gpu_mr_cuda test_gpu_mr_parts_cuda" &
     pr=$!
 fi
 fast_ok=1
-waitfor /tmp/mrs-fast $pf || fast_ok=0
+waitfor /tmp/mrs-fast $pf "${MRS_BUILD_CAP:-300}" || fast_ok=0
 step "fast build done"
 grep -E "Compiling entry|registers|stack frame" /tmp/mrs-fast.build.log |
     sed -E "s/.*entry function '([^']*)' for '(sm_[0-9]+)'.*/\1/" | paste - - - | c++filt |
@@ -104,7 +68,7 @@ rowargs() {
 run_tests() { # the bitwise tests in the reproducible build, under each setting of MRS_TEST_ENVS
     if [ -n "$pr" ]; then
         step "reproducible build"
-        if waitfor /tmp/mrs-repro $pr; then
+        if waitfor /tmp/mrs-repro $pr "${MRS_BUILD_CAP:-300}"; then
             step "bitwise tests (reproducible build)"
             for s in ${MRS_TEST_ENVS:--}; do
                 [ "$(left)" -lt 40 ] && { echo "tests [$s] skipped: time"; continue; }
