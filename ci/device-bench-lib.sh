@@ -1,6 +1,12 @@
-# Sourced by the device measurement scripts (gpu-aa-speed.sh, gpu-mr-speed.sh) after they set root, start and
-# their own step/left helpers: unpacks TESSERA_DEPS (ci/unpack-debs.sh) into `extra` CMake options, prints the GPU,
+# Sourced by the device measurement scripts (gpu-aa-speed.sh, gpu-mr-speed.sh) after they set root and deadline,
+# with the script's name as argument: sets out ($OUT or ./NAME-out), start, step and left (seconds to the deadline),
+# unpacks TESSERA_DEPS (ci/unpack-debs.sh) into `extra` CMake options, prints the GPU,
 # sets NCU, and defines build, waitfor and withenv, so that each script keeps only its rows and tests.
+out=${OUT:-$root/$1-out}
+mkdir -p "$out"
+start=$SECONDS
+step() { printf '\n== %s (%ds)\n' "$*" $((SECONDS - start)); }
+left() { echo $((deadline - (SECONDS - start))); }
 extra=()
 if [ -n "${TESSERA_DEPS:-}" ] && [ -d "$TESSERA_DEPS" ]; then
     . "$root/ci/unpack-debs.sh"

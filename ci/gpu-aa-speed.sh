@@ -12,13 +12,8 @@
 # $OUT or ./gpu-aa-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-out=${OUT:-$root/gpu-aa-speed-out}
-mkdir -p "$out"
-start=$SECONDS
 deadline=${AAS_DEADLINE:-540}
-step() { printf '\n== %s (%ds)\n' "$*" $((SECONDS - start)); }
-left() { echo $((deadline - (SECONDS - start))); }
-. "$root/ci/device-bench-lib.sh"
+. "$root/ci/device-bench-lib.sh" gpu-aa-speed
 step build
 rm -f /tmp/aas-*.status
 fn="$(declare -f build); extra=(${extra[*]:-})"

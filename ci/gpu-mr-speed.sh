@@ -19,13 +19,8 @@
 # (the device tool's folder) or ./gpu-mr-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-out=${OUT:-$root/gpu-mr-speed-out}
-mkdir -p "$out"
-start=$SECONDS
 deadline=${MRS_DEADLINE:-420}
-step() { printf '\n== %s (%ds)\n' "$*" $((SECONDS - start)); }
-left() { echo $((deadline - (SECONDS - start))); }
-. "$root/ci/device-bench-lib.sh"
+. "$root/ci/device-bench-lib.sh" gpu-mr-speed
 step build
 rm -f /tmp/mrs-fast.status /tmp/mrs-repro.status
 setsid bash -c "$(declare -f build); root='$root'; extra=(${extra[*]:-}); build '$root' /tmp/mrs-fast OFF tessera" &
