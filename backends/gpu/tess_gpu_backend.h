@@ -463,8 +463,10 @@ TESS_GPU_OP tess_status tess_gpu_initialise_state(tess_backend_t *be, const tess
     const tess_status st = tess_q_check_physics(p, err);
     if (st != TESS_OK)
         return st;
-    if (be->cfg.pattern == TESS_PATTERN_MR)
-        return tess_gpu_mr_initialise(be, p, pops, fill, ctx, err);
+    if (be->cfg.pattern == TESS_PATTERN_MR) {
+        const tess_status so = tess_gpu_mr_opt_in(be, err);
+        return so != TESS_OK ? so : tess_gpu_mr_initialise(be, p, pops, fill, ctx, err);
+    }
     /* The inlet and outlet nodes the sweep leaves out: their own small kernel after it (boundaries as data). */
     (void)gpuFree(be->open);
     (void)gpuFree(be->open_val);

@@ -478,11 +478,13 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_big {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        /* its padded coefficients in dynamic shared memory (tess_gpu_mr_halo), opted in as the column sweep's */
-        const size_t bytes = tess_gpu_mr_block_halo<R, LAT, 2, 2, 2>::H::shared_bytes();
-        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE>),
-                                  gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-        tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE><<<nb, 512, bytes>>>(src, dst, a, be->mr_map, o, part);
+        tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE><<<nb, 512, shared_bytes()>>>(src, dst, a, be->mr_map, o, part);
+    }
+    static size_t shared_bytes() { return tess_gpu_mr_block_halo<R, LAT, 2, 2, 2>::H::shared_bytes(); }
+    static gpuError_t opt_in()
+    {
+        return gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE>),
+                                   gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
     }
 };
 template <int LAT, bool ONE> struct tess_gpu_mr_big<double, LAT, ONE> {
@@ -490,30 +492,36 @@ template <int LAT, bool ONE> struct tess_gpu_mr_big<double, LAT, ONE> {
                        const tess_gpu_mr_order_t &, const tess_gpu_mr_part_t *, unsigned)
     {
     }
+    static gpuError_t opt_in() { return gpuSuccess; }
 };
 template <typename R, bool ONE> struct tess_gpu_mr_big<R, TESS_LATTICE_D2Q9, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *, const tess_gpu_mr_order_t &,
                        const tess_gpu_mr_part_t *, unsigned)
     {
     }
+    static gpuError_t opt_in() { return gpuSuccess; }
 };
 template <bool ONE> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *,
                        const tess_gpu_mr_order_t &, const tess_gpu_mr_part_t *, unsigned)
     {
     }
+    static gpuError_t opt_in() { return gpuSuccess; }
 };
 
-/* The column sweep (tess_gpu_mr_column) of the 3D lattices, its dynamic shared memory opted in once. */
+/* The column sweep (tess_gpu_mr_column) of the 3D lattices; opt_in: its dynamic shared memory, once at initialise. */
 template <typename R, int LAT, bool ONE> struct tess_gpu_mr_sweep {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        const size_t bytes = tess_gpu_mr_col<R, LAT>::shared_bytes();
-        /* a launch error, were the opt-in refused, surfaces through the caller's check */
-        (void)gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE>),
-                                  gpuFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-        tess_gpu_mr_column<R, LAT, ONE><<<nb, 256, bytes>>>(src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
+        tess_gpu_mr_column<R, LAT, ONE><<<nb, 256, tess_gpu_mr_col<R, LAT>::shared_bytes()>>>(
+            src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
+    }
+    static gpuError_t opt_in()
+    {
+        return gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE>),
+                                   gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                   (int)tess_gpu_mr_col<R, LAT>::shared_bytes());
     }
 };
 template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, ONE> {
@@ -521,7 +529,41 @@ template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, O
                        const tess_gpu_mr_part_t *, unsigned)
     {
     }
+    static gpuError_t opt_in() { return gpuSuccess; }
 };
+
+/* The opt-in of the plain kernel's dynamic shared memory beyond the default 48 KiB (tess_gpu_mr_big's padded
+ * coefficients, tess_gpu_mr_halo; the column sweep's planes), once per kernel at initialise rather than before
+ * every launch, its refusal an error there rather than a failed launch later. */
+template <typename R, int LAT, bool ONE> static gpuError_t tess_gpu_mr_opt_in_lat(const tess_backend_t *be)
+{
+    if (be->mr_nodes >= 1024)
+        return tess_gpu_mr_sweep<R, LAT, ONE>::opt_in();
+    return be->mr_nodes == 512 ? tess_gpu_mr_big<R, LAT, ONE>::opt_in() : gpuSuccess;
+}
+
+template <typename R> static gpuError_t tess_gpu_mr_opt_in_r(const tess_backend_t *be)
+{
+    const bool one = be->mr_gap > 0;
+    switch (be->shape.lattice) {
+    case TESS_LATTICE_D2Q9: return tess_gpu_mr_opt_in_lat<R, TESS_LATTICE_D2Q9, false>(be);
+    case TESS_LATTICE_D3Q27:
+        return one ? tess_gpu_mr_opt_in_lat<R, TESS_LATTICE_D3Q27, true>(be)
+                   : tess_gpu_mr_opt_in_lat<R, TESS_LATTICE_D3Q27, false>(be);
+    case TESS_LATTICE_D3Q19:
+        return one ? tess_gpu_mr_opt_in_lat<R, TESS_LATTICE_D3Q19, true>(be)
+                   : tess_gpu_mr_opt_in_lat<R, TESS_LATTICE_D3Q19, false>(be);
+    default: return gpuSuccess; /* refused at initialise */
+    }
+}
+
+static tess_status tess_gpu_mr_opt_in(const tess_backend_t *be, tess_error_t *err)
+{
+    const gpuError_t rc = be->cfg.precision == TESS_PRECISION_SINGLE ? tess_gpu_mr_opt_in_r<float>(be)
+                                                                     : tess_gpu_mr_opt_in_r<double>(be);
+    TESS_GPU_TRY(rc, err, "opting the MR kernel into more than 48 KiB of dynamic shared memory");
+    return TESS_OK;
+}
 
 /* part, nb: the blocks' entries of a distributed rank's part and their count (tess_gpu_mr_part_t; two copies), or
  * NULL and every group. */
