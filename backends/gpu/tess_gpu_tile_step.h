@@ -30,6 +30,7 @@ typedef struct {
     const tess_link_t *links;   /* the tiling's curved-wall links, sorted by tile and node */
     const tess_gpu_link_slot_t *slots; /* per link: where its rule reads (tess_gpu_link_slots.h) */
     const tess_gpu_link_pack_t *packs; /* the same in 16 bytes (the AB kernel) */
+    const tess_gpu_link_cpack_t *cpacks; /* FP64: with the rule's coefficients (the AB kernel); else NULL */
     const int64_t *tile_link;   /* per tile: its first link; ntiles + 1 entries */
     void *link_val;             /* per link: its value this step (R), written and read by the tile's block */
     const int64_t *node_link;   /* per tile node: its first link */
@@ -38,6 +39,7 @@ typedef struct {
     int64_t step;               /* the step the sweep computes (waveform inlets and outlets, tess_q_grid_t) */
     int32_t ntiles;             /* the sweep updates tiles [k0, ntiles) (a distributed rank: a range of them) */
     int32_t k0;
+    int32_t link_variant;       /* measurement switch: 1 coefficients, 2 the tile's link range in shared memory */
 } tess_gpu_q_args_t;
 
 /* A lattice at compile time: the core's per-node functions of one lattice and precision, its tile extent and
@@ -84,6 +86,15 @@ template <typename R, int LATTICE> struct tess_gpu_q;
                                                     int have2, R wall)                                             \
         {                                                                                                          \
             return tess_q_bouzidi_##NAME(order, q_, fb, fi, fb1, fb2, fi1, have1, have2, wall);                    \
+        }                                                                                                          \
+        static __device__ __forceinline__ int bouzidi_coefs(int order, R q_, int have1, int have2, R c[3])       \
+        {                                                                                                          \
+            return tess_q_bouzidi_coefs_##NAME(order, q_, have1, have2, c);                                       \
+        }                                                                                                          \
+        static __device__ __forceinline__ R bouzidi_apply(int form, const R c[3], R fb, R fi, R fb1, R fb2, R fi1, \
+                                                          R wall)                                                  \
+        {                                                                                                          \
+            return tess_q_bouzidi_apply_##NAME(form, c, fb, fi, fb1, fb2, fi1, wall);                             \
         }                                                                                                          \
         static __device__ __forceinline__ void slot_fill(const tess_params_t *p, const tess_q_grid_t *g, int32_t k, \
                                                          const tess_link_t *link, tess_link_slot_t *s)             \
@@ -207,6 +218,35 @@ static __device__ __forceinline__ R tess_gpu_q_link_packed(const R *__restrict__
     const R fb2 = have2 ? src[t2 + (size_t)kd * 64] : (R)0;
     const R wall = (pk.bits >> 40) & 1u ? (sizeof(R) == 8 ? (R)a.slots[l].wall64 : (R)a.slots[l].wall32) : (R)0;
     return L::bouzidi(order, (R)pk.q, fb, fi, fb1, fb2, fi1, have1, have2, wall);
+}
+
+/* The same from FP64's packed slot with the rule's coefficients (tess_gpu_link_cpack_t): the core's
+ * tess_q_bouzidi_apply on the coefficients tess_q_bouzidi_coefs gave at the first step (the bits of
+ * tess_q_bouzidi), and only the loads the link's form reads (q < 1/2: fb, fb1, fb2; q >= 1/2: fb, fi, fi1). */
+template <typename R, int LATTICE>
+static __device__ __forceinline__ R tess_gpu_q_link_coef(const R *__restrict__ src, const tess_gpu_link_cpack_t &cp,
+                                                         const int32_t *nb, int32_t k, const tess_gpu_q_args_t &a,
+                                                         int64_t l)
+{
+    typedef tess_gpu_q<R, LATTICE> L;
+    enum { Q = L::q };
+    const uint64_t bits = cp.bits;
+    const unsigned i = (unsigned)(bits & 31u), kd = (unsigned)(bits >> 5) & 31u;
+    const unsigned node = (unsigned)(bits >> 10) & 63u;
+    const unsigned c1 = (unsigned)(bits >> 16) & 0xFFFu, c2 = (unsigned)(bits >> 28) & 0xFFFu;
+    const int form = (int)(bits >> 41) & 7;
+    const bool before = form == TESS_BOUZIDI_BEFORE1 || form == TESS_BOUZIDI_BEFORE2;
+    const bool after = form == TESS_BOUZIDI_AFTER1 || form == TESS_BOUZIDI_AFTER2;
+    const size_t t1 = (size_t)nb[(c1 >> 6) & 31u] * Q * 64 + (c1 & 63u);
+    const size_t t2 = (size_t)nb[(c2 >> 6) & 31u] * Q * 64 + (c2 & 63u);
+    const R fb = src[((size_t)k * Q + kd) * 64 + node];
+    const R fi = after ? src[((size_t)k * Q + i) * 64 + node] : (R)0;
+    const R fb1 = before ? src[t1 + (size_t)kd * 64] : (R)0;
+    const R fb2 = form == TESS_BOUZIDI_BEFORE2 ? src[t2 + (size_t)kd * 64] : (R)0;
+    const R fi1 = form == TESS_BOUZIDI_AFTER2 ? src[t1 + (size_t)i * 64] : (R)0;
+    const R wall = (bits >> 40) & 1u ? (sizeof(R) == 8 ? (R)a.slots[l].wall64 : (R)a.slots[l].wall32) : (R)0;
+    const R c[3] = {(R)cp.c[0], (R)cp.c[1], (R)cp.c[2]};
+    return L::bouzidi_apply(form, c, fb, fi, fb1, fb2, fi1, wall);
 }
 
 /* The patterns of the tile kernel: AB (two copies), and AA's odd and even steps on one copy (docs/patterns.md,
@@ -414,6 +454,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     __shared__ R s_val[TL][EARLY ? TESS_GPU_TILE_LINKS : 1];
     __shared__ int s_lfirst[TL][EARLY ? 64 : 1];
     __shared__ unsigned s_lrank[TL][EARLY ? 64 : 1], s_lapply[TL][EARLY ? 64 : 1];
+    __shared__ int64_t s_lrange[TL][EARLY ? 2 : 1];
     const int local = (int)(threadIdx.x >> 6);
     const int n = (int)(threadIdx.x & 63u);
     const int32_t k = a.k0 + (int32_t)(blockIdx.x * (blockDim.x >> 6)) + local;
@@ -425,6 +466,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         /* Algorithm 2, lines 1-4: the neighbourhood, then the node codes of the tile and its halo. */
         if (active && n < 27)
             s_nb[local][n] = a.neighbors[27 * (size_t)k + n];
+        if (EARLY && (a.link_variant & 2) && active && (n == 27 || n == 28))
+            s_lrange[local][n - 27] = a.tile_link[k + (n - 27)];
         if (EARLY) {
             s_lfirst[local][n] = INT_MAX;
             s_lrank[local][n] = 0u;
@@ -450,19 +493,34 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
          * the tile's threads rather than over the few nodes with links; from 16-byte packed slots; no call, no
          * spill (docs/performance-notes.md, "Bouzidi on the GPU": V10). */
         if (EARLY && active) {
-            const int64_t l0 = a.tile_link[k], l1 = a.tile_link[k + 1];
+            const bool srange = (a.link_variant & 2) != 0;
+            const int64_t l0 = srange ? s_lrange[local][0] : a.tile_link[k],
+                          l1 = srange ? s_lrange[local][1] : a.tile_link[k + 1];
+            const bool coef = sizeof(R) == 8 && (a.link_variant & 1);
             for (int64_t l = l0 + n; l < l1; l += 64) {
                 const int at = (int)(l - l0);
-                const tess_gpu_link_pack_t pk = a.packs[l];
-                const unsigned dir = (unsigned)(pk.bits & 31u), node = (unsigned)(pk.bits >> 10) & 63u;
-                const R v =
-                    dir != TESS_GPU_PACK_NONE ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l) : (R)0;
+                uint64_t bits;
+                R v;
+                if (coef) {
+                    const tess_gpu_link_cpack_t cp = a.cpacks[l];
+                    bits = cp.bits;
+                    v = (unsigned)(bits & 31u) != TESS_GPU_PACK_NONE
+                            ? tess_gpu_q_link_coef<R, LATTICE>(src, cp, s_nb[local], k, a, l)
+                            : (R)0;
+                } else {
+                    const tess_gpu_link_pack_t pk = a.packs[l];
+                    bits = pk.bits;
+                    v = (unsigned)(bits & 31u) != TESS_GPU_PACK_NONE
+                            ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l)
+                            : (R)0;
+                }
+                const unsigned dir = (unsigned)(bits & 31u), node = (unsigned)(bits >> 10) & 63u;
                 if (at < TESS_GPU_TILE_LINKS)
                     s_val[local][at] = v;
                 else
                     ((R *)a.link_val)[l] = v;
                 /* a node's links are consecutive (sorted by tile and node): the same range whatever the order */
-                const unsigned kd = (unsigned)(pk.bits >> 5) & 31u;
+                const unsigned kd = (unsigned)(bits >> 5) & 31u;
                 atomicOr(&s_lrank[local][node], 1u << kd);
                 if (dir != TESS_GPU_PACK_NONE)
                     atomicOr(&s_lapply[local][node], 1u << kd);
@@ -544,7 +602,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                     if ((apply >> d) & 1u) {
                         const int at = first + __popc(rank & ((1u << d) - 1u));
                         f[j] = at < TESS_GPU_TILE_LINKS ? s_val[local][at]
-                                                        : ((const R *)a.link_val)[a.tile_link[k] + at];
+                                                        : ((const R *)a.link_val)[((a.link_variant & 2) ? s_lrange[local][0] : a.tile_link[k]) + at];
                     }
                 }
             }
