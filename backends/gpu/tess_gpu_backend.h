@@ -36,8 +36,8 @@ struct tess_backend {
     int64_t *tile_link;  /* per tile: its first link (ntiles + 1) */
     void *link_val;      /* per link: its value in the current step */
     tess_gpu_link_slot_t *slots; /* per link: where its rule reads; filled at the first step after initialise */
-    tess_gpu_link_pack_t *packs; /* the same in 16 bytes, for the AB tile kernel */
-    tess_gpu_link_cpack_t *cpacks; /* FP64: with the rule's coefficients, for the AB tile kernel; else NULL */
+    tess_gpu_link_pack_t *packs; /* FP32: the same in 16 bytes, for the AB tile kernel; else NULL */
+    tess_gpu_link_cpack_t *cpacks; /* FP64: the same with the rule's coefficients (32 bytes); else NULL */
     int64_t nlinks;
     int slots_ready;
     uint8_t *host_type;  /* 64 per tile: the node types, for the list of inlet/outlet nodes */
@@ -121,10 +121,6 @@ static tess_gpu_q_args_t tess_gpu_args(const tess_backend_t *be)
     a.slots = be->slots;
     a.packs = be->packs;
     a.cpacks = be->cpacks;
-    {
-        const char *v = getenv("TESS_GPU_LINK_VARIANT"); /* measurement switch (gpu-bouzidi branch) */
-        a.link_variant = v ? atoi(v) : 0;
-    }
     a.tile_link = be->tile_link;
     a.link_val = be->link_val;
     a.ntiles = be->sweep_k1;
@@ -257,8 +253,9 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
     const size_t nl = t->links.n > 0 ? (size_t)t->links.n : 0;
     const int cpack = be->cfg.precision == TESS_PRECISION_DOUBLE;
     const size_t lbytes =
-        nl ? nl * (sizeof(tess_link_t) + sizeof(tess_gpu_link_slot_t) + sizeof(tess_gpu_link_pack_t) +
-                   (cpack ? sizeof(tess_gpu_link_cpack_t) : 0) + sizeof(int32_t) + sizeof(double)) +
+        nl ? nl * (sizeof(tess_link_t) + sizeof(tess_gpu_link_slot_t) +
+                   (cpack ? sizeof(tess_gpu_link_cpack_t) : sizeof(tess_gpu_link_pack_t)) + sizeof(int32_t) +
+                   sizeof(double)) +
                  nt * 64 * (sizeof(int64_t) + 1) + (nt + 1) * sizeof(int64_t)
            : 0;
     const size_t rest = nt * (30 * sizeof(int32_t) + 64) + lbytes;
@@ -296,7 +293,7 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
         rc = gpuMalloc((void **)&be->link_tile, nl * sizeof(int32_t));
     if (rc == gpuSuccess && nl)
         rc = gpuMalloc((void **)&be->slots, nl * sizeof(tess_gpu_link_slot_t));
-    if (rc == gpuSuccess && nl)
+    if (rc == gpuSuccess && nl && !cpack)
         rc = gpuMalloc((void **)&be->packs, nl * sizeof(tess_gpu_link_pack_t));
     if (rc == gpuSuccess && nl && cpack)
         rc = gpuMalloc((void **)&be->cpacks, nl * sizeof(tess_gpu_link_cpack_t));

@@ -39,7 +39,6 @@ typedef struct {
     int64_t step;               /* the step the sweep computes (waveform inlets and outlets, tess_q_grid_t) */
     int32_t ntiles;             /* the sweep updates tiles [k0, ntiles) (a distributed rank: a range of them) */
     int32_t k0;
-    int32_t link_variant;       /* measurement switch: 1 coefficients, 2 the tile's link range in shared memory */
 } tess_gpu_q_args_t;
 
 /* A lattice at compile time: the core's per-node functions of one lattice and precision, its tile extent and
@@ -444,13 +443,16 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez,
         HX = EX + 2, HY = EY + 2, ZO = EZ == 1 ? 0 : 1, HZ = EZ + 2 * ZO, NH = HX * HY * HZ,
         EARLY = LINKS && PAT == TESS_GPU_AB, /* AB computes the link values in the kernel, in the halo phase */
-        TL = EARLY ? TESS_GPU_MAX_TILES_PER_BLOCK : 1
+        TL = EARLY ? TESS_GPU_MAX_TILES_PER_BLOCK : 1,
+        /* the slot carries its node's link directions (tess_gpu_link_pack_t), so no atomics: D2Q9 to D3Q19 */
+        MASKS = Q <= TESS_GPU_PACK_MASK_Q
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
     /* EARLY: per link of the tile its value, and per node its first link and the directions (link.dir) of its
-     * links (s_lrank) and of those that replace a population (s_lapply, not TESS_GPU_PACK_NONE), so that a node
-     * reads no link array in global memory after the barrier */
+     * links (s_lrank) and of those that replace a population (s_lapply, not TESS_GPU_PACK_NONE; with MASKS the
+     * directions of those that do not), so that a node reads no link array in global memory after the barrier;
+     * the tile's range of links (loaded before the first barrier) */
     __shared__ R s_val[TL][EARLY ? TESS_GPU_TILE_LINKS : 1];
     __shared__ int s_lfirst[TL][EARLY ? 64 : 1];
     __shared__ unsigned s_lrank[TL][EARLY ? 64 : 1], s_lapply[TL][EARLY ? 64 : 1];
@@ -466,10 +468,13 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         /* Algorithm 2, lines 1-4: the neighbourhood, then the node codes of the tile and its halo. */
         if (active && n < 27)
             s_nb[local][n] = a.neighbors[27 * (size_t)k + n];
-        if (EARLY && (a.link_variant & 2) && active && (n == 27 || n == 28))
+        /* the tile's link range beside the neighbourhood, so that the link phase starts from shared memory
+         * (one dependent round trip less; in registers it cost V11 1.6%) */
+        if (EARLY && active && (n == 27 || n == 28))
             s_lrange[local][n - 27] = a.tile_link[k + (n - 27)];
         if (EARLY) {
-            s_lfirst[local][n] = INT_MAX;
+            if (!MASKS)
+                s_lfirst[local][n] = INT_MAX;
             s_lrank[local][n] = 0u;
             s_lapply[local][n] = 0u;
         }
@@ -490,18 +495,16 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
          * are in flight and no population is live in registers, into shared memory (global beyond
          * TESS_GPU_TILE_LINKS), with each node's range of links, behind the barrier the node codes need anyway
          * (a link reads only the previous step's copy, so nothing orders it after the pull). Spread evenly over
-         * the tile's threads rather than over the few nodes with links; from 16-byte packed slots; no call, no
-         * spill (docs/performance-notes.md, "Bouzidi on the GPU": V10). */
+         * the tile's threads rather than over the few nodes with links; from packed slots (FP64 with the rule's
+         * coefficients: no division); no call, no spill (docs/performance-notes.md, "Bouzidi on the GPU": V10,
+         * V14). */
         if (EARLY && active) {
-            const bool srange = (a.link_variant & 2) != 0;
-            const int64_t l0 = srange ? s_lrange[local][0] : a.tile_link[k],
-                          l1 = srange ? s_lrange[local][1] : a.tile_link[k + 1];
-            const bool coef = sizeof(R) == 8 && (a.link_variant & 1);
+            const int64_t l0 = s_lrange[local][0], l1 = s_lrange[local][1];
             for (int64_t l = l0 + n; l < l1; l += 64) {
                 const int at = (int)(l - l0);
                 uint64_t bits;
                 R v;
-                if (coef) {
+                if (sizeof(R) == 8) {
                     const tess_gpu_link_cpack_t cp = a.cpacks[l];
                     bits = cp.bits;
                     v = (unsigned)(bits & 31u) != TESS_GPU_PACK_NONE
@@ -521,10 +524,21 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                     ((R *)a.link_val)[l] = v;
                 /* a node's links are consecutive (sorted by tile and node): the same range whatever the order */
                 const unsigned kd = (unsigned)(bits >> 5) & 31u;
-                atomicOr(&s_lrank[local][node], 1u << kd);
-                if (dir != TESS_GPU_PACK_NONE)
-                    atomicOr(&s_lapply[local][node], 1u << kd);
-                atomicMin(&s_lfirst[local][node], at);
+                if (MASKS) {
+                    /* the node's first link brings the node's directions; a link that replaces nothing (rare)
+                     * marks its own */
+                    if ((bits >> TESS_GPU_PACK_FIRST) & 1u) {
+                        s_lfirst[local][node] = at;
+                        s_lrank[local][node] = (unsigned)(bits >> TESS_GPU_PACK_MASK) << 1;
+                    }
+                    if (dir == TESS_GPU_PACK_NONE)
+                        atomicOr(&s_lapply[local][node], 1u << kd);
+                } else {
+                    atomicOr(&s_lrank[local][node], 1u << kd);
+                    if (dir != TESS_GPU_PACK_NONE)
+                        atomicOr(&s_lapply[local][node], 1u << kd);
+                    atomicMin(&s_lfirst[local][node], at);
+                }
             }
         }
         __syncthreads();
@@ -592,7 +606,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
          * 0.3 (docs/performance-notes.md, "Bouzidi on the GPU", V13). TESS_GPU_PACK_NONE or TESS_GPU_LINK_NONE:
          * no change, the upstream node is wet. AA reads the values of tess_gpu_q_link_pass. */
         if (EARLY) {
-            const unsigned apply = s_lapply[local][n];
+            const unsigned apply = MASKS ? s_lrank[local][n] & ~s_lapply[local][n] : s_lapply[local][n];
             if (apply) {
                 const unsigned rank = s_lrank[local][n];
                 const int first = s_lfirst[local][n];
@@ -602,7 +616,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                     if ((apply >> d) & 1u) {
                         const int at = first + __popc(rank & ((1u << d) - 1u));
                         f[j] = at < TESS_GPU_TILE_LINKS ? s_val[local][at]
-                                                        : ((const R *)a.link_val)[((a.link_variant & 2) ? s_lrange[local][0] : a.tile_link[k]) + at];
+                                                        : ((const R *)a.link_val)[s_lrange[local][0] + at];
                     }
                 }
             }
