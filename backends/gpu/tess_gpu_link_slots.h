@@ -19,9 +19,9 @@ typedef tess_link_slot_t tess_gpu_link_slot_t; /* 32 bytes: one sector */
  * in `bits` the direction i (5 bits, TESS_GPU_PACK_NONE for TESS_LINK_NONE), kd (5), the node (6), x + c_i and
  * x + 2 c_i each as 12 bits (1 << 11 when present | neighbour slot 0..26 << 6 | local index), and one bit set when
  * the wall term is not +0.0 (then read from the full slot). A tile extent of at least 2 keeps x + 2 c_i within the
- * 3x3x3 neighbourhood. Lattices of at most TESS_GPU_PACK_MASK_Q directions: bit TESS_GPU_PACK_FIRST set on a node's
- * first link, which carries the directions kd of all the node's links from bit TESS_GPU_PACK_MASK (bit kd - 1), so
- * that the kernel finds each node's links without shared-memory atomics. */
+ * 3x3x3 neighbourhood. FP64 (tess_gpu_link_cpack_t's bits) on lattices of at most TESS_GPU_PACK_MASK_Q directions:
+ * bit TESS_GPU_PACK_FIRST set on a node's first link, which carries the directions kd of all the node's links from
+ * bit TESS_GPU_PACK_MASK (bit kd - 1), so that the kernel finds each node's links without shared-memory atomics. */
 typedef struct {
     double q;
     uint64_t bits;
@@ -73,7 +73,7 @@ tess_gpu_link_slots_fill(const tess_link_t *__restrict__ links, const int32_t *_
               (uint64_t)s.node << 10 | tess_gpu_link_pack_node(nb27, s.n1) << 16 |
               tess_gpu_link_pack_node(nb27, s.n2) << 28 |
               (uint64_t)(__double_as_longlong(s.wall64) != 0 || __float_as_uint(s.wall32) != 0u) << 40;
-    if (L::q <= TESS_GPU_PACK_MASK_Q && (l == 0 || link_tile[l - 1] != k || links[l - 1].node != link.node)) {
+    if (cpacks && L::q <= TESS_GPU_PACK_MASK_Q && (l == 0 || link_tile[l - 1] != k || links[l - 1].node != link.node)) {
         uint64_t mask = 0; /* links are sorted by tile and node */
         for (int64_t m = l; m < nlinks && link_tile[m] == k && links[m].node == link.node; m++)
             mask |= (uint64_t)1 << (links[m].dir - 1);

@@ -444,19 +444,24 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         HX = EX + 2, HY = EY + 2, ZO = EZ == 1 ? 0 : 1, HZ = EZ + 2 * ZO, NH = HX * HY * HZ,
         EARLY = LINKS && PAT == TESS_GPU_AB, /* AB computes the link values in the kernel, in the halo phase */
         TL = EARLY ? TESS_GPU_MAX_TILES_PER_BLOCK : 1,
-        /* the slot carries its node's link directions (tess_gpu_link_pack_t), so no atomics: D2Q9 to D3Q19 */
-        MASKS = Q <= TESS_GPU_PACK_MASK_Q
+        /* FP64 (V14, docs/performance-notes.md, "Bouzidi on the GPU"): the slots with the rule's coefficients
+         * (tess_gpu_link_cpack_t), the tile's link range from shared memory, and (D2Q9 to D3Q19) each node's link
+         * directions on its first link's slot, so no shared-memory atomics. FP32 keeps V13's link phase: it lost
+         * 3.2% at porosity 0.3 with the range and the directions. */
+        F64 = sizeof(R) == 8,
+        SRANGE = EARLY && F64,
+        MASKS = F64 && Q <= TESS_GPU_PACK_MASK_Q
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
     /* EARLY: per link of the tile its value, and per node its first link and the directions (link.dir) of its
      * links (s_lrank) and of those that replace a population (s_lapply, not TESS_GPU_PACK_NONE; with MASKS the
      * directions of those that do not), so that a node reads no link array in global memory after the barrier;
-     * the tile's range of links (loaded before the first barrier) */
+     * (SRANGE) the tile's range of links, loaded before the first barrier */
     __shared__ R s_val[TL][EARLY ? TESS_GPU_TILE_LINKS : 1];
     __shared__ int s_lfirst[TL][EARLY ? 64 : 1];
     __shared__ unsigned s_lrank[TL][EARLY ? 64 : 1], s_lapply[TL][EARLY ? 64 : 1];
-    __shared__ int64_t s_lrange[TL][EARLY ? 2 : 1];
+    __shared__ int64_t s_lrange[TL][SRANGE ? 2 : 1];
     const int local = (int)(threadIdx.x >> 6);
     const int n = (int)(threadIdx.x & 63u);
     const int32_t k = a.k0 + (int32_t)(blockIdx.x * (blockDim.x >> 6)) + local;
@@ -470,7 +475,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             s_nb[local][n] = a.neighbors[27 * (size_t)k + n];
         /* the tile's link range beside the neighbourhood, so that the link phase starts from shared memory
          * (one dependent round trip less; in registers it cost V11 1.6%) */
-        if (EARLY && active && (n == 27 || n == 28))
+        if (SRANGE && active && (n == 27 || n == 28))
             s_lrange[local][n - 27] = a.tile_link[k + (n - 27)];
         if (EARLY) {
             if (!MASKS)
@@ -499,24 +504,15 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
          * coefficients: no division); no call, no spill (docs/performance-notes.md, "Bouzidi on the GPU": V10,
          * V14). */
         if (EARLY && active) {
-            const int64_t l0 = s_lrange[local][0], l1 = s_lrange[local][1];
-            for (int64_t l = l0 + n; l < l1; l += 64) {
+            const int64_t l0 = SRANGE ? s_lrange[local][0] : a.tile_link[k],
+                          l1 = SRANGE ? s_lrange[local][1] : a.tile_link[k + 1];
+            for (int64_t l = l0 + n; F64 && l < l1; l += 64) {
                 const int at = (int)(l - l0);
-                uint64_t bits;
-                R v;
-                if (sizeof(R) == 8) {
-                    const tess_gpu_link_cpack_t cp = a.cpacks[l];
-                    bits = cp.bits;
-                    v = (unsigned)(bits & 31u) != TESS_GPU_PACK_NONE
-                            ? tess_gpu_q_link_coef<R, LATTICE>(src, cp, s_nb[local], k, a, l)
-                            : (R)0;
-                } else {
-                    const tess_gpu_link_pack_t pk = a.packs[l];
-                    bits = pk.bits;
-                    v = (unsigned)(bits & 31u) != TESS_GPU_PACK_NONE
-                            ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l)
-                            : (R)0;
-                }
+                const tess_gpu_link_cpack_t cp = a.cpacks[l];
+                const uint64_t bits = cp.bits;
+                const R v = (unsigned)(bits & 31u) != TESS_GPU_PACK_NONE
+                                ? tess_gpu_q_link_coef<R, LATTICE>(src, cp, s_nb[local], k, a, l)
+                                : (R)0;
                 const unsigned dir = (unsigned)(bits & 31u), node = (unsigned)(bits >> 10) & 63u;
                 if (at < TESS_GPU_TILE_LINKS)
                     s_val[local][at] = v;
@@ -539,6 +535,22 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                         atomicOr(&s_lapply[local][node], 1u << kd);
                     atomicMin(&s_lfirst[local][node], at);
                 }
+            }
+            for (int64_t l = l0 + n; !F64 && l < l1; l += 64) {
+                const int at = (int)(l - l0);
+                const tess_gpu_link_pack_t pk = a.packs[l];
+                const unsigned dir = (unsigned)(pk.bits & 31u), node = (unsigned)(pk.bits >> 10) & 63u;
+                const R v =
+                    dir != TESS_GPU_PACK_NONE ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l) : (R)0;
+                if (at < TESS_GPU_TILE_LINKS)
+                    s_val[local][at] = v;
+                else
+                    ((R *)a.link_val)[l] = v;
+                const unsigned kd = (unsigned)(pk.bits >> 5) & 31u;
+                atomicOr(&s_lrank[local][node], 1u << kd);
+                if (dir != TESS_GPU_PACK_NONE)
+                    atomicOr(&s_lapply[local][node], 1u << kd);
+                atomicMin(&s_lfirst[local][node], at);
             }
         }
         __syncthreads();
@@ -616,7 +628,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                     if ((apply >> d) & 1u) {
                         const int at = first + __popc(rank & ((1u << d) - 1u));
                         f[j] = at < TESS_GPU_TILE_LINKS ? s_val[local][at]
-                                                        : ((const R *)a.link_val)[s_lrange[local][0] + at];
+                                                        : ((const R *)a.link_val)[(SRANGE ? s_lrange[local][0] : a.tile_link[k]) + at];
                     }
                 }
             }
