@@ -10,8 +10,9 @@
  * plain path and then a fix-up over its own link list; a D3Q19 Zou-He plane node takes the plain path and its
  * reconstruction; a non-equilibrium-extrapolation inlet/outlet node, which pulls its neighbour too, is left to a
  * list kernel that calls the core's whole per-node function. No physics is written here: every formula
- * is a core TESS_HD function (tess_q_bounce_back, tess_q_bouzidi, tess_q_collide_model, tess_q_node_step), and
- * each path gives the bits of tess_q_node_step, so CPU and GPU agree bitwise in the reproducible build. */
+ * is a core TESS_HD function (tess_q_bounce_back, tess_q_bouzidi or its two halves tess_q_bouzidi_coefs and
+ * tess_q_bouzidi_apply, tess_q_collide_model, tess_q_node_step), and each path gives the bits of tess_q_node_step,
+ * so CPU and GPU agree bitwise in the reproducible build. */
 #ifndef TESS_GPU_TILE_STEP_H
 #define TESS_GPU_TILE_STEP_H
 
