@@ -8,7 +8,7 @@
 # prints the tile kernels' registers, the tests and the bench rows last. Rows: c27 (D3Q27 cavity3d 256^3, AB and
 # AA, FP64 and FP32), c27aa (its AA only), c19aa (D3Q19 AA), c19 (D3Q19 AB and AA), sbb / sbz (spheres 192^3 at
 # porosity 0.3 and 0.5, AB FP64, bounce-back / bouzidi-quadratic), sbb3 / sbz3 (porosity 0.3 only), sbb4 / sbz4
-# (0.3, 0.5, 0.7, 0.9), c2d (D2Q9 cavity2d 4096^2, AB). Outputs under
+# (0.3, 0.5, 0.7, 0.9), sbbf / sbzf (0.3 and 0.7, FP32), c2d (D2Q9 cavity2d 4096^2, AB). Outputs under
 # $OUT or ./gpu-aa-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -50,6 +50,9 @@ rowargs() {
     sbz4) echo "--case spheres --size 192 --porosity 0.3,0.5,0.7,0.9 --pattern ab --precision double" \
         "--set physics.wall=bouzidi-quadratic" ;;
     c2d) echo "--case cavity2d --size 4096 --pattern ab --precision double,single" ;;
+    sbbf) echo "--case spheres --size 192 --porosity 0.3,0.7 --pattern ab --precision single" ;;
+    sbzf) echo "--case spheres --size 192 --porosity 0.3,0.7 --pattern ab --precision single" \
+        "--set physics.wall=bouzidi-quadratic" ;;
     sbb3) echo "--case spheres --size 192 --porosity 0.3 --pattern ab --precision double" ;;
     sbz3) echo "--case spheres --size 192 --porosity 0.3 --pattern ab --precision double" \
         "--set physics.wall=bouzidi-quadratic" ;;

@@ -10,8 +10,9 @@
  * plain path and then a fix-up over its own link list; a D3Q19 Zou-He plane node takes the plain path and its
  * reconstruction; a non-equilibrium-extrapolation inlet/outlet node, which pulls its neighbour too, is left to a
  * list kernel that calls the core's whole per-node function. No physics is written here: every formula
- * is a core TESS_HD function (tess_q_bounce_back, tess_q_bouzidi, tess_q_collide_model, tess_q_node_step), and
- * each path gives the bits of tess_q_node_step, so CPU and GPU agree bitwise in the reproducible build. */
+ * is a core TESS_HD function (tess_q_bounce_back, tess_q_bouzidi or its two halves tess_q_bouzidi_coefs and
+ * tess_q_bouzidi_apply, tess_q_collide_model, tess_q_node_step), and each path gives the bits of tess_q_node_step,
+ * so CPU and GPU agree bitwise in the reproducible build. */
 #ifndef TESS_GPU_TILE_STEP_H
 #define TESS_GPU_TILE_STEP_H
 
@@ -30,6 +31,7 @@ typedef struct {
     const tess_link_t *links;   /* the tiling's curved-wall links, sorted by tile and node */
     const tess_gpu_link_slot_t *slots; /* per link: where its rule reads (tess_gpu_link_slots.h) */
     const tess_gpu_link_pack_t *packs; /* the same in 16 bytes (the AB kernel) */
+    const tess_gpu_link_cpack_t *cpacks; /* FP64: with the rule's coefficients (the AB kernel); else NULL */
     const int64_t *tile_link;   /* per tile: its first link; ntiles + 1 entries */
     void *link_val;             /* per link: its value this step (R), written and read by the tile's block */
     const int64_t *node_link;   /* per tile node: its first link */
@@ -84,6 +86,15 @@ template <typename R, int LATTICE> struct tess_gpu_q;
                                                     int have2, R wall)                                             \
         {                                                                                                          \
             return tess_q_bouzidi_##NAME(order, q_, fb, fi, fb1, fb2, fi1, have1, have2, wall);                    \
+        }                                                                                                          \
+        static __device__ __forceinline__ int bouzidi_coefs(int order, R q_, int have1, int have2, R c[3])       \
+        {                                                                                                          \
+            return tess_q_bouzidi_coefs_##NAME(order, q_, have1, have2, c);                                       \
+        }                                                                                                          \
+        static __device__ __forceinline__ R bouzidi_apply(int form, const R c[3], R fb, R fi, R fb1, R fb2, R fi1, \
+                                                          R wall)                                                  \
+        {                                                                                                          \
+            return tess_q_bouzidi_apply_##NAME(form, c, fb, fi, fb1, fb2, fi1, wall);                             \
         }                                                                                                          \
         static __device__ __forceinline__ void slot_fill(const tess_params_t *p, const tess_q_grid_t *g, int32_t k, \
                                                          const tess_link_t *link, tess_link_slot_t *s)             \
@@ -207,6 +218,35 @@ static __device__ __forceinline__ R tess_gpu_q_link_packed(const R *__restrict__
     const R fb2 = have2 ? src[t2 + (size_t)kd * 64] : (R)0;
     const R wall = (pk.bits >> 40) & 1u ? (sizeof(R) == 8 ? (R)a.slots[l].wall64 : (R)a.slots[l].wall32) : (R)0;
     return L::bouzidi(order, (R)pk.q, fb, fi, fb1, fb2, fi1, have1, have2, wall);
+}
+
+/* The same from FP64's packed slot with the rule's coefficients (tess_gpu_link_cpack_t): the core's
+ * tess_q_bouzidi_apply on the coefficients tess_q_bouzidi_coefs gave at the first step (the bits of
+ * tess_q_bouzidi), and only the loads the link's form reads (q < 1/2: fb, fb1, fb2; q >= 1/2: fb, fi, fi1). */
+template <typename R, int LATTICE>
+static __device__ __forceinline__ R tess_gpu_q_link_coef(const R *__restrict__ src, const tess_gpu_link_cpack_t &cp,
+                                                         const int32_t *nb, int32_t k, const tess_gpu_q_args_t &a,
+                                                         int64_t l)
+{
+    typedef tess_gpu_q<R, LATTICE> L;
+    enum { Q = L::q };
+    const uint64_t bits = cp.bits;
+    const unsigned i = (unsigned)(bits & 31u), kd = (unsigned)(bits >> 5) & 31u;
+    const unsigned node = (unsigned)(bits >> 10) & 63u;
+    const unsigned c1 = (unsigned)(bits >> 16) & 0xFFFu, c2 = (unsigned)(bits >> 28) & 0xFFFu;
+    const int form = (int)(bits >> 41) & 7;
+    const bool before = form == TESS_BOUZIDI_BEFORE1 || form == TESS_BOUZIDI_BEFORE2;
+    const bool after = form == TESS_BOUZIDI_AFTER1 || form == TESS_BOUZIDI_AFTER2;
+    const size_t t1 = (size_t)nb[(c1 >> 6) & 31u] * Q * 64 + (c1 & 63u);
+    const size_t t2 = (size_t)nb[(c2 >> 6) & 31u] * Q * 64 + (c2 & 63u);
+    const R fb = src[((size_t)k * Q + kd) * 64 + node];
+    const R fi = after ? src[((size_t)k * Q + i) * 64 + node] : (R)0;
+    const R fb1 = before ? src[t1 + (size_t)kd * 64] : (R)0;
+    const R fb2 = form == TESS_BOUZIDI_BEFORE2 ? src[t2 + (size_t)kd * 64] : (R)0;
+    const R fi1 = form == TESS_BOUZIDI_AFTER2 ? src[t1 + (size_t)i * 64] : (R)0;
+    const R wall = (bits >> 40) & 1u ? (sizeof(R) == 8 ? (R)a.slots[l].wall64 : (R)a.slots[l].wall32) : (R)0;
+    const R c[3] = {(R)cp.c[0], (R)cp.c[1], (R)cp.c[2]};
+    return L::bouzidi_apply(form, c, fb, fi, fb1, fb2, fi1, wall);
 }
 
 /* The patterns of the tile kernel: AB (two copies), and AA's odd and even steps on one copy (docs/patterns.md,
@@ -404,16 +444,25 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez,
         HX = EX + 2, HY = EY + 2, ZO = EZ == 1 ? 0 : 1, HZ = EZ + 2 * ZO, NH = HX * HY * HZ,
         EARLY = LINKS && PAT == TESS_GPU_AB, /* AB computes the link values in the kernel, in the halo phase */
-        TL = EARLY ? TESS_GPU_MAX_TILES_PER_BLOCK : 1
+        TL = EARLY ? TESS_GPU_MAX_TILES_PER_BLOCK : 1,
+        /* FP64 (V14, docs/performance-notes.md, "Bouzidi on the GPU"): the slots with the rule's coefficients
+         * (tess_gpu_link_cpack_t), the tile's link range from shared memory, and (D2Q9 to D3Q19) each node's link
+         * directions on its first link's slot, so no shared-memory atomics. FP32 keeps V13's link phase: it lost
+         * 3.2% at porosity 0.3 with the range and the directions. */
+        F64 = sizeof(R) == 8,
+        SRANGE = EARLY && F64,
+        MASKS = F64 && Q <= TESS_GPU_PACK_MASK_Q
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
     /* EARLY: per link of the tile its value, and per node its first link and the directions (link.dir) of its
-     * links (s_lrank) and of those that replace a population (s_lapply, not TESS_GPU_PACK_NONE), so that a node
-     * reads no link array in global memory after the barrier */
+     * links (s_lrank) and of those that replace a population (s_lapply, not TESS_GPU_PACK_NONE; with MASKS the
+     * directions of those that do not), so that a node reads no link array in global memory after the barrier;
+     * (SRANGE) the tile's range of links, loaded before the first barrier */
     __shared__ R s_val[TL][EARLY ? TESS_GPU_TILE_LINKS : 1];
     __shared__ int s_lfirst[TL][EARLY ? 64 : 1];
     __shared__ unsigned s_lrank[TL][EARLY ? 64 : 1], s_lapply[TL][EARLY ? 64 : 1];
+    __shared__ int64_t s_lrange[TL][SRANGE ? 2 : 1];
     const int local = (int)(threadIdx.x >> 6);
     const int n = (int)(threadIdx.x & 63u);
     const int32_t k = a.k0 + (int32_t)(blockIdx.x * (blockDim.x >> 6)) + local;
@@ -425,8 +474,13 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         /* Algorithm 2, lines 1-4: the neighbourhood, then the node codes of the tile and its halo. */
         if (active && n < 27)
             s_nb[local][n] = a.neighbors[27 * (size_t)k + n];
+        /* the tile's link range beside the neighbourhood, so that the link phase starts from shared memory
+         * (one dependent round trip less; in registers it cost V11 1.6%) */
+        if (SRANGE && active && (n == 27 || n == 28))
+            s_lrange[local][n - 27] = a.tile_link[k + (n - 27)];
         if (EARLY) {
-            s_lfirst[local][n] = INT_MAX;
+            if (!MASKS)
+                s_lfirst[local][n] = INT_MAX;
             s_lrank[local][n] = 0u;
             s_lapply[local][n] = 0u;
         }
@@ -447,11 +501,43 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
          * are in flight and no population is live in registers, into shared memory (global beyond
          * TESS_GPU_TILE_LINKS), with each node's range of links, behind the barrier the node codes need anyway
          * (a link reads only the previous step's copy, so nothing orders it after the pull). Spread evenly over
-         * the tile's threads rather than over the few nodes with links; from 16-byte packed slots; no call, no
-         * spill (docs/performance-notes.md, "Bouzidi on the GPU": V10). */
+         * the tile's threads rather than over the few nodes with links; from packed slots (FP64 with the rule's
+         * coefficients: no division); no call, no spill (docs/performance-notes.md, "Bouzidi on the GPU": V10,
+         * V14). */
         if (EARLY && active) {
-            const int64_t l0 = a.tile_link[k], l1 = a.tile_link[k + 1];
-            for (int64_t l = l0 + n; l < l1; l += 64) {
+            const int64_t l0 = SRANGE ? s_lrange[local][0] : a.tile_link[k],
+                          l1 = SRANGE ? s_lrange[local][1] : a.tile_link[k + 1];
+            for (int64_t l = l0 + n; F64 && l < l1; l += 64) {
+                const int at = (int)(l - l0);
+                const tess_gpu_link_cpack_t cp = a.cpacks[l];
+                const uint64_t bits = cp.bits;
+                const R v = (unsigned)(bits & 31u) != TESS_GPU_PACK_NONE
+                                ? tess_gpu_q_link_coef<R, LATTICE>(src, cp, s_nb[local], k, a, l)
+                                : (R)0;
+                const unsigned dir = (unsigned)(bits & 31u), node = (unsigned)(bits >> 10) & 63u;
+                if (at < TESS_GPU_TILE_LINKS)
+                    s_val[local][at] = v;
+                else
+                    ((R *)a.link_val)[l] = v;
+                /* a node's links are consecutive (sorted by tile and node): the same range whatever the order */
+                const unsigned kd = (unsigned)(bits >> 5) & 31u;
+                if (MASKS) {
+                    /* the node's first link brings the node's directions; a link that replaces nothing (rare)
+                     * marks its own */
+                    if ((bits >> TESS_GPU_PACK_FIRST) & 1u) {
+                        s_lfirst[local][node] = at;
+                        s_lrank[local][node] = (unsigned)(bits >> TESS_GPU_PACK_MASK) << 1;
+                    }
+                    if (dir == TESS_GPU_PACK_NONE)
+                        atomicOr(&s_lapply[local][node], 1u << kd);
+                } else {
+                    atomicOr(&s_lrank[local][node], 1u << kd);
+                    if (dir != TESS_GPU_PACK_NONE)
+                        atomicOr(&s_lapply[local][node], 1u << kd);
+                    atomicMin(&s_lfirst[local][node], at);
+                }
+            }
+            for (int64_t l = l0 + n; !F64 && l < l1; l += 64) {
                 const int at = (int)(l - l0);
                 const tess_gpu_link_pack_t pk = a.packs[l];
                 const unsigned dir = (unsigned)(pk.bits & 31u), node = (unsigned)(pk.bits >> 10) & 63u;
@@ -461,7 +547,6 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                     s_val[local][at] = v;
                 else
                     ((R *)a.link_val)[l] = v;
-                /* a node's links are consecutive (sorted by tile and node): the same range whatever the order */
                 const unsigned kd = (unsigned)(pk.bits >> 5) & 31u;
                 atomicOr(&s_lrank[local][node], 1u << kd);
                 if (dir != TESS_GPU_PACK_NONE)
@@ -534,7 +619,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
          * 0.3 (docs/performance-notes.md, "Bouzidi on the GPU", V13). TESS_GPU_PACK_NONE or TESS_GPU_LINK_NONE:
          * no change, the upstream node is wet. AA reads the values of tess_gpu_q_link_pass. */
         if (EARLY) {
-            const unsigned apply = s_lapply[local][n];
+            const unsigned apply = MASKS ? s_lrank[local][n] & ~s_lapply[local][n] : s_lapply[local][n];
             if (apply) {
                 const unsigned rank = s_lrank[local][n];
                 const int first = s_lfirst[local][n];
@@ -544,7 +629,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                     if ((apply >> d) & 1u) {
                         const int at = first + __popc(rank & ((1u << d) - 1u));
                         f[j] = at < TESS_GPU_TILE_LINKS ? s_val[local][at]
-                                                        : ((const R *)a.link_val)[a.tile_link[k] + at];
+                                                        : ((const R *)a.link_val)[(SRANGE ? s_lrange[local][0] : a.tile_link[k]) + at];
                     }
                 }
             }
