@@ -340,8 +340,8 @@ tess_gpu_q_link_pass(const R *__restrict__ f, const tess_gpu_q_args_t a, const i
  * receives the next one. AA (TESS_GPU_AA_ODD, TESS_GPU_AA_EVEN): src and dst are the one copy, read and written
  * through the step's conventions; a node reads and writes the same slots, which no other node touches in the step,
  * and every thread issues its loads before its stores, so the in-place update has no race (the restrict
- * qualifiers stay: no thread reads a slot another thread writes). Thread n of a tile is its node of local index
- * n = x + ex (y + ey z). Dry nodes are neither read as fluid nor written: every copy starts with the state (as on
+ * qualifiers stay: no thread reads a slot another thread writes). Each thread has one node of local index
+ * n = x + ex (y + ey z) of one of the block's tiles (with two tiles, a warp holds a 16-node slab of each). Dry nodes are neither read as fluid nor written: every copy starts with the state (as on
  * the CPU). VARIANT: TESS_KERNEL_FULL, or the measurement variants (propagation without collision; read and write
  * only). LINKS: whether the run has curved-wall links (Bouzidi); a kernel without carries none of their code or
  * registers, and the measurement variants pull with halfway walls only. AB computes the link values in the
@@ -395,6 +395,13 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_links_cap {
     enum { value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 && PAT == TESS_GPU_AB ? 7 : 0 };
 };
 
+/* Tiles a block of the tile kernel sweeps whatever the configuration's tiles_per_block says (0: as it says):
+ * AA's odd step on the 3D lattices takes two, whose warps each take a z-plane of both (PAIR below;
+ * docs/performance-notes.md, "GPU AA: two x-neighbour tiles per warp"). */
+template <typename R, int LATTICE, int PAT> struct tess_gpu_q_tpb {
+    enum { value = PAT == TESS_GPU_AA_ODD && LATTICE != TESS_LATTICE_D2Q9 ? 2 : 0 };
+};
+
 template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0>
 __global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
 tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
@@ -404,7 +411,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez,
         HX = EX + 2, HY = EY + 2, ZO = EZ == 1 ? 0 : 1, HZ = EZ + 2 * ZO, NH = HX * HY * HZ,
         EARLY = LINKS && PAT == TESS_GPU_AB, /* AB computes the link values in the kernel, in the halo phase */
-        TL = EARLY ? TESS_GPU_MAX_TILES_PER_BLOCK : 1
+        TL = EARLY ? TESS_GPU_MAX_TILES_PER_BLOCK : 1,
+        PAIR = PAT == TESS_GPU_AA_ODD && EX * EY == 16 /* 3D 4x4x4 tiles; launched with two tiles a block */
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
@@ -414,8 +422,16 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     __shared__ R s_val[TL][EARLY ? TESS_GPU_TILE_LINKS : 1];
     __shared__ int s_lfirst[TL][EARLY ? 64 : 1];
     __shared__ unsigned s_lrank[TL][EARLY ? 64 : 1], s_lapply[TL][EARLY ? 64 : 1];
-    const int local = (int)(threadIdx.x >> 6);
-    const int n = (int)(threadIdx.x & 63u);
+    /* AB and AA's even step: thread n of tile t of the block is node n, one or two tiles (tiles_per_block). AA's
+     * odd step (PAIR): always two consecutive tiles, x-neighbours in the tiling's z, y, x order wherever both lie in
+     * one row of tiles, and each warp takes one z-plane (16 nodes) of both, so that the x-shifted row pieces of a
+     * direction on both sides of their shared face are loaded and stored by one warp instruction in whole 32-byte
+     * sectors (docs/performance-notes.md, "GPU AA: two x-neighbour tiles per warp"). Fixed at compile time, so that
+     * the compiler recomputes the node from the thread index instead of keeping it across the collision. Either
+     * way each node does the same operations: the same bits. */
+    const unsigned tid = threadIdx.x;
+    const int local = PAIR ? (int)((tid >> 4) & 1u) : (int)(tid >> 6);
+    const int n = PAIR ? (int)((tid & 15u) | ((tid >> 5) << 4)) : (int)(tid & 63u);
     const int32_t k = a.k0 + (int32_t)(blockIdx.x * (blockDim.x >> 6)) + local;
     const bool active = k < a.ntiles;
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
