@@ -803,7 +803,7 @@ TESS_GPU_OP void tess_gpu_describe(const tess_backend_t *be, char *buf, size_t l
                  be->tiles_per_block == 1 ? "" : "s",
                  be->cfg.pattern == TESS_PATTERN_AA && be->shape.lattice == TESS_LATTICE_D3Q19 &&
                          be->cfg.precision == TESS_PRECISION_DOUBLE
-                     ? " (odd step: 2, tess_gpu_q_opt)"
+                     ? " (odd step: 2, tess_gpu_q_pair)"
                      : "");
     snprintf(buf, len,
              "%s %s (compute capability %d.%d), %d multiprocessors, %.1f GiB, %d MHz, memory %d MHz x %d bit, "

@@ -42,41 +42,6 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q(tess_kernel_variant v, int collisi
                  : tess_gpu_pick_q_full<R, LAT, false, PAT>(collision);
 }
 
-/* MEASUREMENT ONLY (branch gpu-aa2, to be removed): TESS_GPU_AA_VAR picks other instances of AA's odd LBGK kernel
- * without links; *tpb: 2 (paired) or -1 (tiles_per_block). 1: D3Q19 FP64 paired, capped at 128 registers; 2: paired
- * (the lattice's cap); 3: FP64 paired with evict-first stores; 4: FP64 unpaired with evict-first stores. */
-template <typename R, int LAT, int PAT> static tess_gpu_q_kernel_t<R> tess_gpu_measure_q(int *tpb)
-{
-    const char *e = getenv("TESS_GPU_AA_VAR");
-    const int v = e ? atoi(e) : 0;
-    (void)v;
-    if constexpr (PAT == TESS_GPU_AA_ODD && (LAT == TESS_LATTICE_D3Q19 || LAT == TESS_LATTICE_D3Q27)) {
-        enum { CAP = tess_gpu_q_cap<R, LAT, PAT>::value, M = tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value };
-        if constexpr (LAT == TESS_LATTICE_D3Q19 && sizeof(R) == 8) {
-            if (v == 1) {
-                *tpb = 2;
-                return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, 4, TESS_GPU_OPT_PAIR>;
-            }
-        }
-        if (v == 2) {
-            *tpb = 2;
-            return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, CAP, TESS_GPU_OPT_PAIR>;
-        }
-        if constexpr (sizeof(R) == 8) {
-            if (v == 3) {
-                *tpb = 2;
-                return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, CAP,
-                                       TESS_GPU_OPT_PAIR | TESS_GPU_OPT_CS>;
-            }
-            if (v == 4) {
-                *tpb = -1;
-                return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, CAP, TESS_GPU_OPT_CS>;
-            }
-        }
-    }
-    return nullptr;
-}
-
 /* One step: one or two tiles (64 threads each) per block. AB: the sweep from one copy into the other, then the
  * inlet/outlet list kernel. AA, in place: the passes that read other nodes' slots (curved links, the inlet/outlet
  * nodes' whole gather) first, then the sweep, then the inlet/outlet values into their slots. The caller advances
@@ -97,16 +62,8 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
     R *dst = (R *)be->f[aa ? be->cur : 1 - be->cur];
     const bool links = be->node_nlink && be->consts.p.wall != TESS_WALL_BOUNCE_BACK;
     const bool full = be->cfg.variant == TESS_KERNEL_FULL;
-    tess_gpu_q_kernel_t<R> kernel = tess_gpu_pick_q<R, LAT, PAT>(be->cfg.variant, be->consts.p.collision, links);
-    int mtpb = 0;
-    if (!links && full && be->consts.p.collision == TESS_COLLISION_LBGK) {
-        tess_gpu_q_kernel_t<R> km = tess_gpu_measure_q<R, LAT, PAT>(&mtpb);
-        if (km)
-            kernel = km;
-    }
     const int fixed_tpb = (int)tess_gpu_q_tpb<R, LAT, PAT>::value; /* where AA's odd step pairs tiles: two */
-    const unsigned tpb = (unsigned)(mtpb > 0 ? mtpb : mtpb < 0 ? be->tiles_per_block
-                                                  : fixed_tpb > 0 ? fixed_tpb : be->tiles_per_block);
+    const unsigned tpb = (unsigned)(fixed_tpb > 0 ? fixed_tpb : be->tiles_per_block);
     const int32_t k0 = be->sweep_k0, k1 = be->sweep_k1;
     const unsigned blocks = (unsigned)(((size_t)(k1 - k0) + tpb - 1) / tpb);
     const bool open = be->nopen > 0 && be->cfg.variant != TESS_KERNEL_READ_WRITE_ONLY;
@@ -129,7 +86,7 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
         }
     }
     if (blocks)
-        kernel<<<blocks, 64 * tpb>>>(src, dst, a);
+        tess_gpu_pick_q<R, LAT, PAT>(be->cfg.variant, be->consts.p.collision, links)<<<blocks, 64 * tpb>>>(src, dst, a);
     if constexpr (PAT != TESS_GPU_AB) {
         if (open && o1 > o0)
             tess_gpu_q_open_store<R, LAT><<<ob, 64>>>((const R *)be->open_val + (size_t)Q * o0, dst, a, be->open + o0,

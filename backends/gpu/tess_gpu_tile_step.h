@@ -395,26 +395,21 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_links_cap {
     enum { value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 && PAT == TESS_GPU_AB ? 7 : 0 };
 };
 
-/* How AA's odd step maps threads to nodes (OPT bits of the tile kernel): TESS_GPU_OPT_PAIR takes two consecutive
- * tiles a block (x-neighbours in the tiling's z, y, x order wherever both lie in one row of tiles), each warp a
- * z-plane of both, so that the x-shifted row pieces of a direction on both sides of their shared face are loaded
- * and stored by one warp instruction in whole 32-byte sectors. Kept where it measured faster on the H100
- * (docs/performance-notes.md, "GPU AA: two x-neighbour tiles per warp"): D3Q19 FP64. TESS_GPU_OPT_CS: the odd
- * step's stores evict-first (MEASUREMENT ONLY). */
-enum { TESS_GPU_OPT_PAIR = 1, TESS_GPU_OPT_CS = 2 };
-template <typename R, int LATTICE, int PAT> struct tess_gpu_q_opt {
-    enum {
-        value = PAT == TESS_GPU_AA_ODD && LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 8 ? TESS_GPU_OPT_PAIR : 0
-    };
+/* Whether AA's odd step pairs tiles (PAIR in the kernel): two consecutive tiles a block (x-neighbours in the
+ * tiling's z, y, x order wherever both lie in one row of tiles), each warp a z-plane of both, so that the x-shifted
+ * row pieces of a direction on both sides of their shared face are loaded and stored by one warp instruction in
+ * whole 32-byte sectors. Where it measured faster on the H100 (docs/performance-notes.md, "GPU AA: two x-neighbour
+ * tiles per warp"): D3Q19 FP64 +4.0%; D3Q27 FP64 +0.2% (8 bytes of spills at its cap), FP32 -0.8% to -1.6%. */
+template <typename R, int LATTICE, int PAT> struct tess_gpu_q_pair {
+    enum { value = PAT == TESS_GPU_AA_ODD && LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 8 };
 };
 
 /* Tiles a block of the tile kernel sweeps whatever the configuration's tiles_per_block says (0: as it says). */
 template <typename R, int LATTICE, int PAT> struct tess_gpu_q_tpb {
-    enum { value = tess_gpu_q_opt<R, LATTICE, PAT>::value & TESS_GPU_OPT_PAIR ? 2 : 0 };
+    enum { value = tess_gpu_q_pair<R, LATTICE, PAT>::value ? 2 : 0 };
 };
 
-template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0,
-          int OPT = tess_gpu_q_opt<R, LATTICE, PAT>::value>
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0>
 __global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
 tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
 {
@@ -424,7 +419,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         HX = EX + 2, HY = EY + 2, ZO = EZ == 1 ? 0 : 1, HZ = EZ + 2 * ZO, NH = HX * HY * HZ,
         EARLY = LINKS && PAT == TESS_GPU_AB, /* AB computes the link values in the kernel, in the halo phase */
         TL = EARLY ? TESS_GPU_MAX_TILES_PER_BLOCK : 1,
-        PAIR = (OPT & TESS_GPU_OPT_PAIR) && EX * EY == 16 /* 3D 4x4x4 tiles; launched with two tiles a block */
+        PAIR = tess_gpu_q_pair<R, LATTICE, PAT>::value && EX * EY == 16 /* launched with two tiles a block */
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
@@ -434,7 +429,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     __shared__ R s_val[TL][EARLY ? TESS_GPU_TILE_LINKS : 1];
     __shared__ int s_lfirst[TL][EARLY ? 64 : 1];
     __shared__ unsigned s_lrank[TL][EARLY ? 64 : 1], s_lapply[TL][EARLY ? 64 : 1];
-    /* Thread n of tile t of the block is node n (one or two tiles: tiles_per_block), or with PAIR (tess_gpu_q_opt)
+    /* Thread n of tile t of the block is node n (one or two tiles: tiles_per_block), or with PAIR (tess_gpu_q_pair)
      * each warp takes one z-plane (16 nodes) of both tiles of the block. Fixed at compile time, so that the
      * compiler recomputes the node from the thread index instead of keeping it across the collision. Either way
      * each node does the same operations: the same bits. */
@@ -620,12 +615,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             const int dl = (dx & (EX - 1)) + EX * ((dy & (EY - 1)) + EY * (dz & (EZ - 1)));
             const size_t at = (wet_down >> i) & 1u ? ((size_t)t * Q + L::opp(i)) * 64 + dl
                                                    : ((size_t)k * Q + i) * 64 + n;
-#if defined(TESS_GPU_CUDA)
-            if (OPT & TESS_GPU_OPT_CS)
-                __stcs(&dst[at], f[i]);
-            else
-#endif
-                dst[at] = f[i];
+            dst[at] = f[i];
         }
         return;
     }
@@ -644,12 +634,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             const int dl = (dx & (EX - 1)) + EX * ((dy & (EY - 1)) + EY * (dz & (EZ - 1)));
             const size_t at = code == TESS_GPU_WET ? ((size_t)nb[slot] * Q + L::opp(i)) * 64 + dl
                                                    : ((size_t)k * Q + i) * 64 + n;
-#if defined(TESS_GPU_CUDA)
-            if (OPT & TESS_GPU_OPT_CS)
-                __stcs(&dst[at], f[i]);
-            else
-#endif
-                dst[at] = f[i];
+            dst[at] = f[i];
         }
         return;
     }
