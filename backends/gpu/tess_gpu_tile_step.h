@@ -341,8 +341,9 @@ tess_gpu_q_link_pass(const R *__restrict__ f, const tess_gpu_q_args_t a, const i
  * through the step's conventions; a node reads and writes the same slots, which no other node touches in the step,
  * and every thread issues its loads before its stores, so the in-place update has no race (the restrict
  * qualifiers stay: no thread reads a slot another thread writes). Each thread has one node of local index
- * n = x + ex (y + ey z) of one of the block's tiles (with two tiles, a warp holds a 16-node slab of each). Dry nodes are neither read as fluid nor written: every copy starts with the state (as on
- * the CPU). VARIANT: TESS_KERNEL_FULL, or the measurement variants (propagation without collision; read and write
+ * n = x + ex (y + ey z) of one of the block's tiles (paired, a warp holds a 16-node slab of each of two). Dry
+ * nodes are neither read as fluid nor written: every copy starts with the state (as on the CPU). VARIANT:
+ * TESS_KERNEL_FULL, or the measurement variants (propagation without collision; read and write
  * only). LINKS: whether the run has curved-wall links (Bouzidi); a kernel without carries none of their code or
  * registers, and the measurement variants pull with halfway walls only. AB computes the link values in the
  * kernel, before the node codes' barrier; AA reads them from tess_gpu_q_link_pass, which ran before the sweep. */
@@ -404,7 +405,8 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_pair {
     enum { value = PAT == TESS_GPU_AA_ODD && LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 8 };
 };
 
-/* Tiles a block of the tile kernel sweeps whatever the configuration's tiles_per_block says (0: as it says). */
+/* Tiles a block of the tile kernel sweeps whatever the configuration's tiles_per_block says (0: as it says): two
+ * where AA's odd step pairs tiles. */
 template <typename R, int LATTICE, int PAT> struct tess_gpu_q_tpb {
     enum { value = tess_gpu_q_pair<R, LATTICE, PAT>::value ? 2 : 0 };
 };
