@@ -6,9 +6,10 @@
 # BINARY `before` or `after`, SETTING `-` or NAME=VALUE[,NAME=VALUE], an environment), Nsight Compute's memory
 # counters of the tile kernel (AAS_NCU: ROW@BINARY@SETTING, the third launch of tess_gpu_q_step) and the tests;
 # prints the tile kernels' registers, the tests and the bench rows last. Rows: c27 (D3Q27 cavity3d 256^3, AB and
-# AA, FP64 and FP32), c27aa (its AA only), c19aa (D3Q19 AA), c19 (D3Q19 AB and AA), sbb / sbz (spheres 192^3 at
-# porosity 0.3 and 0.5, AB FP64, bounce-back / bouzidi-quadratic), sbb3 / sbz3 (porosity 0.3 only), sbb4 / sbz4
-# (0.3, 0.5, 0.7, 0.9), sbbf / sbzf (0.3 and 0.7, FP32), c2d (D2Q9 cavity2d 4096^2, AB). Outputs under
+# AA, FP64 and FP32), c27aa (its AA only), c27ab (its AB only), c19 / c19aa / c19ab (the same for D3Q19), s5
+# (spheres 192^3 at porosity 0.5, AB and AA, both precisions), sbb / sbz (spheres 192^3 at porosity 0.3 and 0.5,
+# AB FP64, bounce-back / bouzidi-quadratic), sbb3 / sbz3 (porosity 0.3 only), sbb4 / sbz4 (0.3, 0.5, 0.7, 0.9),
+# sbbf / sbzf (0.3 and 0.7, FP32), c2d (D2Q9 cavity2d 4096^2, AB). Outputs under
 # $OUT or ./gpu-aa-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -43,6 +44,9 @@ rowargs() {
     c27aa) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --pattern aa --precision double,single" ;;
     c19) echo "--case cavity3d --size 256 --pattern ab,aa --precision double,single" ;;
     c19aa) echo "--case cavity3d --size 256 --pattern aa --precision double,single" ;;
+    c27ab) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --pattern ab --precision double,single" ;;
+    c19ab) echo "--case cavity3d --size 256 --pattern ab --precision double,single" ;;
+    s5) echo "--case spheres --size 192 --porosity 0.5 --pattern ab,aa --precision double,single" ;;
     sbb) echo "--case spheres --size 192 --porosity 0.3,0.5 --pattern ab --precision double" ;;
     sbz) echo "--case spheres --size 192 --porosity 0.3,0.5 --pattern ab --precision double" \
         "--set physics.wall=bouzidi-quadratic" ;;

@@ -60,11 +60,12 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
     const bool aa = pat != TESS_GPU_AB;
     const R *src = (const R *)be->f[be->cur];
     R *dst = (R *)be->f[aa ? be->cur : 1 - be->cur];
-    const unsigned tpb = (unsigned)be->tiles_per_block;
-    const int32_t k0 = be->sweep_k0, k1 = be->sweep_k1;
-    const unsigned blocks = (unsigned)(((size_t)(k1 - k0) + tpb - 1) / tpb);
     const bool links = be->node_nlink && be->consts.p.wall != TESS_WALL_BOUNCE_BACK;
     const bool full = be->cfg.variant == TESS_KERNEL_FULL;
+    const int fixed_tpb = (int)tess_gpu_q_tpb<R, LAT, PAT>::value; /* where AA's odd step pairs tiles: two */
+    const unsigned tpb = (unsigned)(fixed_tpb > 0 ? fixed_tpb : be->tiles_per_block);
+    const int32_t k0 = be->sweep_k0, k1 = be->sweep_k1;
+    const unsigned blocks = (unsigned)(((size_t)(k1 - k0) + tpb - 1) / tpb);
     const bool open = be->nopen > 0 && be->cfg.variant != TESS_KERNEL_READ_WRITE_ONLY;
     const int32_t o0 = tess_gpu_open_first(be, k0), o1 = tess_gpu_open_first(be, k1);
     const unsigned ob = (unsigned)((o1 - o0 + 63) / 64);

@@ -380,9 +380,10 @@ tess_gpu_q_link_pass(const R *__restrict__ f, const tess_gpu_q_args_t a, const i
  * receives the next one. AA (TESS_GPU_AA_ODD, TESS_GPU_AA_EVEN): src and dst are the one copy, read and written
  * through the step's conventions; a node reads and writes the same slots, which no other node touches in the step,
  * and every thread issues its loads before its stores, so the in-place update has no race (the restrict
- * qualifiers stay: no thread reads a slot another thread writes). Thread n of a tile is its node of local index
- * n = x + ex (y + ey z). Dry nodes are neither read as fluid nor written: every copy starts with the state (as on
- * the CPU). VARIANT: TESS_KERNEL_FULL, or the measurement variants (propagation without collision; read and write
+ * qualifiers stay: no thread reads a slot another thread writes). Each thread has one node of local index
+ * n = x + ex (y + ey z) of one of the block's tiles (paired, a warp holds a 16-node slab of each of two). Dry
+ * nodes are neither read as fluid nor written: every copy starts with the state (as on the CPU). VARIANT:
+ * TESS_KERNEL_FULL, or the measurement variants (propagation without collision; read and write
  * only). LINKS: whether the run has curved-wall links (Bouzidi); a kernel without carries none of their code or
  * registers, and the measurement variants pull with halfway walls only. AB computes the link values in the
  * kernel, before the node codes' barrier; AA reads them from tess_gpu_q_link_pass, which ran before the sweep. */
@@ -435,6 +436,21 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_links_cap {
     enum { value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 && PAT == TESS_GPU_AB ? 7 : 0 };
 };
 
+/* Whether AA's odd step pairs tiles (PAIR in the kernel): two consecutive tiles a block (x-neighbours in the
+ * tiling's z, y, x order wherever both lie in one row of tiles), each warp a z-plane of both, so that the x-shifted
+ * row pieces of a direction on both sides of their shared face are loaded and stored by one warp instruction in
+ * whole 32-byte sectors. Where it measured faster on the H100 (docs/performance-notes.md, "GPU AA: two x-neighbour
+ * tiles per warp"): D3Q19 FP64 +4.0%; D3Q27 FP64 +0.2% (8 bytes of spills at its cap), FP32 -0.8% to -1.6%. */
+template <typename R, int LATTICE, int PAT> struct tess_gpu_q_pair {
+    enum { value = PAT == TESS_GPU_AA_ODD && LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 8 };
+};
+
+/* Tiles a block of the tile kernel sweeps whatever the configuration's tiles_per_block says (0: as it says): two
+ * where AA's odd step pairs tiles. */
+template <typename R, int LATTICE, int PAT> struct tess_gpu_q_tpb {
+    enum { value = tess_gpu_q_pair<R, LATTICE, PAT>::value ? 2 : 0 };
+};
+
 template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0>
 __global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
 tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
@@ -451,7 +467,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
          * 3.2% at porosity 0.3 with the range and the directions. */
         F64 = sizeof(R) == 8,
         SRANGE = EARLY && F64,
-        MASKS = F64 && Q <= TESS_GPU_PACK_MASK_Q
+        MASKS = F64 && Q <= TESS_GPU_PACK_MASK_Q,
+        PAIR = tess_gpu_q_pair<R, LATTICE, PAT>::value && EX * EY == 16 /* launched with two tiles a block */
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
@@ -463,8 +480,13 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     __shared__ int s_lfirst[TL][EARLY ? 64 : 1];
     __shared__ unsigned s_lrank[TL][EARLY ? 64 : 1], s_lapply[TL][EARLY ? 64 : 1];
     __shared__ int64_t s_lrange[TL][SRANGE ? 2 : 1];
-    const int local = (int)(threadIdx.x >> 6);
-    const int n = (int)(threadIdx.x & 63u);
+    /* Thread n of tile t of the block is node n (one or two tiles: tiles_per_block), or with PAIR (tess_gpu_q_pair)
+     * each warp takes one z-plane (16 nodes) of both tiles of the block. Fixed at compile time, so that the
+     * compiler recomputes the node from the thread index instead of keeping it across the collision. Either way
+     * each node does the same operations: the same bits. */
+    const unsigned tid = threadIdx.x;
+    const int local = PAIR ? (int)((tid >> 4) & 1u) : (int)(tid >> 6);
+    const int n = PAIR ? (int)((tid & 15u) | ((tid >> 5) << 4)) : (int)(tid & 63u);
     const int32_t k = a.k0 + (int32_t)(blockIdx.x * (blockDim.x >> 6)) + local;
     const bool active = k < a.ntiles;
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
