@@ -39,6 +39,10 @@ grep -E "Compiling entry|registers|stack frame" /tmp/mrs-fast.build.log |
     sed -E 's/ptxas info +: //g; s/ +/ /g; s/\(float const\*.*\)|\(double const\*.*\)//' |
     grep -E 'tess_gpu_mr_(step|column)' >"$out/resources.txt"
 B=/tmp/mrs-fast/core/cli/tessera
+# mrsphp: the sphere bed with its two Zou-He pressure planes taken out, periodic along x too (what the planes cost)
+pcase=/tmp/spheres-periodic.ini
+sed -E 's/^name = spheres$/name = spheres_periodic/; s/^periodic = y z$/periodic = x y z/; /^\[outlet/,$d' \
+    "$root/cases/spheres.ini" >"$pcase"
 rowargs() {
     case $1 in
     mr19) echo "--case cavity3d --size 256 --precision single,double" ;;
@@ -48,6 +52,13 @@ rowargs() {
     mr27s) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision single" ;;
     mr27d) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision double" ;;
     mrsph) echo "--case spheres --size 192 --porosity 0.5 --precision single,double" ;;
+    mrsphs) echo "--case spheres --size 192 --porosity 0.5 --precision single" ;;
+    mrsphd) echo "--case spheres --size 192 --porosity 0.5 --precision double" ;;
+    mrsphp) echo "--case $pcase --size 192 --porosity 0.5 --precision single,double" ;;
+    mrsph64) echo "--case spheres --size 192 --porosity 0.5 --precision single,double --mr-layer 64" ;;
+    mrsph256) echo "--case spheres --size 192 --porosity 0.5 --precision single,double --mr-layer 256" ;;
+    mrsph2048) echo "--case spheres --size 192 --porosity 0.5 --precision single --mr-layer 2048" ;;
+    mrsph4096) echo "--case spheres --size 192 --porosity 0.5 --precision double --mr-layer 4096" ;;
     mr27c) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision single --mr-layer 2048" ;;
     mr27cd) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision double --mr-layer 4096" ;;
     mr19o) echo "--case cavity3d --size 256 --precision single,double --set run.mr_copies=1" ;;
@@ -137,6 +148,29 @@ if [ "$fast_ok" = 1 ] && [ -n "${MRS_NCU:-}" ]; then
             >>"$out/ncu.txt" 2>&1
     done
 fi
+# Per-kernel times (MRS_TIMES: a list of ROW[@SETTING]): every MR kernel launch of a `--steps 3 --reps 1` run
+# under Nsight Compute (duration only, caches not flushed), the median per kernel in times.txt
+if [ "$fast_ok" = 1 ] && [ -n "${MRS_TIMES:-}" ]; then
+    step "kernel times ($NCU)"
+    for item in $MRS_TIMES; do
+        r=${item%%@*} s=-
+        [ "$r" != "$item" ] && s=${item#*@}
+        [ "$(left)" -lt 40 ] && { echo "times $item skipped: time"; continue; }
+        withenv "$s" timeout 90 "$NCU" --clock-control none --cache-control none --metrics gpu__time_duration.sum \
+            -k "regex:tess_gpu_mr" --print-units base --csv "$B" bench --backend cuda --pattern mr \
+            --collision regularized --steps 3 --reps 1 $(rowargs "$r") >"/tmp/times.log" 2>&1
+        echo "times $item exit $?"
+        cp /tmp/times.log "$out/times-$r-${s//[^A-Za-z0-9]/_}.csv"
+        # CSV: "ID","Process ID","Process Name","Host Name","Kernel Name",...,"Metric Value" last
+        grep -E '^"[0-9]+"' /tmp/times.log | awk -F'","' -v tag="[$item]" '
+            { k = $5; sub(/\(.*/, "", k); sub(/<.*/, "", k); t = $NF; gsub(/[",]/, "", t); t += 0
+              n[k]++; v[k, n[k]] = t }
+            END { for (k in n) { m = n[k]; for (i = 1; i <= m; i++) a[i] = v[k, i]
+                    for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
+                    printf "%s %s launches %d median %.1f us min %.1f max %.1f\n", tag, k, m, a[int((m + 1) / 2)] / 1000,
+                        a[1] / 1000, a[m] / 1000 } }' | tee -a "$out/times.txt"
+    done
+fi
 [ "${MRS_TESTS_FIRST:-0}" = 1 ] || run_tests
 step done
 echo "== resources (MR block kernels)"
@@ -145,6 +179,8 @@ sed -E 's/void tess_gpu_mr_//; s/ 0 bytes stack frame, 0 bytes spill stores, 0 b
     cut -c1-110 | head -60
 echo "== tests"
 cat "$out/tests.txt" 2>/dev/null
+echo "== kernel times"
+cat "$out/times.txt" 2>/dev/null
 echo "== bench (row@setting ... lattice prec MLUPS, % of copy)"
 awk '/copy bandwidth/ {print $1, "copy", $10} / (cavity3d|spheres) / {print $1, $3, $9, $14, $17, $19}' \
     "$out/bench.txt" 2>/dev/null

@@ -12,8 +12,8 @@
  * so no block races another), or on the 3D lattices one copy plus a few tile layers (mr_copies; the instances with
  * ONE true), the blocks ordered by tickets and per-layer counters (tess_gpu_mr_order.h).
  *
- * Nodes the plain path cannot update (inlets and outlets of every method, nodes with curved-wall links under a
- * Bouzidi rule) are computed again afterwards by a list kernel, one thread each, through the core's whole MR node
+ * Nodes the plain path cannot update (inlets and outlets of every method but D3Q19's Zou-He planes in the group
+ * kernel, nodes with curved-wall links under a Bouzidi rule) are computed again afterwards by a list kernel, one thread each, through the core's whole MR node
  * function (tess_q_node_step_mr_fd, with the fd strain rate from the old moments); it overwrites what the plain
  * path wrote there. No physics is written here: every formula is a core TESS_HD function, applied in the order of
  * the CPU's MR, so the two agree to round-off (bitwise expected in the reproducible build; not yet run). */
@@ -131,6 +131,40 @@ static __device__ __forceinline__ void tess_gpu_mr_finish(const tess_params_t *p
     M::store(dst, k, n, m);
 }
 
+/* D3Q19 Zou-He planes in the group kernel (tess_gpu_mr_step with ZH): the reconstruction of a plane node's unknown
+ * populations from its own pulled ones (core tess_q_zou_he_plane, the step after the pull as in the list kernel's
+ * core node function, tess_q_gather_from), out of line on a copy of f: inlined, its run-time axis and waveform took
+ * the D3Q19 2x2x2 FP32 group from 32 to 64 registers and the 2x2x1 FP64 group from 54 to 80 with spills (ptxas,
+ * sm_90), for a few percent of the nodes of a bed. */
+template <typename R, int LATTICE>
+static __device__ __noinline__ void tess_gpu_mr_zou_he_out(const tess_params_t *p, unsigned type, int64_t step, R *g)
+{
+    tess_gpu_q_zou_he<R, LATTICE>::apply(p, &p->mat[type], step, g);
+}
+
+template <typename R, int LATTICE>
+static __device__ __forceinline__ void tess_gpu_mr_zou_he(const tess_params_t *p, unsigned type, int64_t step, R *f)
+{
+    enum { Q = tess_gpu_q<R, LATTICE>::q };
+    R g[Q];
+    TESS_UNROLL
+    for (int i = 0; i < Q; i++)
+        g[i] = f[i];
+    tess_gpu_mr_zou_he_out<R, LATTICE>(p, type, step, g);
+    TESS_UNROLL
+    for (int i = 0; i < Q; i++)
+        f[i] = g[i];
+}
+
+/* The register cap of the ZH group kernels: main's registers without the planes (ptxas, sm_90: D3Q19 2x2x2 FP32 32,
+ * 2x2x1 FP32 32 and FP64 54, one tile FP32 38 and FP64 56) as blocks of NTH threads a multiprocessor, so that
+ * the out-of-line reconstruction spills rather than the pull; 0 (none) for the kernels without it. */
+template <typename R, int NTH, bool ZH> struct tess_gpu_mr_zh_blocks {
+    enum {
+        value = !ZH ? 0 : NTH == 512 ? 4 : NTH == 256 ? (sizeof(R) == 4 ? 8 : 4) : (sizeof(R) == 4 ? 26 : 18)
+    };
+};
+
 /* The tile map of a block: its GX x GY x GZ tiles (a group) and the tiles around them, (GX + 2) (GY + 2) (GZ + 2)
  * entries (x fastest; -1: no tile), then the GX GY GZ member tiles (-1: none at that place). A group of one tile
  * needs no map of its own: its map is the tiling's 27 neighbours (tess_gpu_q_args_t.neighbors). */
@@ -192,8 +226,8 @@ struct tess_gpu_mr_part_t {
  * in one array, tess_gpu_mr_order.h): the block's group comes from its ticket, it waits before its writes and
  * counts its layers done after them, and a dry node carries its moments over to the new place. part (two copies):
  * block b runs the group part[b].group and writes only tiles in [a.k0, a.ntiles); NULL: group b, every tile. */
-template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE>
-__global__ void __launch_bounds__(64 * GX * GY * GZ)
+template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE, bool ZH = false>
+__global__ void TESS_GPU_BOUNDS(64 * GX * GY * GZ, (tess_gpu_mr_zh_blocks<R, 64 * GX * GY * GZ, ZH>::value))
 tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                  const int32_t *__restrict__ map, const tess_gpu_mr_order_t o,
                  const tess_gpu_mr_part_t *__restrict__ part)
@@ -283,6 +317,8 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     const bool mine = ONE ? k >= 0 : k >= a.k0 && k < a.ntiles;
     if (mine && s_code[own] == TESS_GPU_WET) {
         const tess_params_t *p = &c->p;
+        /* ZH: the node's own type, issued before the pull, for its plane's reconstruction after it */
+        const unsigned own_type = ZH ? a.node_type[64 * (size_t)k + n] : 0u;
         R f[Q];
         TESS_UNROLL
         for (int i = 0; i < Q; i++)
@@ -290,6 +326,8 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
                                                 PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
                                                     : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
                                                 own, p);
+        if (ZH && c->mr_zou_he[own_type])
+            tess_gpu_mr_zou_he<R, LATTICE>(p, own_type, a.step, f);
         tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
     } else if (ONE && k >= 0) {
         R m[TESS_MR_NM];
