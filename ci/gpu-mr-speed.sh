@@ -182,5 +182,5 @@ cat "$out/tests.txt" 2>/dev/null
 echo "== kernel times"
 cat "$out/times.txt" 2>/dev/null
 echo "== bench (row@setting ... lattice prec MLUPS, % of copy)"
-awk '/copy bandwidth/ {print $1, "copy", $10} / (cavity3d|spheres) / {print $1, $3, $9, $14, $17, $19}' \
+awk '/copy bandwidth/ {print $1, "copy", $10} / (cavity3d|spheres|spheres_periodic) / {print $1, $3, $9, $14, $17, $19}' \
     "$out/bench.txt" 2>/dev/null

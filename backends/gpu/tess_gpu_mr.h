@@ -159,9 +159,9 @@ static __device__ __forceinline__ void tess_gpu_mr_zou_he(const tess_params_t *p
 /* The register cap of the ZH group kernels: main's registers without the planes (ptxas, sm_90: D3Q19 2x2x2 FP32 32,
  * 2x2x1 FP32 32 and FP64 54, one tile FP32 38 and FP64 56) as blocks of NTH threads a multiprocessor, so that
  * the out-of-line reconstruction spills rather than the pull; 0 (none) for the kernels without it. */
-template <typename R, int NTH, bool ZH> struct tess_gpu_mr_zh_blocks {
+template <typename R, int NTH, int ZH> struct tess_gpu_mr_zh_blocks {
     enum {
-        value = !ZH ? 0 : NTH == 512 ? 4 : NTH == 256 ? (sizeof(R) == 4 ? 8 : 4) : (sizeof(R) == 4 ? 26 : 18)
+        value = !ZH || ZH == 3 ? 0 : NTH == 512 ? 4 : NTH == 256 ? (sizeof(R) == 4 ? 8 : 4) : (sizeof(R) == 4 ? 26 : 18)
     };
 };
 
@@ -226,7 +226,7 @@ struct tess_gpu_mr_part_t {
  * in one array, tess_gpu_mr_order.h): the block's group comes from its ticket, it waits before its writes and
  * counts its layers done after them, and a dry node carries its moments over to the new place. part (two copies):
  * block b runs the group part[b].group and writes only tiles in [a.k0, a.ntiles); NULL: group b, every tile. */
-template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE, bool ZH = false>
+template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE, int ZH = 0>
 __global__ void TESS_GPU_BOUNDS(64 * GX * GY * GZ, (tess_gpu_mr_zh_blocks<R, 64 * GX * GY * GZ, ZH>::value))
 tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                  const int32_t *__restrict__ map, const tess_gpu_mr_order_t o,
@@ -244,6 +244,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     __shared__ int32_t s_map[G::STRIDE];
     __shared__ uint8_t s_code[NHP];
     __shared__ int32_t s_b;
+    __shared__ uint8_t s_zh[ZH >= 2 ? G::NT : 1]; /* ZH: whether member tile t holds a Zou-He node */
     /* The Hermite coefficients of the group's and halo's nodes, one row per coefficient (tess_gpu_mr_halo): static
      * where packed, dynamic (H::shared_bytes()) where padded. */
     __shared__ R s_hs[PAD ? 1 : 10][PAD ? 1 : NH];
@@ -271,6 +272,10 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
             s_map[j] = map[(size_t)G::STRIDE * b + j];
     }
     __syncthreads();
+    if (ZH >= 2 && tid < G::NT) { /* read after the gather's barrier */
+        const int32_t kt = s_map[G::NMAP + tid];
+        s_zh[tid] = kt >= 0 ? c->mr_zh_tile[kt] : (uint8_t)0;
+    }
     for (int j = tid; j < NH; j += NTH) {
         const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
         const int jp = PAD ? (hz + ZO) * PP + (hy + 1) * XP + (hx + 1) : j; /* its place in s_h and s_code */
@@ -317,8 +322,10 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     const bool mine = ONE ? k >= 0 : k >= a.k0 && k < a.ntiles;
     if (mine && s_code[own] == TESS_GPU_WET) {
         const tess_params_t *p = &c->p;
-        /* ZH: the node's own type, issued before the pull, for its plane's reconstruction after it */
-        const unsigned own_type = ZH ? a.node_type[64 * (size_t)k + n] : 0u;
+        /* ZH: the node's own type, issued before the pull, for its plane's reconstruction after it; 2: only in
+         * the tiles that hold such nodes (a branch per 64 threads) */
+        const bool zt = ZH == 1 || (ZH >= 2 && s_zh[mt]);
+        const unsigned own_type = zt ? a.node_type[64 * (size_t)k + n] : 0u;
         R f[Q];
         TESS_UNROLL
         for (int i = 0; i < Q; i++)
@@ -326,7 +333,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
                                                 PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
                                                     : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
                                                 own, p);
-        if (ZH && c->mr_zou_he[own_type])
+        if (zt && c->mr_zou_he[own_type])
             tess_gpu_mr_zou_he<R, LATTICE>(p, own_type, a.step, f);
         tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
     } else if (ONE && k >= 0) {

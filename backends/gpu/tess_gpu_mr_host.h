@@ -119,9 +119,11 @@ static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_
                          "regularized, or use pattern ab for lbgk and mrt");
     (void)gpuFree(be->open);
     (void)gpuFree(be->mr_vals);
+    (void)gpuFree(be->mr_zh_tile);
     free(be->host_open);
     be->open = NULL;
     be->mr_vals = NULL;
+    be->mr_zh_tile = NULL;
     be->host_open = NULL;
     be->nopen = 0;
     be->bytes -= be->open_bytes;
@@ -158,7 +160,6 @@ static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_
     TESS_GPU_TRY(rc, err, "preparing the MR list of inlet, outlet and curved-wall nodes");
     be->nopen = (int32_t)nlist;
     be->open_bytes = (size_t)nlist * sizeof *list + (be->mr_gap > 0 ? vbytes : 0);
-    be->bytes += be->open_bytes;
     be->consts.p = *p;
     be->consts.mr_any_zou_he = 0;
     for (int k = 0; k < 256; k++) {
@@ -166,6 +167,24 @@ static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_
         be->consts.mr_zou_he[k] = (uint8_t)(k < p->nmat && tess_gpu_mr_zou_he_in_plain(be, &p->mat[k]));
         be->consts.mr_any_zou_he |= be->consts.mr_zou_he[k];
     }
+    /* the tiles with Zou-He nodes in the group kernel: only their threads read their node types */
+    be->consts.mr_zh_tile = NULL;
+    if (be->consts.mr_any_zou_he && be->ntiles > 0) {
+        uint8_t *zt = (uint8_t *)calloc((size_t)be->ntiles, 1);
+        if (!zt)
+            return tess_fail(err, TESS_ERR_NOMEM, "out of host memory for the MR Zou-He tiles of %d tiles",
+                             be->ntiles);
+        for (size_t j = 0; j < nn; j++)
+            zt[j / 64] |= be->consts.mr_zou_he[be->host_type[j]];
+        rc = gpuMalloc((void **)&be->mr_zh_tile, (size_t)be->ntiles);
+        if (rc == gpuSuccess)
+            rc = gpuMemcpy(be->mr_zh_tile, zt, (size_t)be->ntiles, gpuMemcpyHostToDevice);
+        free(zt);
+        TESS_GPU_TRY(rc, err, "uploading the MR Zou-He tiles");
+        be->consts.mr_zh_tile = be->mr_zh_tile;
+        be->open_bytes += (size_t)be->ntiles;
+    }
+    be->bytes += be->open_bytes;
     be->consts_id = ++tess_gpu_constants_next;
     be->slots_ready = 0;
     be->cur = 0;
@@ -499,8 +518,20 @@ static void tess_gpu_mr_group_launch(const tess_backend_t *be, unsigned nb, size
                                      const tess_gpu_q_args_t &a, const tess_gpu_mr_order_t &o,
                                      const tess_gpu_mr_part_t *part)
 {
-    if (LAT == TESS_LATTICE_D3Q19 && be->consts.mr_any_zou_he)
-        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, LAT == TESS_LATTICE_D3Q19>
+    /* TESS_GPU_MR_ZH (measurement only): 1 every tile reads its node types, 3 as 2 without the register cap */
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("TESS_GPU_MR_ZH");
+        v = e && (e[0] == '1' || e[0] == '3') ? e[0] - '0' : 2;
+    }
+    if (LAT == TESS_LATTICE_D3Q19 && be->consts.mr_any_zou_he && v == 1)
+        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, LAT == TESS_LATTICE_D3Q19 ? 1 : 0>
+            <<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
+    else if (LAT == TESS_LATTICE_D3Q19 && be->consts.mr_any_zou_he && v == 3)
+        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, LAT == TESS_LATTICE_D3Q19 ? 3 : 0>
+            <<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
+    else if (LAT == TESS_LATTICE_D3Q19 && be->consts.mr_any_zou_he)
+        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, LAT == TESS_LATTICE_D3Q19 ? 2 : 0>
             <<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
     else
         tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE><<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
@@ -523,8 +554,18 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_big {
                                 gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
         if (rc != gpuSuccess || LAT != TESS_LATTICE_D3Q19)
             return rc;
+        const gpuError_t r1 = gpuFuncSetAttribute(
+            reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, LAT == TESS_LATTICE_D3Q19 ? 1 : 0>),
+            gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
+        if (r1 != gpuSuccess)
+            return r1;
+        const gpuError_t r3 = gpuFuncSetAttribute(
+            reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, LAT == TESS_LATTICE_D3Q19 ? 3 : 0>),
+            gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
+        if (r3 != gpuSuccess)
+            return r3;
         return gpuFuncSetAttribute(
-            reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, LAT == TESS_LATTICE_D3Q19>),
+            reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, LAT == TESS_LATTICE_D3Q19 ? 2 : 0>),
             gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
     }
 };
