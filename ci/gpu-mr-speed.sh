@@ -4,18 +4,24 @@
 # test_gpu_mr_parts_cuda) in the background, each under a time cap (MRS_BUILD_CAP seconds from the start); runs the
 # bench rows (MRS_ROWS: a list of ROW@SETTING, SETTING `-` or NAME=VALUE[,NAME=VALUE], an environment), then
 # Nsight Compute on the MR kernels (MRS_NCU: a list of ROW:KERNEL[@SETTING], KERNEL the kernel's base name,
-# e.g. tess_gpu_mr_column; the third matching launch of a `--steps 3` run), then the bitwise tests in the
-# reproducible build under each setting of MRS_TEST_ENVS (MRS_TESTS_FIRST=1: before the bench); prints the MR
+# e.g. tess_gpu_mr_column; the third matching launch of a `--steps 3` run), the per-kernel times of every MR
+# launch of a `--steps 3` run (MRS_TIMES: a list of ROW[@SETTING]; the median per kernel, times.txt), then the
+# bitwise tests in the reproducible build under each setting of MRS_TEST_ENVS (MRS_TESTS_FIRST=1: before the
+# bench); prints the MR
 # kernels' registers, the tests and the bench rows last. No row starts after MRS_DEADLINE seconds. On the lent H100
 # the two builds take about 270 s.
 # Rows: mr19 (D3Q19 cavity3d 256^3, FP32 and FP64), mr27 (D3Q27), mr19s / mr27s / mr19d / mr27d (one precision),
-# mrsph (spheres 192^3, porosity 0.5), mr27c / mr27cd (D3Q27 column sweep, C = 8 FP32 / 16 FP64), mr19o / mr27o
+# mrsph (spheres 192^3, porosity 0.5; mrsphs / mrsphd one precision; mrsphp without its two Zou-He planes, periodic
+# along x; mrsph64 / mrsph256 / mrsph2048 / mrsph4096 with that mr_layer), mr27c / mr27cd (D3Q27 column sweep,
+# C = 8 FP32 / 16 FP64), mr19o / mr27o
 # (one copy of the moments), mr19s4 / mr19s16 / mr19s32 / mr19d8 / mr19d32 (D3Q19 column sweep, C = 4 / 16 / 32 FP32,
 # 8 / 32 FP64). Branch gpu-mr-wide ran it with SETTING TESS_GPU_MR_WIDE=1 / 2, the column sweep over 4 x 2 tiles
 # (commits a785a18, e22c6a1; not kept: docs/performance-notes.md, "GPU MR: a wider column"); branch gpu-mr-async
 # with TESS_GPU_MR_ASYNC=1 / 2 / 9, the next layer staged by cp.async (commits 65c08cb, 6b46376; not kept: "GPU MR:
 # the next layer by cp.async"); branch gpu-mr-ring with TESS_GPU_MR_RING=5, a five-plane ring
-# (commit f01ef5e; not kept: "GPU MR: a five-plane ring"). Outputs under $OUT
+# (commit f01ef5e; not kept: "GPU MR: a five-plane ring"); branch gpu-mr-bed with TESS_GPU_MR_ZH=0 (the planes
+# through the list kernel, as before), 1 and 3 (commits 90833eb, 0e926a6: "GPU MR: the bed's pressure planes").
+# Outputs under $OUT
 # (the device tool's folder) or ./gpu-mr-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -13,9 +13,9 @@
  * ONE true), the blocks ordered by tickets and per-layer counters (tess_gpu_mr_order.h).
  *
  * Nodes the plain path cannot update (inlets and outlets of every method but D3Q19's Zou-He planes in the group
- * kernel, nodes with curved-wall links under a Bouzidi rule) are computed again afterwards by a list kernel, one thread each, through the core's whole MR node
- * function (tess_q_node_step_mr_fd, with the fd strain rate from the old moments); it overwrites what the plain
- * path wrote there. No physics is written here: every formula is a core TESS_HD function, applied in the order of
+ * kernel, nodes with curved-wall links under a Bouzidi rule) are computed again afterwards by a list kernel, one
+ * thread each, through the core's whole MR node function (tess_q_node_step_mr_fd, with the fd strain rate from
+ * the old moments); it overwrites what the plain path wrote there. No physics is written here: every formula is a core TESS_HD function, applied in the order of
  * the CPU's MR, so the two agree to round-off (bitwise expected in the reproducible build; not yet run). */
 #ifndef TESS_GPU_MR_H
 #define TESS_GPU_MR_H
@@ -135,7 +135,7 @@ static __device__ __forceinline__ void tess_gpu_mr_finish(const tess_params_t *p
  * populations from its own pulled ones (core tess_q_zou_he_plane, the step after the pull as in the list kernel's
  * core node function, tess_q_gather_from), out of line on a copy of f: inlined, its run-time axis and waveform took
  * the D3Q19 2x2x2 FP32 group from 32 to 64 registers and the 2x2x1 FP64 group from 54 to 80 with spills (ptxas,
- * sm_90), for a few percent of the nodes of a bed. */
+ * sm_90); out of line 40 and 58 (docs/performance-notes.md, "GPU MR: the bed's pressure planes"). */
 template <typename R, int LATTICE>
 static __device__ __noinline__ void tess_gpu_mr_zou_he_out(const tess_params_t *p, unsigned type, int64_t step, R *g)
 {
@@ -155,15 +155,6 @@ static __device__ __forceinline__ void tess_gpu_mr_zou_he(const tess_params_t *p
     for (int i = 0; i < Q; i++)
         f[i] = g[i];
 }
-
-/* The register cap of the ZH group kernels: main's registers without the planes (ptxas, sm_90: D3Q19 2x2x2 FP32 32,
- * 2x2x1 FP32 32 and FP64 54, one tile FP32 38 and FP64 56) as blocks of NTH threads a multiprocessor, so that
- * the out-of-line reconstruction spills rather than the pull; 0 (none) for the kernels without it. */
-template <typename R, int NTH, int ZH> struct tess_gpu_mr_zh_blocks {
-    enum {
-        value = !ZH || ZH == 3 ? 0 : NTH == 512 ? 4 : NTH == 256 ? (sizeof(R) == 4 ? 8 : 4) : (sizeof(R) == 4 ? 26 : 18)
-    };
-};
 
 /* The tile map of a block: its GX x GY x GZ tiles (a group) and the tiles around them, (GX + 2) (GY + 2) (GZ + 2)
  * entries (x fastest; -1: no tile), then the GX GY GZ member tiles (-1: none at that place). A group of one tile
@@ -226,8 +217,8 @@ struct tess_gpu_mr_part_t {
  * in one array, tess_gpu_mr_order.h): the block's group comes from its ticket, it waits before its writes and
  * counts its layers done after them, and a dry node carries its moments over to the new place. part (two copies):
  * block b runs the group part[b].group and writes only tiles in [a.k0, a.ntiles); NULL: group b, every tile. */
-template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE, int ZH = 0>
-__global__ void TESS_GPU_BOUNDS(64 * GX * GY * GZ, (tess_gpu_mr_zh_blocks<R, 64 * GX * GY * GZ, ZH>::value))
+template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE, bool ZH = false>
+__global__ void __launch_bounds__(64 * GX * GY * GZ)
 tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                  const int32_t *__restrict__ map, const tess_gpu_mr_order_t o,
                  const tess_gpu_mr_part_t *__restrict__ part)
@@ -244,7 +235,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     __shared__ int32_t s_map[G::STRIDE];
     __shared__ uint8_t s_code[NHP];
     __shared__ int32_t s_b;
-    __shared__ uint8_t s_zh[ZH >= 2 ? G::NT : 1]; /* ZH: whether member tile t holds a Zou-He node */
+    __shared__ uint8_t s_zh[ZH ? G::NT : 1]; /* ZH: whether member tile t holds a Zou-He node */
     /* The Hermite coefficients of the group's and halo's nodes, one row per coefficient (tess_gpu_mr_halo): static
      * where packed, dynamic (H::shared_bytes()) where padded. */
     __shared__ R s_hs[PAD ? 1 : 10][PAD ? 1 : NH];
@@ -272,7 +263,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
             s_map[j] = map[(size_t)G::STRIDE * b + j];
     }
     __syncthreads();
-    if (ZH >= 2 && tid < G::NT) { /* read after the gather's barrier */
+    if (ZH && tid < G::NT) { /* read after the gather's barrier */
         const int32_t kt = s_map[G::NMAP + tid];
         s_zh[tid] = kt >= 0 ? c->mr_zh_tile[kt] : (uint8_t)0;
     }
@@ -322,9 +313,9 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     const bool mine = ONE ? k >= 0 : k >= a.k0 && k < a.ntiles;
     if (mine && s_code[own] == TESS_GPU_WET) {
         const tess_params_t *p = &c->p;
-        /* ZH: the node's own type, issued before the pull, for its plane's reconstruction after it; 2: only in
-         * the tiles that hold such nodes (a branch per 64 threads) */
-        const bool zt = ZH == 1 || (ZH >= 2 && s_zh[mt]);
+        /* ZH: in a tile that holds Zou-He nodes (a branch per 64 threads), the node's own type, issued before the
+         * pull, for its plane's reconstruction after it */
+        const bool zt = ZH && s_zh[mt];
         const unsigned own_type = zt ? a.node_type[64 * (size_t)k + n] : 0u;
         R f[Q];
         TESS_UNROLL

@@ -86,16 +86,13 @@ static tess_status tess_gpu_mr_transfer(tess_backend_t *be, void *pops, int to_d
 
 /* Whether the plain MR kernel of this run reconstructs the nodes of material m itself: D3Q19 Zou-He inlet/outlet
  * planes in the group kernel (tess_gpu_mr_step; mr_nodes < 1024), which need only the node's own pulled
- * populations (tess_q_gather_from's order: pull, then tess_q_zou_he_plane). The column sweep leaves them to the
- * list kernel. TESS_GPU_MR_ZH=0 (measurement only): the list kernel as before. */
+ * populations (tess_q_gather_from's order: pull, then tess_q_zou_he_plane). Through the list kernel, which rebuilds
+ * every pulled population from global memory, the sphere bed's two planes (73,728 nodes) took 45% (FP32) and 34%
+ * (FP64) of its step on the H100 (docs/performance-notes.md, "GPU MR: the bed's pressure planes"). The column
+ * sweep leaves them to the list kernel (dense tilings; not measured with planes). */
 static bool tess_gpu_mr_zou_he_in_plain(const tess_backend_t *be, const tess_material_t *m)
 {
-    static int off = -1;
-    if (off < 0) {
-        const char *e = getenv("TESS_GPU_MR_ZH");
-        off = e && e[0] == '0';
-    }
-    return !off && be->shape.lattice == TESS_LATTICE_D3Q19 && be->mr_nodes < 1024 &&
+    return be->shape.lattice == TESS_LATTICE_D3Q19 && be->mr_nodes < 1024 &&
            (m->kind == TESS_NODE_VELOCITY || m->kind == TESS_NODE_PRESSURE) && m->method == TESS_BC_ZOU_HE;
 }
 
@@ -518,20 +515,8 @@ static void tess_gpu_mr_group_launch(const tess_backend_t *be, unsigned nb, size
                                      const tess_gpu_q_args_t &a, const tess_gpu_mr_order_t &o,
                                      const tess_gpu_mr_part_t *part)
 {
-    /* TESS_GPU_MR_ZH (measurement only): 1 every tile reads its node types, 3 as 2 without the register cap */
-    static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("TESS_GPU_MR_ZH");
-        v = e && (e[0] == '1' || e[0] == '3') ? e[0] - '0' : 2;
-    }
-    if (LAT == TESS_LATTICE_D3Q19 && be->consts.mr_any_zou_he && v == 1)
-        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, LAT == TESS_LATTICE_D3Q19 ? 1 : 0>
-            <<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
-    else if (LAT == TESS_LATTICE_D3Q19 && be->consts.mr_any_zou_he && v == 3)
-        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, LAT == TESS_LATTICE_D3Q19 ? 3 : 0>
-            <<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
-    else if (LAT == TESS_LATTICE_D3Q19 && be->consts.mr_any_zou_he)
-        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, LAT == TESS_LATTICE_D3Q19 ? 2 : 0>
+    if (LAT == TESS_LATTICE_D3Q19 && be->consts.mr_any_zou_he)
+        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, LAT == TESS_LATTICE_D3Q19>
             <<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
     else
         tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE><<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
@@ -554,18 +539,8 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_big {
                                 gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
         if (rc != gpuSuccess || LAT != TESS_LATTICE_D3Q19)
             return rc;
-        const gpuError_t r1 = gpuFuncSetAttribute(
-            reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, LAT == TESS_LATTICE_D3Q19 ? 1 : 0>),
-            gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
-        if (r1 != gpuSuccess)
-            return r1;
-        const gpuError_t r3 = gpuFuncSetAttribute(
-            reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, LAT == TESS_LATTICE_D3Q19 ? 3 : 0>),
-            gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
-        if (r3 != gpuSuccess)
-            return r3;
         return gpuFuncSetAttribute(
-            reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, LAT == TESS_LATTICE_D3Q19 ? 2 : 0>),
+            reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, LAT == TESS_LATTICE_D3Q19>),
             gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
     }
 };
