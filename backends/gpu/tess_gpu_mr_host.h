@@ -157,6 +157,7 @@ static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_
     TESS_GPU_TRY(rc, err, "preparing the MR list of inlet, outlet and curved-wall nodes");
     be->nopen = (int32_t)nlist;
     be->open_bytes = (size_t)nlist * sizeof *list + (be->mr_gap > 0 ? vbytes : 0);
+    be->bytes += be->open_bytes;
     be->consts.p = *p;
     be->consts.mr_any_zou_he = 0;
     for (int k = 0; k < 256; k++) {
@@ -180,8 +181,8 @@ static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_
         TESS_GPU_TRY(rc, err, "uploading the MR Zou-He tiles");
         be->consts.mr_zh_tile = be->mr_zh_tile;
         be->open_bytes += (size_t)be->ntiles;
+        be->bytes += (size_t)be->ntiles;
     }
-    be->bytes += be->open_bytes;
     be->consts_id = ++tess_gpu_constants_next;
     be->slots_ready = 0;
     be->cur = 0;
