@@ -4,18 +4,24 @@
 # test_gpu_mr_parts_cuda) in the background, each under a time cap (MRS_BUILD_CAP seconds from the start); runs the
 # bench rows (MRS_ROWS: a list of ROW@SETTING, SETTING `-` or NAME=VALUE[,NAME=VALUE], an environment), then
 # Nsight Compute on the MR kernels (MRS_NCU: a list of ROW:KERNEL[@SETTING], KERNEL the kernel's base name,
-# e.g. tess_gpu_mr_column; the third matching launch of a `--steps 3` run), then the bitwise tests in the
-# reproducible build under each setting of MRS_TEST_ENVS (MRS_TESTS_FIRST=1: before the bench); prints the MR
+# e.g. tess_gpu_mr_column; the third matching launch of a `--steps 3` run), the per-kernel times of every MR
+# launch of a `--steps 3` run (MRS_TIMES: a list of ROW[@SETTING]; the median per kernel, times.txt), then the
+# bitwise tests in the reproducible build under each setting of MRS_TEST_ENVS (MRS_TESTS_FIRST=1: before the
+# bench); prints the MR
 # kernels' registers, the tests and the bench rows last. No row starts after MRS_DEADLINE seconds. On the lent H100
 # the two builds take about 270 s.
 # Rows: mr19 (D3Q19 cavity3d 256^3, FP32 and FP64), mr27 (D3Q27), mr19s / mr27s / mr19d / mr27d (one precision),
-# mrsph (spheres 192^3, porosity 0.5), mr27c / mr27cd (D3Q27 column sweep, C = 8 FP32 / 16 FP64), mr19o / mr27o
+# mrsph (spheres 192^3, porosity 0.5; mrsphs / mrsphd one precision; mrsphp without its two Zou-He planes, periodic
+# along x; mrsph64 / mrsph256 / mrsph2048 / mrsph4096 with that mr_layer), mr27c / mr27cd (D3Q27 column sweep,
+# C = 8 FP32 / 16 FP64), mr19o / mr27o
 # (one copy of the moments), mr19s4 / mr19s16 / mr19s32 / mr19d8 / mr19d32 (D3Q19 column sweep, C = 4 / 16 / 32 FP32,
 # 8 / 32 FP64). Branch gpu-mr-wide ran it with SETTING TESS_GPU_MR_WIDE=1 / 2, the column sweep over 4 x 2 tiles
 # (commits a785a18, e22c6a1; not kept: docs/performance-notes.md, "GPU MR: a wider column"); branch gpu-mr-async
 # with TESS_GPU_MR_ASYNC=1 / 2 / 9, the next layer staged by cp.async (commits 65c08cb, 6b46376; not kept: "GPU MR:
 # the next layer by cp.async"); branch gpu-mr-ring with TESS_GPU_MR_RING=5, a five-plane ring
-# (commit f01ef5e; not kept: "GPU MR: a five-plane ring"). Outputs under $OUT
+# (commit f01ef5e; not kept: "GPU MR: a five-plane ring"); branch gpu-mr-bed with TESS_GPU_MR_ZH=0 (the planes
+# through the list kernel, as before), 1 and 3 (commits 90833eb, 0e926a6: "GPU MR: the bed's pressure planes").
+# Outputs under $OUT
 # (the device tool's folder) or ./gpu-mr-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -39,6 +45,10 @@ grep -E "Compiling entry|registers|stack frame" /tmp/mrs-fast.build.log |
     sed -E 's/ptxas info +: //g; s/ +/ /g; s/\(float const\*.*\)|\(double const\*.*\)//' |
     grep -E 'tess_gpu_mr_(step|column)' >"$out/resources.txt"
 B=/tmp/mrs-fast/core/cli/tessera
+# mrsphp: the sphere bed with its two Zou-He pressure planes taken out, periodic along x too (what the planes cost)
+pcase=/tmp/spheres-periodic.ini
+sed -E 's/^name = spheres$/name = spheres_periodic/; s/^periodic = y z$/periodic = x y z/; /^\[outlet/,$d' \
+    "$root/cases/spheres.ini" >"$pcase"
 rowargs() {
     case $1 in
     mr19) echo "--case cavity3d --size 256 --precision single,double" ;;
@@ -48,6 +58,13 @@ rowargs() {
     mr27s) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision single" ;;
     mr27d) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision double" ;;
     mrsph) echo "--case spheres --size 192 --porosity 0.5 --precision single,double" ;;
+    mrsphs) echo "--case spheres --size 192 --porosity 0.5 --precision single" ;;
+    mrsphd) echo "--case spheres --size 192 --porosity 0.5 --precision double" ;;
+    mrsphp) echo "--case $pcase --size 192 --porosity 0.5 --precision single,double" ;;
+    mrsph64) echo "--case spheres --size 192 --porosity 0.5 --precision single,double --mr-layer 64" ;;
+    mrsph256) echo "--case spheres --size 192 --porosity 0.5 --precision single,double --mr-layer 256" ;;
+    mrsph2048) echo "--case spheres --size 192 --porosity 0.5 --precision single --mr-layer 2048" ;;
+    mrsph4096) echo "--case spheres --size 192 --porosity 0.5 --precision double --mr-layer 4096" ;;
     mr27c) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision single --mr-layer 2048" ;;
     mr27cd) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --precision double --mr-layer 4096" ;;
     mr19o) echo "--case cavity3d --size 256 --precision single,double --set run.mr_copies=1" ;;
@@ -137,6 +154,29 @@ if [ "$fast_ok" = 1 ] && [ -n "${MRS_NCU:-}" ]; then
             >>"$out/ncu.txt" 2>&1
     done
 fi
+# Per-kernel times (MRS_TIMES: a list of ROW[@SETTING]): every MR kernel launch of a `--steps 3 --reps 1` run
+# under Nsight Compute (duration only, caches not flushed), the median per kernel in times.txt
+if [ "$fast_ok" = 1 ] && [ -n "${MRS_TIMES:-}" ]; then
+    step "kernel times ($NCU)"
+    for item in $MRS_TIMES; do
+        r=${item%%@*} s=-
+        [ "$r" != "$item" ] && s=${item#*@}
+        [ "$(left)" -lt 40 ] && { echo "times $item skipped: time"; continue; }
+        withenv "$s" timeout 90 "$NCU" --clock-control none --cache-control none --metrics gpu__time_duration.sum \
+            -k "regex:tess_gpu_mr" --print-units base --csv "$B" bench --backend cuda --pattern mr \
+            --collision regularized --steps 3 --reps 1 $(rowargs "$r") >"/tmp/times.log" 2>&1
+        echo "times $item exit $?"
+        cp /tmp/times.log "$out/times-$r-${s//[^A-Za-z0-9]/_}.csv"
+        # CSV: "ID","Process ID","Process Name","Host Name","Kernel Name",...,"Metric Value" last
+        grep -E '^"[0-9]+"' /tmp/times.log | awk -F'","' -v tag="[$item]" '
+            { k = $5; sub(/\(.*/, "", k); sub(/<.*/, "", k); t = $NF; gsub(/[",]/, "", t); t += 0
+              n[k]++; v[k, n[k]] = t }
+            END { for (k in n) { m = n[k]; for (i = 1; i <= m; i++) a[i] = v[k, i]
+                    for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
+                    printf "%s %s launches %d median %.1f us min %.1f max %.1f\n", tag, k, m, a[int((m + 1) / 2)] / 1000,
+                        a[1] / 1000, a[m] / 1000 } }' | tee -a "$out/times.txt"
+    done
+fi
 [ "${MRS_TESTS_FIRST:-0}" = 1 ] || run_tests
 step done
 echo "== resources (MR block kernels)"
@@ -145,6 +185,8 @@ sed -E 's/void tess_gpu_mr_//; s/ 0 bytes stack frame, 0 bytes spill stores, 0 b
     cut -c1-110 | head -60
 echo "== tests"
 cat "$out/tests.txt" 2>/dev/null
+echo "== kernel times"
+cat "$out/times.txt" 2>/dev/null
 echo "== bench (row@setting ... lattice prec MLUPS, % of copy)"
-awk '/copy bandwidth/ {print $1, "copy", $10} / (cavity3d|spheres) / {print $1, $3, $9, $14, $17, $19}' \
+awk '/copy bandwidth/ {print $1, "copy", $10} / (cavity3d|spheres|spheres_periodic) / {print $1, $3, $9, $14, $17, $19}' \
     "$out/bench.txt" 2>/dev/null

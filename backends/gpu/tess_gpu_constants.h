@@ -21,6 +21,11 @@ extern "C" {
 typedef struct {
     tess_params_t p;
     uint8_t wet[256];
+    /* MR's group kernel (tess_gpu_mr_step): the materials whose Zou-He reconstruction it applies itself (D3Q19
+     * inlet/outlet planes, tess_gpu_mr_zou_he_in_plain), and whether there are any (else it reads no node type) */
+    uint8_t mr_zou_he[256];
+    uint8_t mr_any_zou_he;
+    const uint8_t *mr_zh_tile; /* per tile: whether it holds such a node (device memory; NULL: none does) */
 } tess_gpu_constants_t;
 
 static __constant__ tess_gpu_constants_t tess_gpu_c;

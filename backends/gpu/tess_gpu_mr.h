@@ -12,10 +12,10 @@
  * so no block races another), or on the 3D lattices one copy plus a few tile layers (mr_copies; the instances with
  * ONE true), the blocks ordered by tickets and per-layer counters (tess_gpu_mr_order.h).
  *
- * Nodes the plain path cannot update (inlets and outlets of every method, nodes with curved-wall links under a
- * Bouzidi rule) are computed again afterwards by a list kernel, one thread each, through the core's whole MR node
- * function (tess_q_node_step_mr_fd, with the fd strain rate from the old moments); it overwrites what the plain
- * path wrote there. No physics is written here: every formula is a core TESS_HD function, applied in the order of
+ * Nodes the plain path cannot update (inlets and outlets of every method but D3Q19's Zou-He planes in the group
+ * kernel, nodes with curved-wall links under a Bouzidi rule) are computed again afterwards by a list kernel, one
+ * thread each, through the core's whole MR node function (tess_q_node_step_mr_fd, with the fd strain rate from
+ * the old moments); it overwrites what the plain path wrote there. No physics is written here: every formula is a core TESS_HD function, applied in the order of
  * the CPU's MR, so the two agree to round-off (bitwise expected in the reproducible build; not yet run). */
 #ifndef TESS_GPU_MR_H
 #define TESS_GPU_MR_H
@@ -131,6 +131,31 @@ static __device__ __forceinline__ void tess_gpu_mr_finish(const tess_params_t *p
     M::store(dst, k, n, m);
 }
 
+/* D3Q19 Zou-He planes in the group kernel (tess_gpu_mr_step with ZH): the reconstruction of a plane node's unknown
+ * populations from its own pulled ones (core tess_q_zou_he_plane, the step after the pull as in the list kernel's
+ * core node function, tess_q_gather_from), out of line on a copy of f: inlined, its run-time axis and waveform took
+ * the D3Q19 2x2x2 FP32 group from 32 to 64 registers and the 2x2x1 FP64 group from 54 to 80 with spills (ptxas,
+ * sm_90); out of line 40 and 58 (docs/performance-notes.md, "GPU MR: the bed's pressure planes"). */
+template <typename R, int LATTICE>
+static __device__ __noinline__ void tess_gpu_mr_zou_he_out(const tess_params_t *p, unsigned type, int64_t step, R *g)
+{
+    tess_gpu_q_zou_he<R, LATTICE>::apply(p, &p->mat[type], step, g);
+}
+
+template <typename R, int LATTICE>
+static __device__ __forceinline__ void tess_gpu_mr_zou_he(const tess_params_t *p, unsigned type, int64_t step, R *f)
+{
+    enum { Q = tess_gpu_q<R, LATTICE>::q };
+    R g[Q];
+    TESS_UNROLL
+    for (int i = 0; i < Q; i++)
+        g[i] = f[i];
+    tess_gpu_mr_zou_he_out<R, LATTICE>(p, type, step, g);
+    TESS_UNROLL
+    for (int i = 0; i < Q; i++)
+        f[i] = g[i];
+}
+
 /* The tile map of a block: its GX x GY x GZ tiles (a group) and the tiles around them, (GX + 2) (GY + 2) (GZ + 2)
  * entries (x fastest; -1: no tile), then the GX GY GZ member tiles (-1: none at that place). A group of one tile
  * needs no map of its own: its map is the tiling's 27 neighbours (tess_gpu_q_args_t.neighbors). */
@@ -192,7 +217,7 @@ struct tess_gpu_mr_part_t {
  * in one array, tess_gpu_mr_order.h): the block's group comes from its ticket, it waits before its writes and
  * counts its layers done after them, and a dry node carries its moments over to the new place. part (two copies):
  * block b runs the group part[b].group and writes only tiles in [a.k0, a.ntiles); NULL: group b, every tile. */
-template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE>
+template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE, bool ZH = false>
 __global__ void __launch_bounds__(64 * GX * GY * GZ)
 tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                  const int32_t *__restrict__ map, const tess_gpu_mr_order_t o,
@@ -210,6 +235,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     __shared__ int32_t s_map[G::STRIDE];
     __shared__ uint8_t s_code[NHP];
     __shared__ int32_t s_b;
+    __shared__ uint8_t s_zh[ZH ? G::NT : 1]; /* ZH: whether member tile t holds a Zou-He node */
     /* The Hermite coefficients of the group's and halo's nodes, one row per coefficient (tess_gpu_mr_halo): static
      * where packed, dynamic (H::shared_bytes()) where padded. */
     __shared__ R s_hs[PAD ? 1 : 10][PAD ? 1 : NH];
@@ -237,6 +263,10 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
             s_map[j] = map[(size_t)G::STRIDE * b + j];
     }
     __syncthreads();
+    if (ZH && tid < G::NT) { /* read after the gather's barrier */
+        const int32_t kt = s_map[G::NMAP + tid];
+        s_zh[tid] = kt >= 0 ? c->mr_zh_tile[kt] : (uint8_t)0;
+    }
     for (int j = tid; j < NH; j += NTH) {
         const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
         const int jp = PAD ? (hz + ZO) * PP + (hy + 1) * XP + (hx + 1) : j; /* its place in s_h and s_code */
@@ -283,6 +313,10 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     const bool mine = ONE ? k >= 0 : k >= a.k0 && k < a.ntiles;
     if (mine && s_code[own] == TESS_GPU_WET) {
         const tess_params_t *p = &c->p;
+        /* ZH: in a tile that holds Zou-He nodes (a branch per 64 threads), the node's own type, issued before the
+         * pull, for its plane's reconstruction after it */
+        const bool zt = ZH && s_zh[mt];
+        const unsigned own_type = zt ? a.node_type[64 * (size_t)k + n] : 0u;
         R f[Q];
         TESS_UNROLL
         for (int i = 0; i < Q; i++)
@@ -290,6 +324,8 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
                                                 PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
                                                     : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
                                                 own, p);
+        if (zt && c->mr_zou_he[own_type])
+            tess_gpu_mr_zou_he<R, LATTICE>(p, own_type, a.step, f);
         tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
     } else if (ONE && k >= 0) {
         R m[TESS_MR_NM];

@@ -84,12 +84,26 @@ static tess_status tess_gpu_mr_transfer(tess_backend_t *be, void *pops, int to_d
     return tess_gpu_mr_transfer_from(be, pops, NULL, NULL, to_device, err);
 }
 
-/* Whether the plain MR kernel leaves a wet node of material m to the list kernel: inlets and outlets of every
- * method (nee, Zou-He and fd read more than the node's upstream neighbours), and nodes with curved-wall links
- * under a Bouzidi rule. */
-static bool tess_gpu_mr_listed(const tess_params_t *p, const tess_material_t *m, int nlinks)
+/* Whether the plain MR kernel of this run reconstructs the nodes of material m itself: D3Q19 Zou-He inlet/outlet
+ * planes in the group kernel (tess_gpu_mr_step; mr_nodes < 1024), which need only the node's own pulled
+ * populations (tess_q_gather_from's order: pull, then tess_q_zou_he_plane). Through the list kernel, which rebuilds
+ * every pulled population from global memory, the sphere bed's two planes (73,728 nodes) took 45% (FP32) and 34%
+ * (FP64) of its step on the H100 (docs/performance-notes.md, "GPU MR: the bed's pressure planes"). The column
+ * sweep leaves them to the list kernel (dense tilings; not measured with planes). */
+static bool tess_gpu_mr_zou_he_in_plain(const tess_backend_t *be, const tess_material_t *m)
 {
-    return m->kind != TESS_NODE_FLUID || (nlinks > 0 && p->wall != TESS_WALL_BOUNCE_BACK);
+    return be->shape.lattice == TESS_LATTICE_D3Q19 && be->mr_nodes < 1024 &&
+           (m->kind == TESS_NODE_VELOCITY || m->kind == TESS_NODE_PRESSURE) && m->method == TESS_BC_ZOU_HE;
+}
+
+/* Whether the plain MR kernel leaves a wet node of material m to the list kernel: inlets and outlets of every
+ * method (nee, Zou-He and fd read more than the node's upstream neighbours) but those it reconstructs itself
+ * (tess_gpu_mr_zou_he_in_plain), and nodes with curved-wall links under a Bouzidi rule. */
+static bool tess_gpu_mr_listed(const tess_backend_t *be, const tess_params_t *p, const tess_material_t *m,
+                               int nlinks)
+{
+    const bool curved = nlinks > 0 && p->wall != TESS_WALL_BOUNCE_BACK;
+    return curved || (m->kind != TESS_NODE_FLUID && !tess_gpu_mr_zou_he_in_plain(be, m));
 }
 
 /* The physics, the list of nodes for the list kernel and the moments of the state (both copies). */
@@ -102,9 +116,11 @@ static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_
                          "regularized, or use pattern ab for lbgk and mrt");
     (void)gpuFree(be->open);
     (void)gpuFree(be->mr_vals);
+    (void)gpuFree(be->mr_zh_tile);
     free(be->host_open);
     be->open = NULL;
     be->mr_vals = NULL;
+    be->mr_zh_tile = NULL;
     be->host_open = NULL;
     be->nopen = 0;
     be->bytes -= be->open_bytes;
@@ -117,7 +133,7 @@ static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_
     int64_t nlist = 0;
     for (size_t j = 0; rc == gpuSuccess && j < nn; j++)
         nlist += be->host_type[j] < p->nmat && tess_q_kind_is_wet(p->mat[be->host_type[j]].kind) &&
-                 tess_gpu_mr_listed(p, &p->mat[be->host_type[j]], nlink[j]);
+                 tess_gpu_mr_listed(be, p, &p->mat[be->host_type[j]], nlink[j]);
     int64_t *list = nlist > 0 ? (int64_t *)malloc((size_t)nlist * sizeof *list) : NULL;
     if (nlist > 0 && !list) {
         free(nlink);
@@ -126,7 +142,7 @@ static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_
     int64_t m = 0;
     for (size_t j = 0; rc == gpuSuccess && nlist > 0 && j < nn; j++)
         if (be->host_type[j] < p->nmat && tess_q_kind_is_wet(p->mat[be->host_type[j]].kind) &&
-            tess_gpu_mr_listed(p, &p->mat[be->host_type[j]], nlink[j]))
+            tess_gpu_mr_listed(be, p, &p->mat[be->host_type[j]], nlink[j]))
             list[m++] = (int64_t)j;
     free(nlink);
     if (rc == gpuSuccess && nlist > 0)
@@ -143,8 +159,30 @@ static tess_status tess_gpu_mr_initialise(tess_backend_t *be, const tess_params_
     be->open_bytes = (size_t)nlist * sizeof *list + (be->mr_gap > 0 ? vbytes : 0);
     be->bytes += be->open_bytes;
     be->consts.p = *p;
-    for (int k = 0; k < 256; k++)
+    be->consts.mr_any_zou_he = 0;
+    for (int k = 0; k < 256; k++) {
         be->consts.wet[k] = (uint8_t)(k < p->nmat && tess_kind_is_wet(p->mat[k].kind));
+        be->consts.mr_zou_he[k] = (uint8_t)(k < p->nmat && tess_gpu_mr_zou_he_in_plain(be, &p->mat[k]));
+        be->consts.mr_any_zou_he |= be->consts.mr_zou_he[k];
+    }
+    /* the tiles with Zou-He nodes in the group kernel: only their threads read their node types */
+    be->consts.mr_zh_tile = NULL;
+    if (be->consts.mr_any_zou_he && be->ntiles > 0) {
+        uint8_t *zt = (uint8_t *)calloc((size_t)be->ntiles, 1);
+        if (!zt)
+            return tess_fail(err, TESS_ERR_NOMEM, "out of host memory for the MR Zou-He tiles of %d tiles",
+                             be->ntiles);
+        for (size_t j = 0; j < nn; j++)
+            zt[j / 64] |= be->consts.mr_zou_he[be->host_type[j]];
+        rc = gpuMalloc((void **)&be->mr_zh_tile, (size_t)be->ntiles);
+        if (rc == gpuSuccess)
+            rc = gpuMemcpy(be->mr_zh_tile, zt, (size_t)be->ntiles, gpuMemcpyHostToDevice);
+        free(zt);
+        TESS_GPU_TRY(rc, err, "uploading the MR Zou-He tiles");
+        be->consts.mr_zh_tile = be->mr_zh_tile;
+        be->open_bytes += (size_t)be->ntiles;
+        be->bytes += (size_t)be->ntiles;
+    }
     be->consts_id = ++tess_gpu_constants_next;
     be->slots_ready = 0;
     be->cur = 0;
@@ -471,6 +509,20 @@ TESS_GPU_OP tess_status tess_gpu_mr_parts(tess_backend_t *be, tess_error_t *err)
     return TESS_OK;
 }
 
+/* A group kernel's launch: the instance with D3Q19's Zou-He planes (ZH) where this run has them in the plain
+ * kernel (tess_gpu_mr_zou_he_in_plain), else the one without, so that every other run keeps its machine code. */
+template <typename R, int LAT, int GX, int GY, int GZ, bool ONE>
+static void tess_gpu_mr_group_launch(const tess_backend_t *be, unsigned nb, size_t shared, const R *src, R *dst,
+                                     const tess_gpu_q_args_t &a, const tess_gpu_mr_order_t &o,
+                                     const tess_gpu_mr_part_t *part)
+{
+    if (LAT == TESS_LATTICE_D3Q19 && be->consts.mr_any_zou_he)
+        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, LAT == TESS_LATTICE_D3Q19>
+            <<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
+    else
+        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE><<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
+}
+
 /* One MR step: the plain kernel over every group, then the list kernel over its nodes. The 2x2x2 group is
  * instantiated for FP32 only (tess_gpu_mr_block_nodes); ONE: the one-copy instances (3D lattices only), so that
  * the two-copy kernels are compiled as they were before one copy existed. */
@@ -478,13 +530,19 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_big {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE><<<nb, 512, shared_bytes()>>>(src, dst, a, be->mr_map, o, part);
+        tess_gpu_mr_group_launch<R, LAT, 2, 2, 2, ONE>(be, nb, shared_bytes(), src, dst, a, o, part);
     }
     static size_t shared_bytes() { return tess_gpu_mr_block_halo<R, LAT, 2, 2, 2>::H::shared_bytes(); }
     static gpuError_t opt_in()
     {
-        return gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE>),
-                                   gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
+        const gpuError_t rc =
+            gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE>),
+                                gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
+        if (rc != gpuSuccess || LAT != TESS_LATTICE_D3Q19)
+            return rc;
+        return gpuFuncSetAttribute(
+            reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, LAT == TESS_LATTICE_D3Q19>),
+            gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
     }
 };
 template <int LAT, bool ONE> struct tess_gpu_mr_big<double, LAT, ONE> {
@@ -578,9 +636,9 @@ static void tess_gpu_mr_plain(tess_backend_t *be, const tess_gpu_q_args_t &a, co
     else if (be->mr_nodes == 512)
         tess_gpu_mr_big<R, LAT, ONE>::launch(be, a, src, dst, o, part, nb);
     else if (be->mr_nodes == 256)
-        tess_gpu_mr_step<R, LAT, 2, 2, 1, ONE><<<nb, 256>>>(src, dst, a, be->mr_map, o, part);
+        tess_gpu_mr_group_launch<R, LAT, 2, 2, 1, ONE>(be, nb, 0, src, dst, a, o, part);
     else
-        tess_gpu_mr_step<R, LAT, 1, 1, 1, ONE><<<nb, 64>>>(src, dst, a, be->mr_map, o, part);
+        tess_gpu_mr_group_launch<R, LAT, 1, 1, 1, ONE>(be, nb, 0, src, dst, a, o, part);
 }
 
 /* With one copy (o.sync set): the counters set, the plane across a periodic z boundary that this phase overwrites
