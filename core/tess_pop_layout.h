@@ -42,14 +42,18 @@ TESS_HD TESS_INLINE int64_t tess_pop_dir_stride(tess_pop_layout_t l)
     return l.dir ? l.dir : 64;
 }
 
+/* Lines of a direction's array modulo the 64 sets of an L1d (tess_pop_layout_directions). */
+#ifndef TESS_POP_DIR_LINES_MOD64
+#define TESS_POP_DIR_LINES_MOD64 17
+#endif
+
 /* The direction-major layout for ntiles tiles of values of vs bytes: each direction's array a whole number of
  * 64-byte lines, and an odd number of them, so that the q streams of one node sit in q different cache sets
  * (a stride of a power of two bytes, as 128^3 nodes give, would put all q on one set of the L1 and the L2). */
 static inline tess_pop_layout_t tess_pop_layout_directions(int64_t ntiles, size_t vs)
 {
     int64_t lines = (64 * ntiles * (int64_t)vs + 63) / 64;
-    if (lines % 2 == 0)
-        lines++;
+    lines += ((TESS_POP_DIR_LINES_MOD64 - lines % 64) % 64 + 64) % 64;
     tess_pop_layout_t l;
     l.dir = lines * 64 / (int64_t)vs;
     return l;

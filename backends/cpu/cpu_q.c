@@ -117,6 +117,18 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
                        ? tess_pop_layout_tiles()
                        : tess_pop_layout_directions((int64_t)t->ntiles + be->nthreads,
                                                     tess_precision_size(be->cfg.precision));
+    { /* EXPERIMENT ONLY (not for commit): the direction stride's lines mod 64 from TESS_DIRRES */
+        const char *e = getenv("TESS_DIRRES");
+        const int64_t vs_ = (int64_t)tess_precision_size(be->cfg.precision);
+        if (e && be->grid.pop.dir) {
+            int64_t lines = be->grid.pop.dir * vs_ / 64 - 64 + 64;
+            lines -= lines % 64;
+            lines += atoi(e);
+            if (lines * 64 / vs_ < 64 * ((int64_t)t->ntiles + be->nthreads))
+                lines += 64;
+            be->grid.pop.dir = lines * 64 / vs_;
+        }
+    }
     /* AA and MR (the sliding window, cpu_q_mr_window.h) keep one copy */
     const int ncopies = be->cfg.pattern == TESS_PATTERN_AB ? 2 : 1;
     if (be->cfg.pattern == TESS_PATTERN_MR) {
