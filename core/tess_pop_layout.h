@@ -16,6 +16,8 @@
 
 typedef struct {
     int64_t dir; /* values between direction i and i + 1 of a node; 0: tile-major */
+    int64_t gap; /* EXPERIMENT: values of padding after every 2^shift tiles (direction-major only) */
+    int shift;
 } tess_pop_layout_t;
 
 /* The tile-major layout (a zero-initialised tess_pop_layout_t is this one). */
@@ -23,13 +25,21 @@ TESS_HD TESS_INLINE tess_pop_layout_t tess_pop_layout_tiles(void)
 {
     tess_pop_layout_t l;
     l.dir = 0;
+    l.gap = 0;
+    l.shift = 0;
     return l;
 }
 
 /* Index of population i of node `local` (0..63) of tile k, for a lattice of q directions. */
 TESS_HD TESS_INLINE int64_t tess_pop_index(tess_pop_layout_t l, int q, int64_t k, int i, int local)
 {
-    return l.dir ? (int64_t)i * l.dir + 64 * k + local : (k * q + i) * 64 + local;
+    return l.dir ? (int64_t)i * l.dir + 64 * k + l.gap * (k >> l.shift) + local : (k * q + i) * 64 + local;
+}
+
+/* Where tile k's direction 0 begins (direction-major: values; tile-major: q * 64 k). */
+TESS_HD TESS_INLINE int64_t tess_pop_tile_start(tess_pop_layout_t l, int q, int64_t k)
+{
+    return l.dir ? 64 * k + l.gap * (k >> l.shift) : k * q * 64;
 }
 
 /* Values between tile k and k + 1 at the same direction and node, and between direction i and i + 1. */
@@ -56,6 +66,8 @@ static inline tess_pop_layout_t tess_pop_layout_directions(int64_t ntiles, size_
     lines += ((TESS_POP_DIR_LINES_MOD64 - lines % 64) % 64 + 64) % 64;
     tess_pop_layout_t l;
     l.dir = lines * 64 / (int64_t)vs;
+    l.gap = 0;
+    l.shift = 0;
     return l;
 }
 

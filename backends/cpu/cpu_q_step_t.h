@@ -208,19 +208,19 @@ static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, i
 {
     const int cz[TESS_QL_Q] = TESS_QL_CZ;
     const int64_t dir_bytes = tess_pop_dir_stride(be->grid.pop) * (int64_t)sizeof(R);
-    const int64_t tile_bytes = tess_pop_tile_stride(be->grid.pop, TESS_QL_Q) * (int64_t)sizeof(R);
+#define TS(t) (tess_pop_tile_start(be->grid.pop, TESS_QL_Q, (t)) * (int64_t)sizeof(R))
     int n = 0;
     if (k >= be->sweep_k1)
         return 0;
     for (int i = 0; i < TESS_QL_Q; i++)
         for (int64_t o = 0; o < 64 * (int64_t)sizeof(R); o += 64)
-            pf[n++] = src + k * tile_bytes + i * dir_bytes + o;
+            pf[n++] = src + TS(k) + i * dir_bytes + o;
     if (!canon)
         return n;
     const int32_t *nb = be->neighbors + 27 * (size_t)k;
     for (int i = 0; i < TESS_QL_Q; i++)
         if (cz[i] != 0 && nb[13 - 9 * cz[i]] >= 0) {
-            const char *layer = src + nb[13 - 9 * cz[i]] * tile_bytes + i * dir_bytes +
+            const char *layer = src + TS(nb[13 - 9 * cz[i]]) + i * dir_bytes +
                                 (int64_t)(cz[i] > 0 ? 48 : 0) * (int64_t)sizeof(R);
             pf[n++] = layer;
             pf[n++] = layer + 64;
@@ -238,9 +238,9 @@ static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, i
                 const int64_t row = CPU_Q_EX * ((yu - CPU_Q_EY * sy) + CPU_Q_EY * (zu - CPU_Q_EZ * sz));
                 const int sa = 13 + 3 * sy + 9 * sz, sb = 13 + (cx[i] > 0 ? -1 : 1) + 3 * sy + 9 * sz;
                 if (sy > 0 && nb[sa] >= 0)
-                    pf[n++] = src + nb[sa] * tile_bytes + i * dir_bytes + row * (int64_t)sizeof(R);
+                    pf[n++] = src + TS(nb[sa]) + i * dir_bytes + row * (int64_t)sizeof(R);
                 if (cx[i] != 0 && (sy > 0 || (sy == 0 && sz != 0 && cx[i] < 0)) && nb[sb] >= 0)
-                    pf[n++] = src + nb[sb] * tile_bytes + i * dir_bytes + row * (int64_t)sizeof(R);
+                    pf[n++] = src + TS(nb[sb]) + i * dir_bytes + row * (int64_t)sizeof(R);
                 if (cx[i] < 0 && sy == 0 && sz == 0)
                     ends[i] |= (uint64_t)1 << (row * (int64_t)sizeof(R) / 64);
                 if (cy[i] < 0 && y == 0 && sz == 0) /* the -y tile row's pull read the line of rows y = 0 */
@@ -251,9 +251,11 @@ static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, i
         TESS_UNROLL
         for (int i = 0; i < TESS_QL_Q; i++) /* the set bits only: a loop over all 64 cost 25% */
             for (uint64_t m = ends[i] & ~seen[i]; m; m &= m - 1)
-                pf[n++] = src + next * tile_bytes + i * dir_bytes + 64 * __builtin_ctzll(m);
+                pf[n++] = src + TS(next) + i * dir_bytes + 64 * __builtin_ctzll(m);
     return n;
 }
+
+#undef TS
 
 /* The tile's collision. LBGK: the lines in pf (a later tile's, cpu_q_next_lines) are prefetched between
  * chunks of 8 nodes, so that memory works while the tile computes (a tile's pull otherwise loads in one burst
@@ -373,8 +375,8 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
     const int curved = p->wall != TESS_WALL_BOUNCE_BACK;
     const R *pre = (const R *)be->buf, *link_val = (const R *)be->link_val, *coef = (const R *)be->link_coef;
     const tess_link_slot_t *slots = be->slots;
-    /* populations direction-major (cpu_q.h): tile k's direction i at k * ts + i * ds */
-    const int64_t ts = tess_pop_tile_stride(g->pop, TESS_QL_Q), ds = tess_pop_dir_stride(g->pop);
+    /* populations direction-major (cpu_q.h): tile k's direction i at tess_pop_tile_start(k) + i * ds */
+    const int64_t ds = tess_pop_dir_stride(g->pop);
     const char *odd_env = getenv("TESS_PARTS"); /* EXPERIMENT */
     const int odd_parts = odd_env && CPU_Q_EZ == 4 && TESS_QL_Q != 13 ? atoi(odd_env) : 1;
 #pragma omp parallel num_threads(be->nthreads)
@@ -390,8 +392,8 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
             const int32_t *nb = be->neighbors + 27 * (size_t)k;
             R *base[27];
             for (int s = 0; s < 27; s++)
-                base[s] = (R *)(uintptr_t)src + (nb[s] >= 0 ? nb[s] : scratch) * ts;
-            const R *self = src + k * ts;
+                base[s] = (R *)(uintptr_t)src + tess_pop_tile_start(g->pop, TESS_QL_Q, nb[s] >= 0 ? nb[s] : scratch);
+            const R *self = src + tess_pop_tile_start(g->pop, TESS_QL_Q, k);
             if (odd_parts > 1 && be->tile_plain[k] && conv_in == TESS_Q_CANON && conv_out == TESS_Q_SWAPPED &&
                 p->collision == TESS_COLLISION_LBGK && !p->use_force) {
                 const char *pf[16 * TESS_QL_Q];
@@ -471,7 +473,7 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                                                              conv_in == TESS_Q_CANON, pf)
                                 : 0;
             TESS_QFN(cpu_q_collide_tile)(p, &buf, pf, npf, be->prefetch_l1);
-            R *out = dst + k * ts;
+            R *out = dst + tess_pop_tile_start(g->pop, TESS_QL_Q, k);
             if (conv_out == TESS_Q_CANON) {
                 if (src != dst) /* AB: the whole tile, no write-allocate */
                     TESS_UNROLL
