@@ -16,8 +16,6 @@
 
 typedef struct {
     int64_t dir; /* values between direction i and i + 1 of a node; 0: tile-major */
-    int64_t gap; /* EXPERIMENT: values of padding after every 2^shift tiles (direction-major only) */
-    int shift;
 } tess_pop_layout_t;
 
 /* The tile-major layout (a zero-initialised tess_pop_layout_t is this one). */
@@ -25,21 +23,13 @@ TESS_HD TESS_INLINE tess_pop_layout_t tess_pop_layout_tiles(void)
 {
     tess_pop_layout_t l;
     l.dir = 0;
-    l.gap = 0;
-    l.shift = 0;
     return l;
 }
 
 /* Index of population i of node `local` (0..63) of tile k, for a lattice of q directions. */
 TESS_HD TESS_INLINE int64_t tess_pop_index(tess_pop_layout_t l, int q, int64_t k, int i, int local)
 {
-    return l.dir ? (int64_t)i * l.dir + 64 * k + l.gap * (k >> l.shift) + local : (k * q + i) * 64 + local;
-}
-
-/* Where tile k's direction 0 begins (direction-major: values; tile-major: q * 64 k). */
-TESS_HD TESS_INLINE int64_t tess_pop_tile_start(tess_pop_layout_t l, int q, int64_t k)
-{
-    return l.dir ? 64 * k + l.gap * (k >> l.shift) : k * q * 64;
+    return l.dir ? (int64_t)i * l.dir + 64 * k + local : (k * q + i) * 64 + local;
 }
 
 /* Values between tile k and k + 1 at the same direction and node, and between direction i and i + 1. */
@@ -52,22 +42,16 @@ TESS_HD TESS_INLINE int64_t tess_pop_dir_stride(tess_pop_layout_t l)
     return l.dir ? l.dir : 64;
 }
 
-/* Lines of a direction's array modulo the 64 sets of an L1d (tess_pop_layout_directions). */
-#ifndef TESS_POP_DIR_LINES_MOD64
-#define TESS_POP_DIR_LINES_MOD64 17
-#endif
-
 /* The direction-major layout for ntiles tiles of values of vs bytes: each direction's array a whole number of
  * 64-byte lines, and an odd number of them, so that the q streams of one node sit in q different cache sets
  * (a stride of a power of two bytes, as 128^3 nodes give, would put all q on one set of the L1 and the L2). */
 static inline tess_pop_layout_t tess_pop_layout_directions(int64_t ntiles, size_t vs)
 {
     int64_t lines = (64 * ntiles * (int64_t)vs + 63) / 64;
-    lines += ((TESS_POP_DIR_LINES_MOD64 - lines % 64) % 64 + 64) % 64;
+    if (lines % 2 == 0)
+        lines++;
     tess_pop_layout_t l;
     l.dir = lines * 64 / (int64_t)vs;
-    l.gap = 0;
-    l.shift = 0;
     return l;
 }
 

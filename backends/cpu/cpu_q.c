@@ -117,28 +117,6 @@ static tess_status q_upload(tess_backend_t *b, const tess_tiling_t *t, tess_erro
                        ? tess_pop_layout_tiles()
                        : tess_pop_layout_directions((int64_t)t->ntiles + be->nthreads,
                                                     tess_precision_size(be->cfg.precision));
-    { /* EXPERIMENT ONLY (not for commit): the direction stride's lines mod 64 from TESS_DIRRES */
-        const char *e = getenv("TESS_DIRRES");
-        const int64_t vs_ = (int64_t)tess_precision_size(be->cfg.precision);
-        const char *eg = getenv("TESS_GAP"), *es = getenv("TESS_GAPSH");
-        if (eg && be->grid.pop.dir) {
-            const int64_t nt = (int64_t)t->ntiles + be->nthreads;
-            be->grid.pop.gap = atoi(eg);
-            be->grid.pop.shift = es ? atoi(es) : 5;
-            const int64_t used = 64 * nt + be->grid.pop.gap * (nt >> be->grid.pop.shift) + be->grid.pop.gap;
-            int64_t lines = (used * vs_ + 63) / 64;
-            lines += 1 - lines % 2;
-            be->grid.pop.dir = lines * 64 / vs_;
-        }
-        if (e && be->grid.pop.dir) {
-            int64_t lines = be->grid.pop.dir * vs_ / 64 - 64 + 64;
-            lines -= lines % 64;
-            lines += atoi(e);
-            if (lines * 64 / vs_ < be->grid.pop.dir)
-                lines += 64;
-            be->grid.pop.dir = lines * 64 / vs_;
-        }
-    }
     /* AA and MR (the sliding window, cpu_q_mr_window.h) keep one copy */
     const int ncopies = be->cfg.pattern == TESS_PATTERN_AB ? 2 : 1;
     if (be->cfg.pattern == TESS_PATTERN_MR) {
@@ -448,8 +426,10 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
      * threaded over tiles */
     const size_t vs = tess_precision_size(be->cfg.precision);
     const int ncopies = be->cfg.pattern == TESS_PATTERN_AA ? 1 : 2;
+    const int64_t dir = be->grid.pop.dir, used = 64 * (int64_t)be->ntiles;
     for (int c = 0; c < ncopies; c++) /* the scratch tiles and the padding of every direction: defined values */
-        memset(be->f[c], 0, copy_bytes(be));
+        for (int i = 0; i < be->q; i++)
+            memset((char *)be->f[c] + (size_t)(i * dir + used) * vs, 0, (size_t)(dir - used) * vs);
     for (int c = 0; c < ncopies; c++)
         engine_convert(be, (void *)pops, be->f[c], 1);
     return TESS_OK;

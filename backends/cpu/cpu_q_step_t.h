@@ -105,9 +105,9 @@ __attribute__((noinline)) static void TESS_QFN(cpu_q_row_masked)(R *a, R *b, con
  * a scratch tile), direction i of a tile ds values after its direction 0 (tess_pop_dir_stride). write = 0: buf->f[i][n] = slot i of x - c_i (the pull of the canonical convention, the AA
  * odd step's read); write = 1: slot i of x - c_i = buf->f[opp(i)][n] (the store of the swapped convention, the
  * AA odd step's write), for the nodes whose bit is set in wet (a row whose nodes are all wet moves as a run). */
-__attribute__((always_inline)) static inline void TESS_QFN(cpu_q_rows_z)(R *const *base, int64_t ds,
-                                                                        TESS_QFN(cpu_q_buffer) *TESS_RESTRICT buf,
-                                                                        int write, uint64_t wet, int z0, int z1)
+__attribute__((always_inline)) static inline void TESS_QFN(cpu_q_rows)(R *const *base, int64_t ds,
+                                                                      TESS_QFN(cpu_q_buffer) *TESS_RESTRICT buf,
+                                                                      int write, uint64_t wet)
 {
     const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
     const int opp[TESS_QL_Q] = TESS_QL_OPP;
@@ -115,7 +115,7 @@ __attribute__((always_inline)) static inline void TESS_QFN(cpu_q_rows_z)(R *cons
     TESS_UNROLL
     for (int i = 0; i < TESS_QL_Q; i++)
         TESS_UNROLL
-        for (int z = z0; z < z1; z++)
+        for (int z = 0; z < CPU_Q_EZ; z++)
             TESS_UNROLL
             for (int y = 0; y < CPU_Q_EY; y++) {
                 const int zu = z - cz[i], yu = y - cy[i];
@@ -152,13 +152,6 @@ __attribute__((always_inline)) static inline void TESS_QFN(cpu_q_rows_z)(R *cons
                     }
                 }
             }
-}
-
-__attribute__((always_inline)) static inline void TESS_QFN(cpu_q_rows)(R *const *base, int64_t ds,
-                                                                      TESS_QFN(cpu_q_buffer) *TESS_RESTRICT buf,
-                                                                      int write, uint64_t wet)
-{
-    TESS_QFN(cpu_q_rows_z)(base, ds, buf, write, wet, 0, CPU_Q_EZ);
 }
 
 /* The bulk collision of the tile's nodes n0 .. n0 + 7: the core's tess_q_collide_model with the model choices as
@@ -208,19 +201,19 @@ static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, i
 {
     const int cz[TESS_QL_Q] = TESS_QL_CZ;
     const int64_t dir_bytes = tess_pop_dir_stride(be->grid.pop) * (int64_t)sizeof(R);
-#define TS(t) (tess_pop_tile_start(be->grid.pop, TESS_QL_Q, (t)) * (int64_t)sizeof(R))
+    const int64_t tile_bytes = tess_pop_tile_stride(be->grid.pop, TESS_QL_Q) * (int64_t)sizeof(R);
     int n = 0;
     if (k >= be->sweep_k1)
         return 0;
     for (int i = 0; i < TESS_QL_Q; i++)
         for (int64_t o = 0; o < 64 * (int64_t)sizeof(R); o += 64)
-            pf[n++] = src + TS(k) + i * dir_bytes + o;
+            pf[n++] = src + k * tile_bytes + i * dir_bytes + o;
     if (!canon)
         return n;
     const int32_t *nb = be->neighbors + 27 * (size_t)k;
     for (int i = 0; i < TESS_QL_Q; i++)
         if (cz[i] != 0 && nb[13 - 9 * cz[i]] >= 0) {
-            const char *layer = src + TS(nb[13 - 9 * cz[i]]) + i * dir_bytes +
+            const char *layer = src + nb[13 - 9 * cz[i]] * tile_bytes + i * dir_bytes +
                                 (int64_t)(cz[i] > 0 ? 48 : 0) * (int64_t)sizeof(R);
             pf[n++] = layer;
             pf[n++] = layer + 64;
@@ -238,9 +231,9 @@ static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, i
                 const int64_t row = CPU_Q_EX * ((yu - CPU_Q_EY * sy) + CPU_Q_EY * (zu - CPU_Q_EZ * sz));
                 const int sa = 13 + 3 * sy + 9 * sz, sb = 13 + (cx[i] > 0 ? -1 : 1) + 3 * sy + 9 * sz;
                 if (sy > 0 && nb[sa] >= 0)
-                    pf[n++] = src + TS(nb[sa]) + i * dir_bytes + row * (int64_t)sizeof(R);
+                    pf[n++] = src + nb[sa] * tile_bytes + i * dir_bytes + row * (int64_t)sizeof(R);
                 if (cx[i] != 0 && (sy > 0 || (sy == 0 && sz != 0 && cx[i] < 0)) && nb[sb] >= 0)
-                    pf[n++] = src + TS(nb[sb]) + i * dir_bytes + row * (int64_t)sizeof(R);
+                    pf[n++] = src + nb[sb] * tile_bytes + i * dir_bytes + row * (int64_t)sizeof(R);
                 if (cx[i] < 0 && sy == 0 && sz == 0)
                     ends[i] |= (uint64_t)1 << (row * (int64_t)sizeof(R) / 64);
                 if (cy[i] < 0 && y == 0 && sz == 0) /* the -y tile row's pull read the line of rows y = 0 */
@@ -251,11 +244,9 @@ static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, i
         TESS_UNROLL
         for (int i = 0; i < TESS_QL_Q; i++) /* the set bits only: a loop over all 64 cost 25% */
             for (uint64_t m = ends[i] & ~seen[i]; m; m &= m - 1)
-                pf[n++] = src + TS(next) + i * dir_bytes + 64 * __builtin_ctzll(m);
+                pf[n++] = src + next * tile_bytes + i * dir_bytes + 64 * __builtin_ctzll(m);
     return n;
 }
-
-#undef TS
 
 /* The tile's collision. LBGK: the lines in pf (a later tile's, cpu_q_next_lines) are prefetched between
  * chunks of 8 nodes, so that memory works while the tile computes (a tile's pull otherwise loads in one burst
@@ -265,15 +256,15 @@ static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, i
  * 3 x q x 64 values (29 KiB for D3Q19 FP64), which on a 32 KiB L1d evict what the tile still reads (AMD Zen 4:
  * D3Q19 AA 1.5 x faster from L2, and another 5-12% two tiles ahead; docs/performance-notes.md). The other
  * models (node by node, not measured with it) ignore pf. */
-static void TESS_QFN(cpu_q_collide_chunks)(const tess_params_t *p, TESS_QFN(cpu_q_buffer) *buf, const char *const *pf,
-                                           int npf, int l1, int c0, int c1)
+static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_buffer) *buf, const char *const *pf,
+                                         int npf, int l1)
 {
 #if TESS_QL_Q != 13
     /* LBGK without a body force, the common case, with the choices as constants; the other models run the
      * same function with the choices read at run time (fewer copies of the collision to compile). */
     if (p->collision == TESS_COLLISION_LBGK && !p->use_force) {
         const int per = (npf + 7) / 8;
-        for (int c = c0; c < c1; c++) {
+        for (int c = 0; c < 8; c++) {
             if (l1)
                 for (int j = c * per; j < npf && j < (c + 1) * per; j++)
                     __builtin_prefetch(pf[j], 1, 3);
@@ -288,45 +279,8 @@ static void TESS_QFN(cpu_q_collide_chunks)(const tess_params_t *p, TESS_QFN(cpu_
         return;
     }
 #endif
-    (void)pf, (void)npf, (void)l1, (void)c0, (void)c1;
+    (void)pf, (void)npf, (void)l1;
     TESS_QFN(cpu_q_collide_nodes)(p, buf);
-}
-
-static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_buffer) *buf, const char *const *pf,
-                                         int npf, int l1)
-{
-    TESS_QFN(cpu_q_collide_chunks)(p, buf, pf, npf, l1, 0, 8);
-}
-
-/* EXPERIMENT: the AA odd step of a plain LBGK tile in parts of its z layers (pull, collide, store each part). */
-static void TESS_QFN(cpu_q_odd_parts)(const tess_params_t *p, R *const *base, int64_t ds, TESS_QFN(cpu_q_buffer) *buf,
-                                      const char *const *pf, int npf, int l1, int parts)
-{
-#if CPU_Q_EZ == 4
-    if (parts == 2) {
-        TESS_QFN(cpu_q_rows_z)(base, ds, buf, 0, ~(uint64_t)0, 0, 2);
-        TESS_QFN(cpu_q_collide_chunks)(p, buf, pf, npf, l1, 0, 4);
-        TESS_QFN(cpu_q_rows_z)(base, ds, buf, 1, ~(uint64_t)0, 0, 2);
-        TESS_QFN(cpu_q_rows_z)(base, ds, buf, 0, ~(uint64_t)0, 2, 4);
-        TESS_QFN(cpu_q_collide_chunks)(p, buf, pf, npf, l1, 4, 8);
-        TESS_QFN(cpu_q_rows_z)(base, ds, buf, 1, ~(uint64_t)0, 2, 4);
-        return;
-    }
-    TESS_QFN(cpu_q_rows_z)(base, ds, buf, 0, ~(uint64_t)0, 0, 1);
-    TESS_QFN(cpu_q_collide_chunks)(p, buf, pf, npf, l1, 0, 2);
-    TESS_QFN(cpu_q_rows_z)(base, ds, buf, 1, ~(uint64_t)0, 0, 1);
-    TESS_QFN(cpu_q_rows_z)(base, ds, buf, 0, ~(uint64_t)0, 1, 2);
-    TESS_QFN(cpu_q_collide_chunks)(p, buf, pf, npf, l1, 2, 4);
-    TESS_QFN(cpu_q_rows_z)(base, ds, buf, 1, ~(uint64_t)0, 1, 2);
-    TESS_QFN(cpu_q_rows_z)(base, ds, buf, 0, ~(uint64_t)0, 2, 3);
-    TESS_QFN(cpu_q_collide_chunks)(p, buf, pf, npf, l1, 4, 6);
-    TESS_QFN(cpu_q_rows_z)(base, ds, buf, 1, ~(uint64_t)0, 2, 3);
-    TESS_QFN(cpu_q_rows_z)(base, ds, buf, 0, ~(uint64_t)0, 3, 4);
-    TESS_QFN(cpu_q_collide_chunks)(p, buf, pf, npf, l1, 6, 8);
-    TESS_QFN(cpu_q_rows_z)(base, ds, buf, 1, ~(uint64_t)0, 3, 4);
-#else
-    (void)p, (void)base, (void)ds, (void)buf, (void)pf, (void)npf, (void)l1, (void)parts;
-#endif
 }
 
 /* A local curved link (tess_cpu_q_t.link_local) from the tile's pull: after the pull buf->f[j][m] is f*_j(m - c_j),
@@ -375,10 +329,8 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
     const int curved = p->wall != TESS_WALL_BOUNCE_BACK;
     const R *pre = (const R *)be->buf, *link_val = (const R *)be->link_val, *coef = (const R *)be->link_coef;
     const tess_link_slot_t *slots = be->slots;
-    /* populations direction-major (cpu_q.h): tile k's direction i at tess_pop_tile_start(k) + i * ds */
-    const int64_t ds = tess_pop_dir_stride(g->pop);
-    const char *odd_env = getenv("TESS_PARTS"); /* EXPERIMENT */
-    const int odd_parts = odd_env && CPU_Q_EZ == 4 && TESS_QL_Q != 13 ? atoi(odd_env) : 1;
+    /* populations direction-major (cpu_q.h): tile k's direction i at k * ts + i * ds */
+    const int64_t ts = tess_pop_tile_stride(g->pop, TESS_QL_Q), ds = tess_pop_dir_stride(g->pop);
 #pragma omp parallel num_threads(be->nthreads)
     {
         TESS_QFN(cpu_q_buffer) buf;
@@ -392,15 +344,8 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
             const int32_t *nb = be->neighbors + 27 * (size_t)k;
             R *base[27];
             for (int s = 0; s < 27; s++)
-                base[s] = (R *)(uintptr_t)src + tess_pop_tile_start(g->pop, TESS_QL_Q, nb[s] >= 0 ? nb[s] : scratch);
-            const R *self = src + tess_pop_tile_start(g->pop, TESS_QL_Q, k);
-            if (odd_parts > 1 && be->tile_plain[k] && conv_in == TESS_Q_CANON && conv_out == TESS_Q_SWAPPED &&
-                p->collision == TESS_COLLISION_LBGK && !p->use_force) {
-                const char *pf[16 * TESS_QL_Q];
-                const int npf = TESS_QFN(cpu_q_next_lines)(be, (const char *)src, k + (be->prefetch_l1 ? 1 : 2), 1, pf);
-                TESS_QFN(cpu_q_odd_parts)(p, base, ds, &buf, pf, npf, be->prefetch_l1, odd_parts);
-                continue;
-            }
+                base[s] = (R *)(uintptr_t)src + (nb[s] >= 0 ? nb[s] : scratch) * ts;
+            const R *self = src + k * ts;
             if (conv_in == TESS_Q_CANON)
                 TESS_QFN(cpu_q_rows)(base, ds, &buf, 0, ~(uint64_t)0);
             else /* swapped: every population already sits at the node, in the opposite slot */
@@ -473,7 +418,7 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                                                              conv_in == TESS_Q_CANON, pf)
                                 : 0;
             TESS_QFN(cpu_q_collide_tile)(p, &buf, pf, npf, be->prefetch_l1);
-            R *out = dst + tess_pop_tile_start(g->pop, TESS_QL_Q, k);
+            R *out = dst + k * ts;
             if (conv_out == TESS_Q_CANON) {
                 if (src != dst) /* AB: the whole tile, no write-allocate */
                     TESS_UNROLL
