@@ -15,8 +15,9 @@
  * Nodes the plain path cannot update (inlets and outlets of every method but D3Q19's Zou-He planes in the group
  * kernel, nodes with curved-wall links under a Bouzidi rule) are computed again afterwards by a list kernel, one
  * thread each, through the core's whole MR node function (tess_q_node_step_mr_fd, with the fd strain rate from
- * the old moments); it overwrites what the plain path wrote there. No physics is written here: every formula is a core TESS_HD function, applied in the order of
- * the CPU's MR, so the two agree to round-off (bitwise expected in the reproducible build; not yet run). */
+ * the old moments); it overwrites what the plain path wrote there. No physics is written here: every formula is a
+ * core TESS_HD function, applied in the order of the CPU's MR, so the two agree to round-off (bitwise in the
+ * reproducible build: test_gpu_mr and test_gpu_mr_parts on the device, ci/gpu-check.sh). */
 #ifndef TESS_GPU_MR_H
 #define TESS_GPU_MR_H
 
