@@ -298,6 +298,41 @@ static void fill_slots(tess_cpu_q_t *be)
             fill(&be->params, &be->grid, k, &be->links[l], &be->slots[l]);
 }
 
+/* Each tile's fix-ups that a curved link of the tile overwrites (the same node and direction, slot i not
+ * TESS_LINK_NONE) moved to the end of its entries, fix_end[k] where they begin: the sweeps skip their bounce-back,
+ * whose value no fix-up or link reads (they read only entries whose upstream node is wet) and the link replaces.
+ * The swapped store still takes every entry. Entries write distinct values, so their order changes no bit. */
+static tess_status split_fixups(tess_cpu_q_t *be, tess_error_t *err)
+{
+    free(be->fix_end);
+    if (!(be->fix_end = malloc((size_t)(be->ntiles > 0 ? be->ntiles : 1) * sizeof *be->fix_end)))
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the fix-up ranges");
+    const int curved = be->params.wall != TESS_WALL_BOUNCE_BACK && be->cfg.pattern != TESS_PATTERN_MR;
+#pragma omp parallel for schedule(dynamic, 256) num_threads(be->nthreads)
+    for (int32_t k = 0; k < be->ntiles; k++) {
+        const int64_t e0 = be->fix_start[k], e1 = be->fix_start[k + 1];
+        be->fix_end[k] = e1;
+        if (!curved || be->tile_link[k] == be->tile_link[k + 1])
+            continue;
+        uint32_t cov[64] = {0}; /* per node: the directions its curved links write (q <= 27) */
+        for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++)
+            if (be->slots[l].i != TESS_LINK_NONE)
+                cov[be->slots[l].node] |= (uint32_t)1 << be->slots[l].i;
+        int64_t a = e0, b = e1; /* kept entries forward from e0, covered ones backward from e1 */
+        while (a < b) {
+            const tess_cpu_q_fix_t fx = be->fix[a];
+            if (fx.i != TESS_CPU_Q_DRY && (cov[fx.n] >> fx.i & 1u)) {
+                be->fix[a] = be->fix[--b];
+                be->fix[b] = fx;
+            } else {
+                a++;
+            }
+        }
+        be->fix_end[k] = a;
+    }
+    return TESS_OK;
+}
+
 static int gather_cmp(const void *a, const void *b)
 {
     const tess_cpu_q_gather_t *x = a, *y = b;
@@ -406,6 +441,8 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
         return st;
     classify_tiles(be);
     fill_slots(be);
+    if ((st = split_fixups(be, err)) != TESS_OK)
+        return st;
     if (be->cfg.pattern != TESS_PATTERN_MR)
         Q_DISPATCH(cpu_q_link_coefs, be);
     if ((st = build_prepass_gather(be, err)) != TESS_OK)
@@ -509,7 +546,7 @@ static size_t q_bytes(const tess_backend_t *b)
     const tess_cpu_q_t *be = (const tess_cpu_q_t *)(const void *)b;
     return be->bytes + (be->mrw ? be->mrw->bytes : 0) +
            (size_t)be->nspecial * (be->q * tess_precision_size(be->cfg.precision) + sizeof(int64_t) + 1) +
-           (size_t)be->nfix * sizeof(tess_cpu_q_fix_t) + tess_cpu_fd_bytes(&be->fd, be->ntiles) +
+           (size_t)be->nfix * sizeof(tess_cpu_q_fix_t) + (size_t)be->ntiles * sizeof(int64_t) + tess_cpu_fd_bytes(&be->fd, be->ntiles) +
            (size_t)(be->npre_gather[0] + be->npre_gather[1]) * sizeof(tess_cpu_q_gather_t);
 }
 
@@ -549,6 +586,7 @@ static void q_destroy(tess_backend_t *b)
     free(be->tile_special);
     free(be->fix);
     free(be->fix_start);
+    free(be->fix_end);
     free(be->special);
     free(be->special_of_node);
     free(be->special_sweep);
