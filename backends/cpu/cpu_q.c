@@ -305,14 +305,17 @@ static void fill_slots(tess_cpu_q_t *be)
 static tess_status split_fixups(tess_cpu_q_t *be, tess_error_t *err)
 {
     free(be->fix_end);
-    if (!(be->fix_end = malloc((size_t)(be->ntiles > 0 ? be->ntiles : 1) * sizeof *be->fix_end)))
+    be->fix_end = NULL; /* none: the sweeps take every entry */
+    if (be->params.wall == TESS_WALL_BOUNCE_BACK || be->cfg.pattern == TESS_PATTERN_MR || be->ntiles <= 0 ||
+        be->tile_link[be->ntiles] == 0)
+        return TESS_OK;
+    if (!(be->fix_end = malloc((size_t)be->ntiles * sizeof *be->fix_end)))
         return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the fix-up ranges");
-    const int curved = be->params.wall != TESS_WALL_BOUNCE_BACK && be->cfg.pattern != TESS_PATTERN_MR;
 #pragma omp parallel for schedule(dynamic, 256) num_threads(be->nthreads)
     for (int32_t k = 0; k < be->ntiles; k++) {
         const int64_t e0 = be->fix_start[k], e1 = be->fix_start[k + 1];
         be->fix_end[k] = e1;
-        if (!curved || be->tile_link[k] == be->tile_link[k + 1])
+        if (be->tile_link[k] == be->tile_link[k + 1])
             continue;
         uint32_t cov[64] = {0}; /* per node: the directions its curved links write (q <= 27) */
         for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++)
@@ -546,7 +549,8 @@ static size_t q_bytes(const tess_backend_t *b)
     const tess_cpu_q_t *be = (const tess_cpu_q_t *)(const void *)b;
     return be->bytes + (be->mrw ? be->mrw->bytes : 0) +
            (size_t)be->nspecial * (be->q * tess_precision_size(be->cfg.precision) + sizeof(int64_t) + 1) +
-           (size_t)be->nfix * sizeof(tess_cpu_q_fix_t) + (size_t)be->ntiles * sizeof(int64_t) + tess_cpu_fd_bytes(&be->fd, be->ntiles) +
+           (size_t)be->nfix * sizeof(tess_cpu_q_fix_t) +
+           (be->fix_end ? (size_t)be->ntiles * sizeof(int64_t) : 0) + tess_cpu_fd_bytes(&be->fd, be->ntiles) +
            (size_t)(be->npre_gather[0] + be->npre_gather[1]) * sizeof(tess_cpu_q_gather_t);
 }
 

@@ -48,9 +48,9 @@ typedef struct tess_cpu_q {
      * the links whose upstream node is not wet take the wall rule, dry nodes take a rest state. */
     uint64_t *tile_wet;       /* per tile: bit n set when node n is wet */
     int64_t *fix_start;       /* per tile: first entry of fix (ntiles + 1 entries) */
-    int64_t *fix_end;         /* per tile: end of the entries the AB and AA sweeps apply before the collision; the
-                               * rest, up to fix_start[k + 1], are links that a curved link of the tile overwrites
-                               * (split_fixups, cpu_q.c), which only the swapped store and the MR window read */
+    int64_t *fix_end;         /* with curved links (AB, AA; else NULL) per tile: end of the entries the sweeps
+                               * apply before the collision; the rest, up to fix_start[k + 1], are links that a curved
+                               * link of the tile overwrites (split_fixups, cpu_q.c): only the swapped store reads them */
     tess_cpu_q_fix_t *fix;
     int64_t nfix;
     uint8_t *special_sweep;   /* per special node: 1 for a D3Q19 Zou-He plane node, which the AB and AA sweeps

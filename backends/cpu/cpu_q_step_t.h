@@ -354,7 +354,8 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                     memcpy(buf.f[i], self + opp[i] * ds, 64 * sizeof(R));
             const int plain = be->tile_plain[k];
             if (!plain) { /* the fix-ups that no curved link overwrites (split_fixups, cpu_q.c) */
-                for (int64_t e = be->fix_start[k]; e < be->fix_end[k]; e++) {
+                const int64_t fe = be->fix_end ? be->fix_end[k] : be->fix_start[k + 1];
+                for (int64_t e = be->fix_start[k]; e < fe; e++) {
                     const tess_cpu_q_fix_t fx = be->fix[e];
                     if (fx.i == TESS_CPU_Q_DRY) {
                         for (int i = 0; i < TESS_QL_Q; i++)
