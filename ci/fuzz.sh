@@ -21,6 +21,7 @@ if ((${#targets[@]} == 0)); then
     targets=(case stl_ascii stl_binary vti_voxels vti_init raw_voxels restart)
 fi
 build=$build_root/fuzz
+mkdir -p "$build_root" # its logs sit beside the build folder
 
 command -v clang >/dev/null || { echo "fuzz: clang not found (ci/install-deps.sh installs it)" >&2; exit 1; }
 echo "+ configure and build the fuzz targets in $build (clang, -fsanitize=fuzzer,address,undefined)"
