@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test command, for CI and for developers: installs what is missing, builds everything this machine
-# can build with warnings as errors (CUDA for sm_90, the lent GPU, when nvcc is present, HIP for gfx90a and gfx1030
+# can build with warnings as errors (CUDA for sm_90, the lent GPU, when nvcc is present, HIP for gfx90a/gfx940/gfx1030
 # when hipcc is present), runs the whole test suite and the soak test (ci/soak.sh, 3 cycles), then rebuilds the
 # CPU code with AddressSanitizer and UndefinedBehaviorSanitizer and runs the fast tests, and fuzzes each file
 # reader for 30 s (ci/fuzz.sh). Exits non-zero on the first failure.
@@ -51,11 +51,8 @@ else
     echo "CUDA: no nvcc at /usr/local/cuda/bin/nvcc, CUDA backend not built"
 fi
 if command -v hipcc >/dev/null; then
-    # gfx90a (wave64, CDNA) and gfx1030 (wave32, RDNA): each target compiles every HIP unit again (22 s a target for
-    # hip_backend.hip alone), so the default build's third, gfx940 (wave64 like gfx90a), is left to the default build
-    # and keeps CI under 30 minutes on 2 cores (docs/testing.md).
-    gpu_opts+=(-DTESSERA_WITH_HIP=ON "-DTESSERA_HIP_ARCHITECTURES=gfx90a;gfx1030")
-    echo "HIP: $(command -v hipcc), gfx90a and gfx1030"
+    gpu_opts+=(-DTESSERA_WITH_HIP=ON "-DTESSERA_HIP_ARCHITECTURES=gfx90a;gfx940;gfx1030")
+    echo "HIP: $(command -v hipcc), gfx90a, gfx940 and gfx1030"
 else
     gpu_opts+=(-DTESSERA_WITH_HIP=OFF)
     echo "HIP: no hipcc, HIP backend not built"
