@@ -19,7 +19,7 @@ typedef tess_link_slot_t tess_gpu_link_slot_t; /* 32 bytes: one sector */
  * in `bits` the direction i (5 bits, TESS_GPU_PACK_NONE for TESS_LINK_NONE), kd (5), the node (6), x + c_i and
  * x + 2 c_i each as 12 bits (1 << 11 when present | neighbour slot 0..26 << 6 | local index), and one bit set when
  * the wall term is not +0.0 (then read from the full slot). A tile extent of at least 2 keeps x + 2 c_i within the
- * 3x3x3 neighbourhood. FP64 (tess_gpu_link_cpack_t's bits) on lattices of at most TESS_GPU_PACK_MASK_Q directions:
+ * 3x3x3 neighbourhood. FP64 on lattices of at most TESS_GPU_PACK_MASK_Q directions:
  * bit TESS_GPU_PACK_FIRST set on a node's first link, which carries the directions kd of all the node's links from
  * bit TESS_GPU_PACK_MASK (bit kd - 1), so that the kernel finds each node's links without shared-memory atomics. */
 typedef struct {
