@@ -6,7 +6,7 @@
 # BINARY `before` or `after`, SETTING `-` or NAME=VALUE[,NAME=VALUE], an environment), Nsight Compute's memory
 # counters of the tile kernel (AAS_NCU: ROW@BINARY@SETTING[@COUNT[@stalls]], COUNT launches of tess_gpu_q_step from
 # the third, default 1, so 2 takes an AA odd step and the even one after it; `stalls` adds a second pass for the
-# warps' stall reasons per issue) and the tests;
+# warps' stall reasons per issue; each skipped with under 60 s + AAS_NCU_RESERVE left) and the tests;
 # prints the tile kernels' registers, the tests and the bench rows last. Rows: c27 (D3Q27 cavity3d 256^3, AB and
 # AA, FP64 and FP32), c27aa (its AA only), c27aad (its AA FP64 only), c27ab (its AB only), c19 / c19aa / c19ab (the same for D3Q19), s5
 # (spheres 192^3 at porosity 0.5, AB and AA, both precisions), sbb / sbz (spheres 192^3 at porosity 0.3 and 0.5,
@@ -87,7 +87,7 @@ for item in ${AAS_NCU:-}; do
     IFS=@ read -r r b s c st <<<"$item"
     for m in "$metrics" ${st:+"regex:smsp__average_warps_issue_stalled_.*_per_issue_active\\.ratio"}; do
         i=$((i + 1))
-        [ "$(left)" -lt 60 ] && { echo "ncu $item skipped: time"; continue; }
+        [ "$(left)" -lt $((60 + ${AAS_NCU_RESERVE:-0})) ] && { echo "ncu $item skipped: time"; continue; }
         step "ncu $item ($i)"
         withenv "$s" timeout 60 "$NCU" --clock-control none -k "regex:^tess_gpu_q_step\$" --launch-skip 2 \
             --launch-count "${c:-1}" --metrics "$m" --print-units base "$(binary "$b")" bench --backend cuda \
