@@ -8,11 +8,11 @@
 # the third, default 1, so 2 takes an AA odd step and the even one after it; `stalls` adds a second pass for the
 # warps' stall reasons per issue; each skipped with under 60 s + AAS_NCU_RESERVE left) and the tests;
 # prints the tile kernels' registers, the tests and the bench rows last. Rows: c27 (D3Q27 cavity3d 256^3, AB and
-# AA, FP64 and FP32), c27aa (its AA only), c27aad (its AA FP64 only), c27ab (its AB only), c19 / c19aa / c19ab (the same for D3Q19), s5
-# (spheres 192^3 at porosity 0.5, AB and AA, both precisions), sbb / sbz (spheres 192^3 at porosity 0.3 and 0.5,
-# AB FP64, bounce-back / bouzidi-quadratic), sbb3 / sbz3 (porosity 0.3 only), sbb4 / sbz4 (0.3, 0.5, 0.7, 0.9),
-# sbbf / sbzf (0.3 and 0.7, FP32), c2d (D2Q9 cavity2d 4096^2, AB). Outputs under
-# $OUT or ./gpu-aa-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
+# AA, FP64 and FP32), c27aa (its AA only), c27aad (its AA FP64 only), c27ab (its AB only), c19 / c19aa / c19ab
+# (the same for D3Q19), s5 (spheres 192^3 at porosity 0.5, AB and AA, both precisions), sbb / sbz (spheres 192^3 at
+# porosity 0.3 and 0.5, AB FP64, bounce-back / bouzidi-quadratic), sbb3 / sbz3 (porosity 0.3 only), sbb4 / sbz4 (0.3,
+# 0.5, 0.7, 0.9), sbbf / sbzf (0.3 and 0.7, FP32), c2d (D2Q9 cavity2d 4096^2, AB). Outputs under $OUT or
+# ./gpu-aa-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 deadline=${AAS_DEADLINE:-540}
