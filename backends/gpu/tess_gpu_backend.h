@@ -36,8 +36,7 @@ struct tess_backend {
     int64_t *tile_link;  /* per tile: its first link (ntiles + 1) */
     void *link_val;      /* per link: its value in the current step */
     tess_gpu_link_slot_t *slots; /* per link: where its rule reads; filled at the first step after initialise */
-    tess_gpu_link_pack_t *packs; /* FP32: the same in 16 bytes, for the AB tile kernel; else NULL */
-    tess_gpu_link_cpack_t *cpacks; /* FP64: the same with the rule's coefficients (32 bytes); else NULL */
+    tess_gpu_link_pack_t *packs; /* the same in 16 bytes, for the AB tile kernel */
     int64_t nlinks;
     int slots_ready;
     uint8_t *host_type;  /* 64 per tile: the node types, for the list of inlet/outlet nodes */
@@ -121,7 +120,6 @@ static tess_gpu_q_args_t tess_gpu_args(const tess_backend_t *be)
     a.node_nlink = be->node_nlink;
     a.slots = be->slots;
     a.packs = be->packs;
-    a.cpacks = be->cpacks;
     a.tile_link = be->tile_link;
     a.link_val = be->link_val;
     a.ntiles = be->sweep_k1;
@@ -197,7 +195,6 @@ TESS_GPU_OP void tess_gpu_free_device(tess_backend_t *be)
     (void)gpuFree(be->link_val);
     (void)gpuFree(be->slots);
     (void)gpuFree(be->packs);
-    (void)gpuFree(be->cpacks);
     (void)gpuFree(be->open);
     (void)gpuFree(be->mr_map);
     be->mr_map = NULL;
@@ -235,7 +232,6 @@ TESS_GPU_OP void tess_gpu_free_device(tess_backend_t *be)
     be->link_val = NULL;
     be->slots = NULL;
     be->packs = NULL;
-    be->cpacks = NULL;
     be->nlinks = 0;
     be->slots_ready = 0;
     be->bytes = 0;
@@ -254,11 +250,9 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
                           tess_precision_size(be->cfg.precision);
     /* Curved links: the links and, per tile node, its range (tess_links_node_ranges). */
     const size_t nl = t->links.n > 0 ? (size_t)t->links.n : 0;
-    const int cpack = be->cfg.precision == TESS_PRECISION_DOUBLE;
     const size_t lbytes =
-        nl ? nl * (sizeof(tess_link_t) + sizeof(tess_gpu_link_slot_t) +
-                   (cpack ? sizeof(tess_gpu_link_cpack_t) : sizeof(tess_gpu_link_pack_t)) + sizeof(int32_t) +
-                   sizeof(double)) +
+        nl ? nl * (sizeof(tess_link_t) + sizeof(tess_gpu_link_slot_t) + sizeof(tess_gpu_link_pack_t) +
+                   sizeof(int32_t) + sizeof(double)) +
                  nt * 64 * (sizeof(int64_t) + 1) + (nt + 1) * sizeof(int64_t)
            : 0;
     const size_t rest = nt * (30 * sizeof(int32_t) + 64) + lbytes;
@@ -296,10 +290,8 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
         rc = gpuMalloc((void **)&be->link_tile, nl * sizeof(int32_t));
     if (rc == gpuSuccess && nl)
         rc = gpuMalloc((void **)&be->slots, nl * sizeof(tess_gpu_link_slot_t));
-    if (rc == gpuSuccess && nl && !cpack)
+    if (rc == gpuSuccess && nl)
         rc = gpuMalloc((void **)&be->packs, nl * sizeof(tess_gpu_link_pack_t));
-    if (rc == gpuSuccess && nl && cpack)
-        rc = gpuMalloc((void **)&be->cpacks, nl * sizeof(tess_gpu_link_cpack_t));
     if (rc == gpuSuccess && nl)
         rc = gpuMalloc((void **)&be->tile_link, (nt + 1) * sizeof(int64_t));
     if (rc == gpuSuccess && nl)
@@ -663,7 +655,7 @@ TESS_GPU_OP tess_status tess_gpu_step_prepare(tess_backend_t *be, tess_error_t *
         g.ez = be->shape.ez;
 #define TESS_GPU_FILL(LAT)                                                                                         \
     tess_gpu_link_slots_fill<tess_gpu_q<double, LAT>><<<lb, 128>>>(be->links, be->link_tile, be->nlinks, g, be->slots, \
-                                                        be->packs, be->cpacks)
+                                                        be->packs, be->cfg.precision == TESS_PRECISION_DOUBLE)
         switch (be->shape.lattice) {
         case TESS_LATTICE_D2Q9: TESS_GPU_FILL(TESS_LATTICE_D2Q9); break;
         case TESS_LATTICE_D3Q13: TESS_GPU_FILL(TESS_LATTICE_D3Q13); break;

@@ -19,7 +19,7 @@ typedef tess_link_slot_t tess_gpu_link_slot_t; /* 32 bytes: one sector */
  * in `bits` the direction i (5 bits, TESS_GPU_PACK_NONE for TESS_LINK_NONE), kd (5), the node (6), x + c_i and
  * x + 2 c_i each as 12 bits (1 << 11 when present | neighbour slot 0..26 << 6 | local index), and one bit set when
  * the wall term is not +0.0 (then read from the full slot). A tile extent of at least 2 keeps x + 2 c_i within the
- * 3x3x3 neighbourhood. FP64 (tess_gpu_link_cpack_t's bits) on lattices of at most TESS_GPU_PACK_MASK_Q directions:
+ * 3x3x3 neighbourhood. FP64 on lattices of at most TESS_GPU_PACK_MASK_Q directions:
  * bit TESS_GPU_PACK_FIRST set on a node's first link, which carries the directions kd of all the node's links from
  * bit TESS_GPU_PACK_MASK (bit kd - 1), so that the kernel finds each node's links without shared-memory atomics. */
 typedef struct {
@@ -30,14 +30,6 @@ typedef struct {
 #define TESS_GPU_PACK_FIRST 44
 #define TESS_GPU_PACK_MASK 45
 #define TESS_GPU_PACK_MASK_Q 19 /* directions 1..18 in bits 45..62 */
-
-/* FP64's form of the packed slot: the Bouzidi rule's coefficients in place of q, computed once by the core's
- * tess_q_bouzidi_coefs (so a step applies the rule with tess_q_bouzidi_apply: no division, the same bits), and
- * `bits` as tess_gpu_link_pack_t's with the rule's form (TESS_BOUZIDI_*) in bits 41-43. 32 bytes: one sector. */
-typedef struct {
-    double c[3];
-    uint64_t bits;
-} tess_gpu_link_cpack_t;
 
 static __device__ __forceinline__ uint64_t tess_gpu_link_pack_node(const int32_t *nb27, int32_t m)
 {
@@ -50,13 +42,13 @@ static __device__ __forceinline__ uint64_t tess_gpu_link_pack_node(const int32_t
 }
 
 /* One thread per link: core's tess_link_slot_fill on the device's tile neighbourhoods and node types, with this run's
- * materials and wall rule, and its packed form (packs: FP32 runs, cpacks: FP64 runs; the other NULL). L: tess_gpu_q of the lattice (its slot_fill writes both precisions'
- * wall terms). */
+ * materials and wall rule, and its packed form; fp64: an FP64 run (each node's first link then carries the node's
+ * link directions). L: tess_gpu_q of the lattice (its slot_fill writes both precisions' wall terms). */
 template <typename L>
 __global__ void __launch_bounds__(128)
 tess_gpu_link_slots_fill(const tess_link_t *__restrict__ links, const int32_t *__restrict__ link_tile, int64_t nlinks,
                          const tess_q_grid_t g, tess_gpu_link_slot_t *__restrict__ slots,
-                         tess_gpu_link_pack_t *__restrict__ packs, tess_gpu_link_cpack_t *__restrict__ cpacks)
+                         tess_gpu_link_pack_t *__restrict__ packs, int fp64)
 {
     const int64_t l = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (l >= nlinks)
@@ -73,21 +65,13 @@ tess_gpu_link_slots_fill(const tess_link_t *__restrict__ links, const int32_t *_
               (uint64_t)s.node << 10 | tess_gpu_link_pack_node(nb27, s.n1) << 16 |
               tess_gpu_link_pack_node(nb27, s.n2) << 28 |
               (uint64_t)(__double_as_longlong(s.wall64) != 0 || __float_as_uint(s.wall32) != 0u) << 40;
-    if (cpacks && L::q <= TESS_GPU_PACK_MASK_Q && (l == 0 || link_tile[l - 1] != k || links[l - 1].node != link.node)) {
+    if (fp64 && L::q <= TESS_GPU_PACK_MASK_Q && (l == 0 || link_tile[l - 1] != k || links[l - 1].node != link.node)) {
         uint64_t mask = 0; /* links are sorted by tile and node */
         for (int64_t m = l; m < nlinks && link_tile[m] == k && links[m].node == link.node; m++)
             mask |= (uint64_t)1 << (links[m].dir - 1);
         pk.bits |= (uint64_t)1 << TESS_GPU_PACK_FIRST | mask << TESS_GPU_PACK_MASK;
     }
-    if (packs)
-        packs[l] = pk;
-    if (cpacks) {
-        tess_gpu_link_cpack_t cp;
-        const int order = tess_gpu_c.p.wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1;
-        const int form = L::bouzidi_coefs(order, s.q, s.n1 >= 0, s.n2 >= 0, cp.c);
-        cp.bits = pk.bits | (uint64_t)form << 41;
-        cpacks[l] = cp;
-    }
+    packs[l] = pk;
 }
 
 #endif

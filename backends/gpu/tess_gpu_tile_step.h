@@ -31,7 +31,6 @@ typedef struct {
     const tess_link_t *links;   /* the tiling's curved-wall links, sorted by tile and node */
     const tess_gpu_link_slot_t *slots; /* per link: where its rule reads (tess_gpu_link_slots.h) */
     const tess_gpu_link_pack_t *packs; /* the same in 16 bytes (the AB kernel) */
-    const tess_gpu_link_cpack_t *cpacks; /* FP64: with the rule's coefficients (the AB kernel); else NULL */
     const int64_t *tile_link;   /* per tile: its first link; ntiles + 1 entries */
     void *link_val;             /* per link: its value this step (R), written and read by the tile's block */
     const int64_t *node_link;   /* per tile node: its first link */
@@ -220,21 +219,24 @@ static __device__ __forceinline__ R tess_gpu_q_link_packed(const R *__restrict__
     return L::bouzidi(order, (R)pk.q, fb, fi, fb1, fb2, fi1, have1, have2, wall);
 }
 
-/* The same from FP64's packed slot with the rule's coefficients (tess_gpu_link_cpack_t): the core's
- * tess_q_bouzidi_apply on the coefficients tess_q_bouzidi_coefs gave at the first step (the bits of
- * tess_q_bouzidi), and only the loads the link's form reads (q < 1/2: fb, fb1, fb2; q >= 1/2: fb, fi, fi1). */
+/* FP64's form of the same (V15, docs/performance-notes.md, "Bouzidi on the GPU"): the core's tess_q_bouzidi in its two
+ * halves, the coefficients from q by tess_q_bouzidi_coefs (multiplications for q < 1/2, divisions only for q >= 1/2;
+ * 32 bytes a link with them precomputed cost what the divisions saved), then only the loads the link's form reads
+ * (q < 1/2: fb, fb1, fb2; q >= 1/2: fb, fi, fi1) and tess_q_bouzidi_apply: the bits of tess_q_bouzidi. */
 template <typename R, int LATTICE>
-static __device__ __forceinline__ R tess_gpu_q_link_coef(const R *__restrict__ src, const tess_gpu_link_cpack_t &cp,
+static __device__ __forceinline__ R tess_gpu_q_link_coef(const R *__restrict__ src, const tess_gpu_link_pack_t &pk,
                                                          const int32_t *nb, int32_t k, const tess_gpu_q_args_t &a,
                                                          int64_t l)
 {
     typedef tess_gpu_q<R, LATTICE> L;
     enum { Q = L::q };
-    const uint64_t bits = cp.bits;
+    const uint64_t bits = pk.bits;
+    const int order = tess_gpu_c.p.wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1;
     const unsigned i = (unsigned)(bits & 31u), kd = (unsigned)(bits >> 5) & 31u;
     const unsigned node = (unsigned)(bits >> 10) & 63u;
     const unsigned c1 = (unsigned)(bits >> 16) & 0xFFFu, c2 = (unsigned)(bits >> 28) & 0xFFFu;
-    const int form = (int)(bits >> 41) & 7;
+    R c[3];
+    const int form = L::bouzidi_coefs(order, (R)pk.q, (int)(c1 >> 11), (int)(c2 >> 11), c);
     const bool before = form == TESS_BOUZIDI_BEFORE1 || form == TESS_BOUZIDI_BEFORE2;
     const bool after = form == TESS_BOUZIDI_AFTER1 || form == TESS_BOUZIDI_AFTER2;
     const size_t t1 = (size_t)nb[(c1 >> 6) & 31u] * Q * 64 + (c1 & 63u);
@@ -245,7 +247,6 @@ static __device__ __forceinline__ R tess_gpu_q_link_coef(const R *__restrict__ s
     const R fb2 = form == TESS_BOUZIDI_BEFORE2 ? src[t2 + (size_t)kd * 64] : (R)0;
     const R fi1 = form == TESS_BOUZIDI_AFTER2 ? src[t1 + (size_t)i * 64] : (R)0;
     const R wall = (bits >> 40) & 1u ? (sizeof(R) == 8 ? (R)a.slots[l].wall64 : (R)a.slots[l].wall32) : (R)0;
-    const R c[3] = {(R)cp.c[0], (R)cp.c[1], (R)cp.c[2]};
     return L::bouzidi_apply(form, c, fb, fi, fb1, fb2, fi1, wall);
 }
 
@@ -461,9 +462,9 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         HX = EX + 2, HY = EY + 2, ZO = EZ == 1 ? 0 : 1, HZ = EZ + 2 * ZO, NH = HX * HY * HZ,
         EARLY = LINKS && PAT == TESS_GPU_AB, /* AB computes the link values in the kernel, in the halo phase */
         TL = EARLY ? TESS_GPU_MAX_TILES_PER_BLOCK : 1,
-        /* FP64 (V14, docs/performance-notes.md, "Bouzidi on the GPU"): the slots with the rule's coefficients
-         * (tess_gpu_link_cpack_t), the tile's link range from shared memory, and (D2Q9 to D3Q19) each node's link
-         * directions on its first link's slot, so no shared-memory atomics. FP32 keeps V13's link phase: it lost
+        /* FP64 (V14-V15, docs/performance-notes.md, "Bouzidi on the GPU"): only the loads each link's form reads,
+         * the tile's link range from shared memory, and (D2Q9 to D3Q19) each node's link directions on its first
+         * link's slot, so no shared-memory atomics. FP32 keeps V13's link phase: it lost
          * 3.2% at porosity 0.3 with the range and the directions. */
         F64 = sizeof(R) == 8,
         SRANGE = EARLY && F64,
@@ -523,18 +524,17 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
          * are in flight and no population is live in registers, into shared memory (global beyond
          * TESS_GPU_TILE_LINKS), with each node's range of links, behind the barrier the node codes need anyway
          * (a link reads only the previous step's copy, so nothing orders it after the pull). Spread evenly over
-         * the tile's threads rather than over the few nodes with links; from packed slots (FP64 with the rule's
-         * coefficients: no division); no call, no spill (docs/performance-notes.md, "Bouzidi on the GPU": V10,
-         * V14). */
+         * the tile's threads rather than over the few nodes with links; from packed slots (16 bytes a link); no
+         * call, no spill (docs/performance-notes.md, "Bouzidi on the GPU": V10, V14, V15). */
         if (EARLY && active) {
             const int64_t l0 = SRANGE ? s_lrange[local][0] : a.tile_link[k],
                           l1 = SRANGE ? s_lrange[local][1] : a.tile_link[k + 1];
             for (int64_t l = l0 + n; F64 && l < l1; l += 64) {
                 const int at = (int)(l - l0);
-                const tess_gpu_link_cpack_t cp = a.cpacks[l];
-                const uint64_t bits = cp.bits;
+                const tess_gpu_link_pack_t pk = a.packs[l];
+                const uint64_t bits = pk.bits;
                 const R v = (unsigned)(bits & 31u) != TESS_GPU_PACK_NONE
-                                ? tess_gpu_q_link_coef<R, LATTICE>(src, cp, s_nb[local], k, a, l)
+                                ? tess_gpu_q_link_coef<R, LATTICE>(src, pk, s_nb[local], k, a, l)
                                 : (R)0;
                 const unsigned dir = (unsigned)(bits & 31u), node = (unsigned)(bits >> 10) & 63u;
                 if (at < TESS_GPU_TILE_LINKS)
