@@ -49,6 +49,8 @@ typedef struct {
     int collision, wall, fluid, parabolic;
     int plane; /* the inlet and outlet as axis-aligned planes instead of tilted nee: PZ_ Zou-He (D3Q19), PF_ the
                 * finite-difference closure (fd; D2Q9, D3Q19, D3Q27) */
+    int far;   /* QF_: the bottom wall's surface at y = 0.4, so its links have q = 0.6 (the Bouzidi rules' q >= 1/2
+                * forms, which divide by q; the mixed case's own q = 0.3 takes the other forms) */
 } tm_variant_t;
 
 #define L_ TESS_COLLISION_LBGK
@@ -61,21 +63,25 @@ typedef struct {
 #define QC_ TESS_FLUID_QUASI_COMPRESSIBLE
 #define PZ_ 1
 #define PF_ 2
+#define QF_ 1
 /* Per lattice (tess_lattice_id order: D3Q19, D2Q9, D3Q13, D3Q27): the first variant is the mixed case itself (the
  * lattice's first collision, quadratic Bouzidi, the incompressible model); then halfway bounce-back and linear
  * Bouzidi, every other collision the lattice has, each fluid model at least once, on D2Q9 and D3Q19 a parabolic
- * inlet (the profile reads the tile corners), on D3Q19 Zou-He planes for the inlet and outlet, and fd planes on
- * every lattice that has them. Together:
+ * inlet (the profile reads the tile corners), on D3Q19 Zou-He planes for the inlet and outlet, fd planes on
+ * every lattice that has them, and both Bouzidi rules with the wall at q = 0.6. Together:
  * test_q_tiles' every collision with quadratic walls and every wall rule with the first collision, and
  * test_gpu_q_vs_cpu's collision, wall and inlet variants. */
-static const tm_variant_t variants[4][10] = {
-    {{L_, B2_, IN_, 0, 0}, {L_, BB_, IN_, 0, 0}, {L_, B1_, QC_, 0, 0}, {M_, B2_, QC_, 0, 0}, {G_, B2_, IN_, 0, 0},
-     {M_, BB_, QC_, 0, 0}, {G_, B1_, QC_, 1, 0}, {M_, B2_, QC_, 0, PZ_}, {L_, B2_, QC_, 0, PF_}, {-1, 0, 0, 0, 0}},
-    {{L_, B2_, IN_, 0, 0}, {L_, BB_, IN_, 0, 0}, {L_, B1_, QC_, 0, 0}, {M_, B2_, QC_, 0, 0}, {G_, B2_, IN_, 0, 0},
-     {M_, B2_, QC_, 1, 0}, {L_, B2_, IN_, 0, PF_}, {-1, 0, 0, 0, 0}},
-    {{M_, B2_, IN_, 0, 0}, {M_, BB_, IN_, 0, 0}, {M_, B1_, QC_, 0, 0}, {M_, B2_, QC_, 0, 0}, {-1, 0, 0, 0, 0}},
-    {{L_, B2_, IN_, 0, 0}, {L_, BB_, IN_, 0, 0}, {L_, B1_, QC_, 0, 0}, {G_, B2_, QC_, 0, 0}, {G_, B2_, IN_, 0, PF_},
-     {-1, 0, 0, 0, 0}},
+static const tm_variant_t variants[4][12] = {
+    {{L_, B2_, IN_, 0, 0, 0}, {L_, BB_, IN_, 0, 0, 0}, {L_, B1_, QC_, 0, 0, 0}, {M_, B2_, QC_, 0, 0, 0},
+     {G_, B2_, IN_, 0, 0, 0}, {M_, BB_, QC_, 0, 0, 0}, {G_, B1_, QC_, 1, 0, 0}, {M_, B2_, QC_, 0, PZ_, 0},
+     {L_, B2_, QC_, 0, PF_, 0}, {L_, B2_, IN_, 0, 0, QF_}, {G_, B1_, QC_, 0, 0, QF_}, {-1, 0, 0, 0, 0, 0}},
+    {{L_, B2_, IN_, 0, 0, 0}, {L_, BB_, IN_, 0, 0, 0}, {L_, B1_, QC_, 0, 0, 0}, {M_, B2_, QC_, 0, 0, 0},
+     {G_, B2_, IN_, 0, 0, 0}, {M_, B2_, QC_, 1, 0, 0}, {L_, B2_, IN_, 0, PF_, 0}, {L_, B2_, IN_, 0, 0, QF_},
+     {M_, B1_, QC_, 0, 0, QF_}, {-1, 0, 0, 0, 0, 0}},
+    {{M_, B2_, IN_, 0, 0, 0}, {M_, BB_, IN_, 0, 0, 0}, {M_, B1_, QC_, 0, 0, 0}, {M_, B2_, QC_, 0, 0, 0},
+     {M_, B2_, IN_, 0, 0, QF_}, {M_, B1_, QC_, 0, 0, QF_}, {-1, 0, 0, 0, 0, 0}},
+    {{L_, B2_, IN_, 0, 0, 0}, {L_, BB_, IN_, 0, 0, 0}, {L_, B1_, QC_, 0, 0, 0}, {G_, B2_, QC_, 0, 0, 0},
+     {G_, B2_, IN_, 0, PF_, 0}, {L_, B2_, IN_, 0, 0, QF_}, {G_, B1_, QC_, 0, 0, QF_}, {-1, 0, 0, 0, 0, 0}},
 };
 
 static const char *const coll_name[] = {"lbgk", "mrt", "regularized"};
@@ -171,6 +177,8 @@ static tess_status tm_mixed(tm_case_t *c, tess_lattice_id lat, const tm_variant_
     memset(c, 0, sizeof *c);
     lt_planes_t pl;
     lt_mixed_case(lat, &c->g, &c->p, &pl);
+    if (v->far)
+        pl.d[0] = 0.4; /* links from y = 1 reach the surface at q = 0.6 */
     c->p.collision = v->collision;
     c->p.wall = v->wall;
     c->p.fluid = v->fluid;
@@ -280,7 +288,7 @@ static int tm_entry_collision(const tm_entry_t *e)
 /* The mixed case with quadratic Bouzidi walls and this collision for a check; on failure a FAIL row and 0. */
 static int tm_entry_case(const tm_entry_t *e, const char *check, int collision, uint64_t seed, tm_case_t *c)
 {
-    const tm_variant_t v = {collision, TESS_WALL_BOUZIDI_QUADRATIC, TESS_FLUID_INCOMPRESSIBLE, 0, 0};
+    const tm_variant_t v = {collision, TESS_WALL_BOUZIDI_QUADRATIC, TESS_FLUID_INCOMPRESSIBLE, 0, 0, 0};
     tess_error_t err = {0};
     if (tm_mixed(c, e->lat, &v, e->prec, seed, &err) == TESS_OK)
         return 1;
@@ -302,7 +310,7 @@ static void tm_check_reference(const tm_entry_t *e, tm_ab_keep_t *keep)
     const int mr = e->pat == TESS_PATTERN_MR;
     const int steps = mr ? nsteps_mr : nsteps;
     const tm_variant_t mr_variant = {TESS_COLLISION_REGULARIZED, TESS_WALL_BOUZIDI_QUADRATIC,
-                                     TESS_FLUID_INCOMPRESSIBLE, 0, 0};
+                                     TESS_FLUID_INCOMPRESSIBLE, 0, 0, 0};
     const tm_variant_t *list = mr ? &mr_variant : variants[e->lat];
     double worst = 0.0;
     int allbits = 1, nv = 0;
@@ -312,9 +320,10 @@ static void tm_check_reference(const tm_entry_t *e, tm_ab_keep_t *keep)
         tm_case_t c;
         tess_error_t err = {0};
         char name[160];
-        snprintf(name, sizeof name, "%s %s %s%s%s", coll_name[v->collision], wall_name[v->wall],
+        snprintf(name, sizeof name, "%s %s %s%s%s%s", coll_name[v->collision], wall_name[v->wall],
                  v->fluid == TESS_FLUID_INCOMPRESSIBLE ? "incompressible" : "quasi-compressible",
-                 v->parabolic ? " parabolic inlet" : "", v->plane == PZ_ ? " zou-he planes" : v->plane == PF_ ? " fd planes" : "");
+                 v->parabolic ? " parabolic inlet" : "", v->plane == PZ_ ? " zou-he planes" : v->plane == PF_ ? " fd planes" : "",
+                 v->far ? " q 0.6" : "");
         if (tm_mixed(&c, e->lat, v, e->prec, 5 + (uint64_t)vi, &err) != TESS_OK) {
             tm_fail(e, "reference", name, &err);
             tm_case_free(&c);
