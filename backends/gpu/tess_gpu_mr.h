@@ -197,33 +197,20 @@ template <int GX, int GY, int GZ> struct tess_gpu_mr_group {
  * the 2x2x2 FP32 group (in dynamic shared memory: 57,600 B) and the column sweep's ring; the 2x2x1 FP64 group
  * stays packed (48 KB static: padded it would need 57,600 B and lose a block per multiprocessor, which cost the
  * sphere bed 2.4%). On HIP FP32 planes are 120 apart too, so that an AMD LDS of 64 KB holds two column-sweep
- * blocks (2 x 28,800 B) as it did packed (not measured on an AMD GPU). ROT (CUDA, the D3Q19 2x2x2 FP32 group):
- * planes 120 apart, plane z moved up by (24 z) mod 32 places, so that planes z and z + 1 still start 16 banks
- * apart: 49,240 B instead of 57,600, so that four blocks of 512 fit into the H100's 228 KB (with 57,600 B three
- * did, the registers allowing four); a node's upstream planes are then not PP apart (three plane starts a
- * thread). D3Q27's group is held at three blocks by its 40 registers: unchanged. */
+ * blocks (2 x 28,800 B) as it did packed (not measured on an AMD GPU). */
 #if defined(TESS_GPU_CUDA)
 #define TESS_GPU_MR_PLANE32 144
 #else
 #define TESS_GPU_MR_PLANE32 120
 #endif
-#if defined(TESS_GPU_CUDA)
-#define TESS_GPU_MR_ROT 1
-#else
-#define TESS_GPU_MR_ROT 0
-#endif
-template <typename R, int HX, int HY, int HZ, bool PAD, bool ROT = false> struct tess_gpu_mr_halo {
+template <typename R, int HX, int HY, int HZ, bool PAD> struct tess_gpu_mr_halo {
     enum {
-        PADDED = PAD, ROTATED = ROT, XP = PAD ? 12 : HX,
-        PP = !PAD ? HX * HY : ROT ? HY * 12 : sizeof(R) == 4 ? TESS_GPU_MR_PLANE32 : 120,
-        SHIFT = ROT ? (16 + 32 * PP - PP) % 32 : 0, /* ROT: plane z starts (SHIFT z) mod 32 places after z PP */
-        NHP = HZ * PP + (ROT ? 31 : 0),
-        OK = HX <= XP && HY * XP <= PP && (!ROT || (PP + SHIFT) % 32 == 16)
+        PADDED = PAD, XP = PAD ? 12 : HX, PP = !PAD ? HX * HY : sizeof(R) == 4 ? TESS_GPU_MR_PLANE32 : 120,
+        NHP = HZ * PP,
+        OK = HX <= XP && HY * XP <= PP
     };
     static_assert(OK, "a padded halo row or plane too short");
     static size_t shared_bytes() { return (size_t)10 * NHP * sizeof(R); }
-    /* where plane z starts in a row */
-    static __host__ __device__ __forceinline__ int plane(int z) { return z * PP + (ROT ? (SHIFT * z) & 31 : 0); }
 };
 
 /* The group kernel's halo (tess_gpu_mr_step): (EX GX + 2) x (EY GY + 2) x (EZ GZ + 2) nodes (2D: one plane),
@@ -231,10 +218,9 @@ template <typename R, int HX, int HY, int HZ, bool PAD, bool ROT = false> struct
 template <typename R, int LATTICE, int GX, int GY, int GZ> struct tess_gpu_mr_block_halo {
     typedef tess_gpu_q<R, LATTICE> L;
     enum {
-        HX = L::ex * GX + 2, HY = L::ey * GY + 2, HZ = L::ez == 1 ? 1 : L::ez * GZ + 2, PAD = GX * GY * GZ == 8,
-        ROT = PAD && L::q == 19 && TESS_GPU_MR_ROT
+        HX = L::ex * GX + 2, HY = L::ey * GY + 2, HZ = L::ez == 1 ? 1 : L::ez * GZ + 2, PAD = GX * GY * GZ == 8
     };
-    typedef tess_gpu_mr_halo<R, HX, HY, HZ, PAD, ROT> H;
+    typedef tess_gpu_mr_halo<R, HX, HY, HZ, PAD> H;
 };
 
 /* The group kernel's register cap (CUDA): the ZH instance keeps the occupancy of the instance without planes on
@@ -277,7 +263,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         HX = BX + 2, HY = BY + 2, ZO = EZ == 1 ? 0 : 1, HZ = BZ + 2 * ZO, NH = HX * HY * HZ, NTH = 64 * G::NT
     };
     typedef typename tess_gpu_mr_block_halo<R, LATTICE, GX, GY, GZ>::H H;
-    enum { PAD = H::PADDED, ROT = H::ROTATED, XP = H::XP, PP = H::PP, NHP = H::NHP };
+    enum { PAD = H::PADDED, XP = H::XP, PP = H::PP, NHP = H::NHP };
     __shared__ int32_t s_map[G::STRIDE];
     __shared__ uint8_t s_code[NHP];
     __shared__ int32_t s_b;
@@ -315,7 +301,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     }
     for (int j = tid; j < NH; j += NTH) {
         const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
-        const int jp = PAD ? H::plane(hz + ZO) + (hy + 1) * XP + (hx + 1) : j; /* its place in s_h and s_code */
+        const int jp = PAD ? (hz + ZO) * PP + (hy + 1) * XP + (hx + 1) : j; /* its place in s_h and s_code */
         /* the place of the node's tile in the map (-1 .. G) and its local coordinates */
         const int ax = (hx + EX) / EX - 1, ay = (hy + EY) / EY - 1, az = (hz + EZ) / EZ - 1;
         const int ox = hx < 0 || hx >= BX, oy = hy < 0 || hy >= BY, oz = hz < 0 || hz >= BZ;
@@ -354,9 +340,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     const int32_t k = s_map[G::NMAP + mt];
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
     const int gx = (mt % GX) * EX + x, gy = ((mt / GX) % GY) * EY + y, gz = (mt / (GX * GY)) * EZ + z;
-    const int own = PAD ? H::plane(gz + ZO) + (gy + 1) * XP + (gx + 1) : ((gz + ZO) * HY + (gy + 1)) * HX + (gx + 1);
-    /* ROT: where the planes below, at and above the node start (not PP apart) */
-    const int rc = (gy + 1) * XP + (gx + 1), pb[3] = {H::plane(gz + ZO - 1), H::plane(gz + ZO), H::plane(gz + ZO + 1)};
+    const int own = PAD ? (gz + ZO) * PP + (gy + 1) * XP + (gx + 1) : ((gz + ZO) * HY + (gy + 1)) * HX + (gx + 1);
     /* two copies: the part's tiles only (the whole range [0, ntiles) outside a distributed rank) */
     const bool mine = ONE ? k >= 0 : k >= a.k0 && k < a.ntiles;
     if (mine && s_code[own] == TESS_GPU_WET) {
@@ -370,8 +354,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
             TESS_UNROLL
             for (int i = 0; i < Q; i++)
                 f[i] = tess_gpu_mr_pull<R, LATTICE>(&s_h[0][0], NHP, s_code, i,
-                                                    ROT   ? pb[1 - L::cz(i)] + rc - L::cx(i) - XP * L::cy(i)
-                                                    : PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
+                                                    PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
                                                         : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
                                                     own, p);
             if (c->mr_zou_he[own_type])
@@ -381,8 +364,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
             TESS_UNROLL
             for (int i = 0; i < Q; i++)
                 f[i] = tess_gpu_mr_pull<R, LATTICE>(&s_h[0][0], NHP, s_code, i,
-                                                    ROT   ? pb[1 - L::cz(i)] + rc - L::cx(i) - XP * L::cy(i)
-                                                    : PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
+                                                    PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
                                                         : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
                                                     own, p);
             tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
