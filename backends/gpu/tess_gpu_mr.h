@@ -223,10 +223,11 @@ template <typename R, int LATTICE, int GX, int GY, int GZ> struct tess_gpu_mr_bl
     typedef tess_gpu_mr_halo<R, HX, HY, HZ, PAD> H;
 };
 
-/* The group kernel's register cap (CUDA): the ZH instance keeps the occupancy of the instance without planes on
- * the H100 (2x2x2 FP32 4 blocks of 512 at 32 registers, 2x2x1 FP32 8 of 256 at 32, 2x2x1 FP64 4 of 256 at 64);
- * uncapped, the plane tiles' path took the 2x2x2 FP32 group to 50 registers (2 blocks) and the 2x2x1 FP64 group to
- * 66 (3 blocks), capped it needs no spills (ptxas, sm_90). One tile and the instances without planes: no cap. */
+/* The group kernel's register cap (CUDA): the ZH instance at most at the registers of the instance without planes
+ * (2x2x2 FP32 32: 3 blocks of 512 on the H100, held there by their 57,600 B of shared memory; 2x2x1 FP32 32, 8
+ * blocks of 256; 2x2x1 FP64 64, 4 of 256); uncapped, the plane tiles' path took the 2x2x2 FP32 group to 50 registers
+ * (2 blocks) and the 2x2x1 FP64 group to 66 (3 blocks); capped it needs no spills (ptxas, sm_90). One tile and the
+ * instances without planes: no cap. */
 template <typename R, int NT, bool ZH> struct tess_gpu_mr_zh_blocks {
     enum { value = ZH && NT > 1 ? (sizeof(R) == 4 ? 2048 : 1024) / (64 * NT) : 0 };
 };
