@@ -134,19 +134,42 @@ static __device__ __forceinline__ void tess_gpu_mr_finish(const tess_params_t *p
 
 /* D3Q19 Zou-He planes in the group kernel (tess_gpu_mr_step with ZH): the reconstruction of a plane node's unknown
  * populations from its own pulled ones (core tess_q_zou_he_plane, the step after the pull as in the list kernel's
- * core node function, tess_q_gather_from), out of line on a copy of f: inlined, its run-time axis and waveform took
- * the D3Q19 2x2x2 FP32 group from 32 to 64 registers and the 2x2x1 FP64 group from 54 to 80 with spills (ptxas,
- * sm_90); out of line 40 and 58 (docs/performance-notes.md, "GPU MR: the bed's pressure planes"). */
+ * core node function, tess_q_gather_from). A plane without a waveform takes it inline on a copy of its material
+ * whose axis and sign are fixed at compile time (one of six copies, chosen per node: the core's loops over the
+ * normal then fold to the five unknown populations); the material is read from constant memory. With a waveform,
+ * out of line on a copy of f (the inlet factor and outlet density would burden every copy). */
 template <typename R, int LATTICE>
 static __device__ __noinline__ void tess_gpu_mr_zou_he_out(const tess_params_t *p, unsigned type, int64_t step, R *g)
 {
     tess_gpu_q_zou_he<R, LATTICE>::apply(p, &p->mat[type], step, g);
 }
 
+template <typename R, int LATTICE, int AXIS, int SIGN>
+static __device__ __forceinline__ void tess_gpu_mr_zou_he_at(const tess_params_t *p, const tess_material_t *m, R *f)
+{
+    tess_material_t fixed = *m;
+    fixed.axis = AXIS;
+    fixed.sign = SIGN;
+    fixed.waveform = 0;
+    tess_gpu_q_zou_he<R, LATTICE>::apply(p, &fixed, 0, f);
+}
+
 template <typename R, int LATTICE>
 static __device__ __forceinline__ void tess_gpu_mr_zou_he(const tess_params_t *p, unsigned type, int64_t step, R *f)
 {
     enum { Q = tess_gpu_q<R, LATTICE>::q };
+    const tess_material_t *m = &p->mat[type];
+    if (m->waveform == 0) {
+        switch (2 * m->axis + (m->sign > 0)) {
+        case 0: tess_gpu_mr_zou_he_at<R, LATTICE, 0, -1>(p, m, f); break;
+        case 1: tess_gpu_mr_zou_he_at<R, LATTICE, 0, 1>(p, m, f); break;
+        case 2: tess_gpu_mr_zou_he_at<R, LATTICE, 1, -1>(p, m, f); break;
+        case 3: tess_gpu_mr_zou_he_at<R, LATTICE, 1, 1>(p, m, f); break;
+        case 4: tess_gpu_mr_zou_he_at<R, LATTICE, 2, -1>(p, m, f); break;
+        default: tess_gpu_mr_zou_he_at<R, LATTICE, 2, 1>(p, m, f); break;
+        }
+        return;
+    }
     R g[Q];
     TESS_UNROLL
     for (int i = 0; i < Q; i++)
@@ -200,6 +223,15 @@ template <typename R, int LATTICE, int GX, int GY, int GZ> struct tess_gpu_mr_bl
     typedef tess_gpu_mr_halo<R, HX, HY, HZ, PAD> H;
 };
 
+/* The group kernel's register cap (CUDA): the ZH instance at most at the registers of the instance without planes
+ * (2x2x2 FP32 32: 3 blocks of 512 on the H100, held there by their 57,600 B of shared memory; 2x2x1 FP32 32, 8
+ * blocks of 256; 2x2x1 FP64 64, 4 of 256); uncapped, the plane tiles' path took the 2x2x2 FP32 group to 50 registers
+ * (2 blocks) and the 2x2x1 FP64 group to 66 (3 blocks); capped it needs no spills (ptxas, sm_90). One tile and the
+ * instances without planes: no cap. */
+template <typename R, int NT, bool ZH> struct tess_gpu_mr_zh_blocks {
+    enum { value = ZH && NT > 1 ? (sizeof(R) == 4 ? 2048 : 1024) / (64 * NT) : 0 };
+};
+
 /* A distributed rank's step in parts (tess_gpu_dist.h; two copies only): one block's group, a group with a member
  * tile in the part's tile range [a.k0, a.ntiles), and for the column sweep the layers [j0, j1) of its column that
  * hold such members. The block writes only the part's tiles: the other members of its group are another part's
@@ -219,7 +251,7 @@ struct tess_gpu_mr_part_t {
  * counts its layers done after them, and a dry node carries its moments over to the new place. part (two copies):
  * block b runs the group part[b].group and writes only tiles in [a.k0, a.ntiles); NULL: group b, every tile. */
 template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE, bool ZH = false>
-__global__ void __launch_bounds__(64 * GX * GY * GZ)
+__global__ void TESS_GPU_BOUNDS(64 * GX * GY * GZ, (tess_gpu_mr_zh_blocks<R, GX * GY * GZ, ZH>::value))
 tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                  const int32_t *__restrict__ map, const tess_gpu_mr_order_t o,
                  const tess_gpu_mr_part_t *__restrict__ part)
@@ -314,20 +346,30 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     const bool mine = ONE ? k >= 0 : k >= a.k0 && k < a.ntiles;
     if (mine && s_code[own] == TESS_GPU_WET) {
         const tess_params_t *p = &c->p;
-        /* ZH: in a tile that holds Zou-He nodes (a branch per 64 threads), the node's own type, issued before the
-         * pull, for its plane's reconstruction after it */
-        const bool zt = ZH && s_zh[mt];
-        const unsigned own_type = zt ? a.node_type[64 * (size_t)k + n] : 0u;
         R f[Q];
-        TESS_UNROLL
-        for (int i = 0; i < Q; i++)
-            f[i] = tess_gpu_mr_pull<R, LATTICE>(&s_h[0][0], NHP, s_code, i,
-                                                PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
-                                                    : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
-                                                own, p);
-        if (zt && c->mr_zou_he[own_type])
-            tess_gpu_mr_zou_he<R, LATTICE>(p, own_type, a.step, f);
-        tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
+        if (ZH && s_zh[mt]) {
+            /* ZH, a tile that holds Zou-He nodes (a branch per 64 threads; the other tiles take the plain path
+             * below, main's code): the node's own type, issued before the pull, for its plane's reconstruction
+             * after it */
+            const unsigned own_type = a.node_type[64 * (size_t)k + n];
+            TESS_UNROLL
+            for (int i = 0; i < Q; i++)
+                f[i] = tess_gpu_mr_pull<R, LATTICE>(&s_h[0][0], NHP, s_code, i,
+                                                    PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
+                                                        : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
+                                                    own, p);
+            if (c->mr_zou_he[own_type])
+                tess_gpu_mr_zou_he<R, LATTICE>(p, own_type, a.step, f);
+            tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
+        } else {
+            TESS_UNROLL
+            for (int i = 0; i < Q; i++)
+                f[i] = tess_gpu_mr_pull<R, LATTICE>(&s_h[0][0], NHP, s_code, i,
+                                                    PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
+                                                        : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
+                                                    own, p);
+            tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
+        }
     } else if (ONE && k >= 0) {
         R m[TESS_MR_NM];
         M::load(src, k, n, m);
