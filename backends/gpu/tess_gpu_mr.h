@@ -120,6 +120,19 @@ static __device__ __forceinline__ R tess_gpu_mr_pull(const R *s_h, int stride, c
                                                &p->mat[code]);
 }
 
+/* All Q incoming populations of the node at index own of a group's halo whose rows lie XP apart and planes PP
+ * apart (tess_gpu_mr_halo), in direction order. */
+template <typename R, int LATTICE, int XP, int PP>
+static __device__ __forceinline__ void tess_gpu_mr_pull_node(const R *s_h, int stride, const uint8_t *s_code, int own,
+                                                             const tess_params_t *p, R *f)
+{
+    typedef tess_gpu_q<R, LATTICE> L;
+    TESS_UNROLL
+    for (int i = 0; i < L::q; i++)
+        f[i] = tess_gpu_mr_pull<R, LATTICE>(s_h, stride, s_code, i, own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i),
+                                            own, p);
+}
+
 /* The rest of a node's MR step from its incoming populations f: the moments, the collision in moment space, the
  * store of node n of tile k. */
 template <typename R, int LATTICE>
@@ -352,22 +365,12 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
              * below, main's code): the node's own type, issued before the pull, for its plane's reconstruction
              * after it */
             const unsigned own_type = a.node_type[64 * (size_t)k + n];
-            TESS_UNROLL
-            for (int i = 0; i < Q; i++)
-                f[i] = tess_gpu_mr_pull<R, LATTICE>(&s_h[0][0], NHP, s_code, i,
-                                                    PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
-                                                        : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
-                                                    own, p);
+            tess_gpu_mr_pull_node<R, LATTICE, XP, PP>(&s_h[0][0], NHP, s_code, own, p, f);
             if (c->mr_zou_he[own_type])
                 tess_gpu_mr_zou_he<R, LATTICE>(p, own_type, a.step, f);
             tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
         } else {
-            TESS_UNROLL
-            for (int i = 0; i < Q; i++)
-                f[i] = tess_gpu_mr_pull<R, LATTICE>(&s_h[0][0], NHP, s_code, i,
-                                                    PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
-                                                        : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
-                                                    own, p);
+            tess_gpu_mr_pull_node<R, LATTICE, XP, PP>(&s_h[0][0], NHP, s_code, own, p, f);
             tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
         }
     } else if (ONE && k >= 0) {
