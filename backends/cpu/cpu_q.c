@@ -336,54 +336,6 @@ static tess_status split_fixups(tess_cpu_q_t *be, tess_error_t *err)
     return TESS_OK;
 }
 
-/* The records of the links whose rule applies (cpu_q.h), counted and placed per tile: the sweeps read them
- * instead of the 32-byte slots. cpu_q_link_coefs fills them with their coefficients. 3 R of coefficients a record
- * when every wall term is +0 in both precisions (resting walls): the rule then adds the constant 0, the same
- * bits. None for bounce-back and MR. */
-static tess_status build_link_records(tess_cpu_q_t *be, tess_error_t *err)
-{
-    free(be->link_rec);
-    free(be->rec_start);
-    free(be->rec_link);
-    be->link_rec = NULL;
-    be->rec_start = NULL;
-    be->rec_link = NULL;
-    be->nrec = 0;
-    be->coef_stride = 4;
-    if (be->params.wall == TESS_WALL_BOUNCE_BACK || be->cfg.pattern == TESS_PATTERN_MR || be->ntiles <= 0 ||
-        be->tile_link[be->ntiles] == 0)
-        return TESS_OK;
-    if (!(be->rec_start = malloc(((size_t)be->ntiles + 1) * sizeof *be->rec_start)))
-        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the link record ranges");
-    int resting = 1;
-    be->rec_start[0] = 0;
-    for (int32_t k = 0; k < be->ntiles; k++) {
-        int64_t nk = 0;
-        for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++) {
-            const tess_link_slot_t *sl = &be->slots[l];
-            if (sl->i == TESS_LINK_NONE)
-                continue;
-            const double w64 = sl->wall64;
-            const float w32 = sl->wall32;
-            uint64_t b64;
-            uint32_t b32;
-            memcpy(&b64, &w64, sizeof b64);
-            memcpy(&b32, &w32, sizeof b32);
-            resting &= b64 == 0 && b32 == 0;
-            nk++;
-        }
-        be->rec_start[k + 1] = be->rec_start[k] + nk;
-    }
-    be->nrec = be->rec_start[be->ntiles];
-    be->coef_stride = resting ? 3 : 4;
-    be->link_rec = malloc((size_t)(be->nrec > 0 ? be->nrec : 1) * sizeof *be->link_rec);
-    if (be->cfg.pattern == TESS_PATTERN_AB)
-        be->rec_link = malloc((size_t)(be->nrec > 0 ? be->nrec : 1) * sizeof *be->rec_link);
-    if (!be->link_rec || (be->cfg.pattern == TESS_PATTERN_AB && !be->rec_link))
-        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for %lld link records", (long long)be->nrec);
-    return TESS_OK;
-}
-
 static int gather_cmp(const void *a, const void *b)
 {
     const tess_cpu_q_gather_t *x = a, *y = b;
@@ -410,14 +362,11 @@ static tess_status build_prepass_gather(tess_cpu_q_t *be, tess_error_t *err)
         tess_cpu_q_gather_t *ga = malloc((size_t)(2 * nl > 0 ? 2 * nl : 1) * sizeof *ga);
         if (!ga)
             return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the pre-pass's link reads");
-        int64_t n = 0, r = -1; /* r: the link's record, link_val's entries 2 r and 2 r + 1 */
+        int64_t n = 0;
         for (int32_t k = 0; k < be->ntiles; k++)
             for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++) {
                 const tess_link_slot_t *sl = &be->slots[l];
-                if (sl->i == TESS_LINK_NONE)
-                    continue;
-                r++;
-                if (be->link_local[l] & 1u)
+                if (sl->i == TESS_LINK_NONE || (be->link_local[l] & 1u))
                     continue;
                 const int form = be->link_local[l] >> 1, i = sl->i, kd = sl->kd;
                 const int64_t x = 64 * (int64_t)k + sl->node, n1 = sl->n1, n2 = sl->n2;
@@ -425,15 +374,15 @@ static tess_status build_prepass_gather(tess_cpu_q_t *be, tess_error_t *err)
                 int j = 0;
                 if (form == TESS_BOUZIDI_BEFORE2) {
                     m = sw ? n1 : n2, j = sw ? i : kd;
-                    ga[n++] = (tess_cpu_q_gather_t){tess_pop_index(pop, q, m >> 6, j, (int)(m & 63)), 2 * r};
+                    ga[n++] = (tess_cpu_q_gather_t){tess_pop_index(pop, q, m >> 6, j, (int)(m & 63)), 2 * l};
                 } else {
                     if (n1 / 64 != k) {
                         m = sw ? n1 : x, j = sw ? kd : i;
-                        ga[n++] = (tess_cpu_q_gather_t){tess_pop_index(pop, q, m >> 6, j, (int)(m & 63)), 2 * r};
+                        ga[n++] = (tess_cpu_q_gather_t){tess_pop_index(pop, q, m >> 6, j, (int)(m & 63)), 2 * l};
                     }
                     if (form == TESS_BOUZIDI_AFTER2) {
                         m = sw && n2 >= 0 ? n2 : n1, j = sw && n2 >= 0 ? kd : i;
-                        ga[n++] = (tess_cpu_q_gather_t){tess_pop_index(pop, q, m >> 6, j, (int)(m & 63)), 2 * r + 1};
+                        ga[n++] = (tess_cpu_q_gather_t){tess_pop_index(pop, q, m >> 6, j, (int)(m & 63)), 2 * l + 1};
                     }
                 }
             }
@@ -495,7 +444,7 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
         return st;
     classify_tiles(be);
     fill_slots(be);
-    if ((st = split_fixups(be, err)) != TESS_OK || (st = build_link_records(be, err)) != TESS_OK)
+    if ((st = split_fixups(be, err)) != TESS_OK)
         return st;
     if (be->cfg.pattern != TESS_PATTERN_MR)
         Q_DISPATCH(cpu_q_link_coefs, be);
@@ -601,9 +550,7 @@ static size_t q_bytes(const tess_backend_t *b)
     return be->bytes + (be->mrw ? be->mrw->bytes : 0) +
            (size_t)be->nspecial * (be->q * tess_precision_size(be->cfg.precision) + sizeof(int64_t) + 1) +
            (size_t)be->nfix * sizeof(tess_cpu_q_fix_t) +
-           (be->fix_end ? (size_t)be->ntiles * sizeof(int64_t) : 0) +
-           (be->rec_start ? ((size_t)be->ntiles + 1) * sizeof(int64_t) : 0) +
-           (size_t)be->nrec * (sizeof(uint32_t) + (be->rec_link ? sizeof(int64_t) : 0)) + tess_cpu_fd_bytes(&be->fd, be->ntiles) +
+           (be->fix_end ? (size_t)be->ntiles * sizeof(int64_t) : 0) + tess_cpu_fd_bytes(&be->fd, be->ntiles) +
            (size_t)(be->npre_gather[0] + be->npre_gather[1]) * sizeof(tess_cpu_q_gather_t);
 }
 
@@ -638,9 +585,6 @@ static void q_destroy(tess_backend_t *b)
     free(be->slots);
     free(be->link_local);
     free(be->link_coef);
-    free(be->link_rec);
-    free(be->rec_start);
-    free(be->rec_link);
     free(be->pre_gather[0]);
     free(be->pre_gather[1]);
     free(be->tile_special);

@@ -17,16 +17,6 @@ typedef struct {
     uint8_t n, i, mat, pad;
 } tess_cpu_q_fix_t;
 
-/* A curved link's record for the sweeps (tess_cpu_q_t.link_rec): bits 0-5 the node in its tile, 6-10 the incoming
- * direction i (the link reads towards kd = opp(i)), 11-16 and 17-22 the tile-local index (& 63) of x + c_i and x +
- * 2 c_i, 23-25 the form of its Bouzidi rule (tess_q_bouzidi_coefs), and the flags below. */
-enum {
-    TESS_CPU_Q_REC_LOCAL = 1u << 26, /* its values from the tile's own pull (tess_cpu_q_t.link_local bit 0) */
-    TESS_CPU_Q_REC_IN1 = 1u << 27,   /* x + c_i is wet and in the link's tile */
-    TESS_CPU_Q_REC_HAVE1 = 1u << 28, /* x + c_i is wet (the slot's n1 >= 0) */
-    TESS_CPU_Q_REC_HAVE2 = 1u << 29  /* x + 2 c_i is wet and read (the slot's n2 >= 0) */
-};
-
 /* One read of the AA pre-pass: link_val[dst] = f[src] (build_prepass_gather, cpu_q.c). */
 typedef struct {
     int64_t src; /* index into the populations */
@@ -72,20 +62,10 @@ typedef struct tess_cpu_q {
                                * written by that tile only (x + c_i and x + 2 c_i in the tile): the sweeps take its
                                * values from the tile's pull buffer (AA: not in the pre-pass); bits 1-3: the form
                                * of its Bouzidi rule (tess_q_bouzidi_coefs) */
-    /* AB and AA with curved walls (else NULL): per link whose rule applies (slot i not TESS_LINK_NONE), tile by
-     * tile in the links' order, a 4-byte record (above), all that the sweep reads of the link besides its
-     * coefficients and, for a link that is not local, its two pre-pass values: 4 B instead of the 32-byte slot
-     * and its flag byte (docs/performance-notes.md, "A compact link record") */
-    uint32_t *link_rec;
-    int64_t *rec_start;       /* per tile: first record (ntiles + 1 entries) */
-    int64_t *rec_link;        /* AB: per record its link (index into links and slots), for the reads from the
-                               * other copy of the links that are not local */
-    int64_t nrec;
-    int coef_stride;          /* R per record in link_coef: 4, or 3 when every wall term is zero (resting walls) */
-    void *link_coef;          /* per record: its rule's three coefficients and (coef_stride 4) its wall term,
-                               * computed at initialise (tess_q_bouzidi_coefs), so that a step only applies the rule */
-    void *link_val;           /* two R per record (AA: the pre-pass's reads of a link that is not local, those its
-                               * own tile cannot supply, cpu_q_prepass) or per curved link (MR: the link's value) */
+    void *link_coef;          /* per curved link: its rule's three coefficients and its wall term (4 R), computed
+                               * at initialise (tess_q_bouzidi_coefs), so that a step only applies the rule */
+    void *link_val;           /* two R per curved link (links' order): AA, the pre-pass's reads of a link that is not
+                               * local (those its own tile cannot supply, cpu_q_prepass); MR, the link's value */
     tess_cpu_q_gather_t *pre_gather[2]; /* AA: the pre-pass's reads into link_val for a step that reads canonical
                                          * [0] or swapped [1], sorted by source (build_prepass_gather) */
     int64_t npre_gather[2];

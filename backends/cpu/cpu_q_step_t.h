@@ -4,22 +4,20 @@
 
 #define R TESS_R
 
-/* Every curved link's Bouzidi form and coefficients (tess_q_bouzidi_coefs, in this precision) and its wall term, after
- * fill_slots and build_link_records (cpu_q.c): bits 1-3 of link_local, and per record (a link whose rule applies) its
- * packed record (cpu_q.h) and coefficients in link_coef, so that a step only applies the rule, with the same bits.
+/* Every curved link's Bouzidi form and coefficients (tess_q_bouzidi_coefs, in this precision) and its wall term, into
+ * link_coef and bits 1-3 of link_local, after fill_slots: a step then only applies the rule, with the same bits.
  * Bit 0 (local) by what the form reads (cpu_q_link_local): the halfway and the linear q < 1/2 forms read x + c_i only
  * through the tile's own pull, so they are local wherever x + c_i lies; the quadratic q < 1/2 form needs x + c_i in
  * the tile (not x + 2 c_i); the q >= 1/2 forms x + c_i and x + 2 c_i where they read them. */
 void TESS_QFN(cpu_q_link_coefs)(tess_cpu_q_t *be)
 {
-    const int order = be->params.wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1, cs = be->coef_stride;
+    const int order = be->params.wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1;
     R *coef = (R *)be->link_coef;
 #pragma omp parallel for schedule(static) num_threads(be->nthreads)
-    for (int32_t k = 0; k < be->ntiles; k++) {
-        int64_t r = be->link_rec ? be->rec_start[k] : 0;
+    for (int32_t k = 0; k < be->ntiles; k++)
         for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++) {
             const tess_link_slot_t *s = &be->slots[l];
-            R c[4];
+            R *c = coef + 4 * l;
             const int form = TESS_QFN(tess_q_bouzidi_coefs)(order, (R)s->q, s->n1 >= 0, s->n2 >= 0, c);
             c[3] = sizeof(R) == 8 ? (R)s->wall64 : (R)s->wall32;
             const int in1 = s->n1 < 0 || s->n1 / 64 == k, in2 = s->n2 < 0 || s->n2 / 64 == k;
@@ -27,31 +25,17 @@ void TESS_QFN(cpu_q_link_coefs)(tess_cpu_q_t *be)
                               ((form == TESS_BOUZIDI_BEFORE2 || form == TESS_BOUZIDI_AFTER1) && in1) ||
                               (form == TESS_BOUZIDI_AFTER2 && in1 && in2);
             be->link_local[l] = (uint8_t)(local | form << 1);
-            if (!be->link_rec || s->i == TESS_LINK_NONE)
-                continue;
-            be->link_rec[r] = (uint32_t)s->node | (uint32_t)s->i << 6 | (uint32_t)(s->n1 & 63) << 11 |
-                              (uint32_t)(s->n2 & 63) << 17 | (uint32_t)form << 23 |
-                              (local ? TESS_CPU_Q_REC_LOCAL : 0u) |
-                              (s->n1 >= 0 && s->n1 / 64 == k ? TESS_CPU_Q_REC_IN1 : 0u) |
-                              (s->n1 >= 0 ? TESS_CPU_Q_REC_HAVE1 : 0u) | (s->n2 >= 0 ? TESS_CPU_Q_REC_HAVE2 : 0u);
-            if (be->rec_link)
-                be->rec_link[r] = l;
-            for (int j = 0; j < cs; j++)
-                coef[cs * r + j] = c[j];
-            r++;
         }
-    }
 }
 
-/* The value of curved link l of tile k from the populations f (tess_link_slot_loads) and its rule (form, the
- * coefficients c and the wall term). */
-static inline R TESS_QFN(cpu_q_link_value)(const tess_cpu_q_t *be, const R *f, int conv, int32_t k, int64_t l,
-                                           int form, const R *c, R wall)
+/* The value of curved link l of tile k from the populations f (tess_link_slot_loads) and its precomputed rule. */
+static inline R TESS_QFN(cpu_q_link_value)(const tess_cpu_q_t *be, const R *f, int conv, int32_t k, int64_t l)
 {
+    const R *c = (const R *)be->link_coef + 4 * l;
     R v[5];
     TESS_QFN(tess_link_slot_loads)(be->params.wall == TESS_WALL_BOUZIDI_QUADRATIC ? 2 : 1, be->grid.pop, f,
                                    (const R *)0, conv, k, &be->slots[l], v);
-    return TESS_QFN(tess_q_bouzidi_apply)(form, c, v[0], v[1], v[2], v[3], v[4], wall);
+    return TESS_QFN(tess_q_bouzidi_apply)(be->link_local[l] >> 1, c, v[0], v[1], v[2], v[3], v[4], c[3]);
 }
 
 /* Pre-pass (AA): the incoming populations of the special nodes that the sweep does not reconstruct itself
@@ -306,23 +290,23 @@ static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_
  * tile (self), in either convention: f*_kd(x), f*_i(x) without x + c_i, f*_i(x + c_i) without x + 2 c_i. The
  * same five values tess_link_slot_loads reads, without the index arithmetic of the direction arrays. */
 static inline R TESS_QFN(cpu_q_link_local)(const TESS_QFN(cpu_q_buffer) *buf, const R *self, int64_t ds,
-                                            uint32_t e, int i, int kd, const R *c, R wall)
+                                            const tess_link_slot_t *s, const R *c, int form)
 {
-    const int x = (int)(e & 63u), n1 = (int)(e >> 11 & 63u), n2 = (int)(e >> 17 & 63u), form = (int)(e >> 23 & 7u);
+    const int i = s->i, kd = s->kd, x = s->node, n1 = s->n1 & 63, n2 = s->n2 & 63;
     const R fb = self[kd * ds + x];
     switch (form) {
     case TESS_BOUZIDI_BEFORE2:
-        return TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, (R)0, buf->f[kd][x], buf->f[kd][n1], (R)0, wall);
+        return TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, (R)0, buf->f[kd][x], buf->f[kd][n1], (R)0, c[3]);
     case TESS_BOUZIDI_BEFORE1:
-        return TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, (R)0, buf->f[kd][x], (R)0, (R)0, wall);
+        return TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, (R)0, buf->f[kd][x], (R)0, (R)0, c[3]);
     case TESS_BOUZIDI_AFTER2: /* x + c_i is wet */
         return TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, buf->f[i][n1], (R)0, (R)0,
-                                              e & TESS_CPU_Q_REC_HAVE2 ? buf->f[i][n2] : self[i * ds + n1], wall);
+                                              s->n2 >= 0 ? buf->f[i][n2] : self[i * ds + n1], c[3]);
     case TESS_BOUZIDI_AFTER1:
-        return TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, e & TESS_CPU_Q_REC_HAVE1 ? buf->f[i][n1] : self[i * ds + x],
-                                              (R)0, (R)0, (R)0, wall);
+        return TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, s->n1 >= 0 ? buf->f[i][n1] : self[i * ds + x], (R)0, (R)0,
+                                              (R)0, c[3]);
     default:
-        return TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, (R)0, (R)0, (R)0, (R)0, wall);
+        return TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, (R)0, (R)0, (R)0, (R)0, c[3]);
     }
 }
 
@@ -342,10 +326,9 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
     const tess_params_t *p = &be->params;
     const tess_q_grid_t *g = &be->grid;
     const int opp[TESS_QL_Q] = TESS_QL_OPP, w[TESS_QL_Q] = TESS_QL_W;
-    const int curved = be->link_rec != NULL;
+    const int curved = p->wall != TESS_WALL_BOUNCE_BACK;
     const R *pre = (const R *)be->buf, *link_val = (const R *)be->link_val, *coef = (const R *)be->link_coef;
-    const uint32_t *rec = be->link_rec;
-    const int cs = be->coef_stride;
+    const tess_link_slot_t *slots = be->slots;
     /* populations direction-major (cpu_q.h): tile k's direction i at k * ts + i * ds */
     const int64_t ts = tess_pop_tile_stride(g->pop, TESS_QL_Q), ds = tess_pop_dir_stride(g->pop);
 #pragma omp parallel num_threads(be->nthreads)
@@ -382,30 +365,29 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                             TESS_QFN(tess_q_bounce_back)(fx.i, self[opp[fx.i] * ds + fx.n], &p->mat[fx.mat]);
                     }
                 }
-                if (curved) /* the links' records (cpu_q.h), with the pre-pass's values or the slots */
-                    for (int64_t r = be->rec_start[k]; r < be->rec_start[k + 1]; r++) {
-                        const uint32_t e = rec[r];
-                        const int x = (int)(e & 63u), i = (int)(e >> 6 & 31u), kd = opp[i];
-                        const int form = (int)(e >> 23 & 7u);
-                        const R *c = coef + cs * r, wall = cs == 4 ? c[3] : (R)0;
+                if (curved) /* the links' slots (tess_link_slots.h), or their values from the pre-pass */
+                    for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++) {
+                        const tess_link_slot_t *sl = &slots[l];
+                        if (sl->i == TESS_LINK_NONE)
+                            continue;
+                        const unsigned flags = be->link_local[l];
                         R v;
-                        if (e & TESS_CPU_Q_REC_LOCAL)
-                            v = TESS_QFN(cpu_q_link_local)(&buf, self, ds, e, i, kd, c, wall);
+                        if (flags & 1u)
+                            v = TESS_QFN(cpu_q_link_local)(&buf, self, ds, sl, coef + 4 * l, (int)(flags >> 1));
                         else if (use_buf) { /* the pre-pass's values and the tile's own */
-                            const R *st = link_val + 2 * r;
-                            const int n1 = (int)(e >> 11 & 63u);
+                            const R *st = link_val + 2 * l, *c = coef + 4 * l;
+                            const int form = (int)(flags >> 1), i = sl->i, kd = sl->kd, x = sl->node;
+                            const int in1 = sl->n1 / 64 == k, n1 = sl->n1 & 63;
                             const R fb = self[kd * ds + x], fb1 = buf.f[kd][x];
                             if (form == TESS_BOUZIDI_BEFORE2)
-                                v = TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, (R)0, fb1, st[0], (R)0, wall);
+                                v = TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, (R)0, fb1, st[0], (R)0, c[3]);
                             else
-                                v = TESS_QFN(tess_q_bouzidi_apply)(form, c, fb,
-                                                                  e & TESS_CPU_Q_REC_IN1 ? buf.f[i][n1] : st[0], fb1,
-                                                                  (R)0, form == TESS_BOUZIDI_AFTER2 ? st[1] : (R)0,
-                                                                  wall);
+                                v = TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, in1 ? buf.f[i][n1] : st[0], fb1, (R)0,
+                                                                  form == TESS_BOUZIDI_AFTER2 ? st[1] : (R)0, c[3]);
                         } else {
-                            v = TESS_QFN(cpu_q_link_value)(be, src, conv_in, k, be->rec_link[r], form, c, wall);
+                            v = TESS_QFN(cpu_q_link_value)(be, src, conv_in, k, l);
                         }
-                        buf.f[i][x] = v;
+                        buf.f[sl->i][sl->node] = v;
                     }
                 for (int64_t s = be->tile_special[k]; s < be->tile_special[k + 1]; s++) {
                     const int64_t node = be->special[s];
