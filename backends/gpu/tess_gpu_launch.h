@@ -23,20 +23,6 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision)
         return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_REGULARIZED>::value, TESS_KERNEL_FULL,
                                LINKS, PAT>;
     /* LBGK: with the register cap that measured faster (tess_gpu_q_cap, tess_gpu_q_links_cap) */
-    if constexpr (LINKS && LAT == TESS_LATTICE_D3Q19 && sizeof(R) == 8 && PAT == TESS_GPU_AB) {
-        /* measurement switch (V16, docs/performance-notes.md): TESS_GPU_LINK_PF=0 (V15), 1 (L2) or 2 (L1) */
-        static int pf = -1;
-        if (pf < 0) {
-            const char *e = getenv("TESS_GPU_LINK_PF");
-            pf = e ? atoi(e) : TESS_GPU_LINK_PF_DEFAULT;
-        }
-        typedef tess_gpu_q_model<LAT, TESS_COLLISION_LBGK> M;
-        enum { CAP = tess_gpu_q_links_cap<R, LAT, PAT>::value };
-        if (pf == 0)
-            return tess_gpu_q_step<R, LAT, M::value, TESS_KERNEL_FULL, LINKS, PAT, CAP, 0>;
-        if (pf == 2)
-            return tess_gpu_q_step<R, LAT, M::value, TESS_KERNEL_FULL, LINKS, PAT, CAP, 2>;
-    }
     return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, LINKS, PAT,
                            LINKS ? (int)tess_gpu_q_links_cap<R, LAT, PAT>::value
                                  : (int)tess_gpu_q_cap<R, LAT, PAT>::value>;
