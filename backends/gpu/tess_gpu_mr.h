@@ -101,13 +101,13 @@ static __device__ __forceinline__ bool tess_gpu_mr_fetch(const R *__restrict__ s
 }
 
 /* Incoming population i of the node at index own of a block's coefficient rows (s_h: row s at s * stride): from
- * its upstream node up where that is wet (its code at s_code[cup]), else bounced back from the node's own
- * coefficients (moving walls included). */
+ * its upstream node up where that is wet, else bounced back from the node's own coefficients (moving walls
+ * included). */
 template <typename R, int LATTICE>
-static __device__ __forceinline__ R tess_gpu_mr_pull_at(const R *s_h, int stride, const uint8_t *s_code, int cup,
-                                                        int i, int up, int own, const tess_params_t *p)
+static __device__ __forceinline__ R tess_gpu_mr_pull(const R *s_h, int stride, const uint8_t *s_code, int i, int up,
+                                                     int own, const tess_params_t *p)
 {
-    const unsigned code = s_code[cup];
+    const unsigned code = s_code[up];
     /* Only the coefficients population i uses are read (the rest of h is dead after inlining). */
     R h[10];
     const int from = code == TESS_GPU_WET ? up : own;
@@ -118,14 +118,6 @@ static __device__ __forceinline__ R tess_gpu_mr_pull_at(const R *s_h, int stride
         return tess_gpu_mr<R, LATTICE>::population(i, h);
     return tess_gpu_q<R, LATTICE>::bounce_back(i, tess_gpu_mr<R, LATTICE>::population(tess_gpu_q<R, LATTICE>::opp(i), h),
                                                &p->mat[code]);
-}
-
-/* The same with the upstream node's code at s_code[up] (the codes indexed as the coefficients). */
-template <typename R, int LATTICE>
-static __device__ __forceinline__ R tess_gpu_mr_pull(const R *s_h, int stride, const uint8_t *s_code, int i, int up,
-                                                     int own, const tess_params_t *p)
-{
-    return tess_gpu_mr_pull_at<R, LATTICE>(s_h, stride, s_code, up, i, up, own, p);
 }
 
 /* The rest of a node's MR step from its incoming populations f: the moments, the collision in moment space, the
@@ -222,30 +214,13 @@ template <typename R, int HX, int HY, int HZ, bool PAD> struct tess_gpu_mr_halo 
 };
 
 /* The group kernel's halo (tess_gpu_mr_step): (EX GX + 2) x (EY GY + 2) x (EZ GZ + 2) nodes (2D: one plane),
- * padded for the 2x2x2 groups (FP32 only). TIGHT (D3Q19's 2x2x2 FP32 group on CUDA, planes 144 apart): each
- * coefficient row ends after its last plane's LAST = 118 places, and the node codes, one byte a node (x + HX y,
- * planes CZ bytes apart), lie in the gaps after each plane's 118 places of the last row (26 places, 104 B), so the
- * block needs 56,664 B of dynamic and about 300 B of static shared memory instead of 57,600 + 1,744: four blocks
- * of 512 fit a multiprocessor of 228 KB (docs/performance-notes.md, "GPU MR: four blocks of the bed's group").
- * A warp's 4 x 4 x 2 codes stay in distinct banks (planes 144 words apart, 16 mod 32). */
+ * padded for the 2x2x2 groups (FP32 only). */
 template <typename R, int LATTICE, int GX, int GY, int GZ> struct tess_gpu_mr_block_halo {
     typedef tess_gpu_q<R, LATTICE> L;
     enum {
         HX = L::ex * GX + 2, HY = L::ey * GY + 2, HZ = L::ez == 1 ? 1 : L::ez * GZ + 2, PAD = GX * GY * GZ == 8
     };
     typedef tess_gpu_mr_halo<R, HX, HY, HZ, PAD> H;
-    enum {
-        TIGHT = PAD && sizeof(R) == 4 && LATTICE == TESS_LATTICE_D3Q19 && H::PP == 144,
-        LAST = (HY - 1) * H::XP + HX,
-        NHP = TIGHT ? (HZ - 1) * (int)H::PP + LAST : (int)H::NHP, /* one coefficient row */
-        CODE = TIGHT ? (int)sizeof(R) * (9 * NHP + LAST) : 0, /* the first code's byte: row 9, plane 0's gap */
-        CZ = TIGHT ? (int)sizeof(R) * (int)H::PP : HX * HY
-    };
-    static_assert(!TIGHT || HX * HY <= (int)sizeof(R) * (H::PP - LAST), "a plane's codes do not fit its gap");
-    static size_t shared_bytes()
-    {
-        return TIGHT ? sizeof(R) * (10 * (size_t)NHP + H::PP - LAST) : H::shared_bytes();
-    }
 };
 
 /* The group kernel's register cap (CUDA): the ZH instance at most at the registers of the instance without planes
@@ -288,11 +263,10 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez, BX = EX * GX, BY = EY * GY, BZ = EZ * GZ,
         HX = BX + 2, HY = BY + 2, ZO = EZ == 1 ? 0 : 1, HZ = BZ + 2 * ZO, NH = HX * HY * HZ, NTH = 64 * G::NT
     };
-    typedef tess_gpu_mr_block_halo<R, LATTICE, GX, GY, GZ> BH;
-    typedef typename BH::H H;
-    enum { PAD = H::PADDED, XP = H::XP, PP = H::PP, NHP = BH::NHP, TIGHT = BH::TIGHT, CZ = BH::CZ };
+    typedef typename tess_gpu_mr_block_halo<R, LATTICE, GX, GY, GZ>::H H;
+    enum { PAD = H::PADDED, XP = H::XP, PP = H::PP, NHP = H::NHP };
     __shared__ int32_t s_map[G::STRIDE];
-    __shared__ uint8_t s_codes[TIGHT ? 1 : NHP];
+    __shared__ uint8_t s_code[NHP];
     __shared__ int32_t s_b;
     __shared__ uint8_t s_zh[ZH ? G::NT : 1]; /* ZH: whether member tile t holds a Zou-He node */
     /* The Hermite coefficients of the group's and halo's nodes, one row per coefficient (tess_gpu_mr_halo): static
@@ -300,8 +274,6 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     __shared__ R s_hs[PAD ? 1 : 10][PAD ? 1 : NH];
     extern __shared__ double tess_gpu_mr_dyn[];
     R(*const s_h)[NHP] = PAD ? reinterpret_cast<R(*)[NHP]>(tess_gpu_mr_dyn) : reinterpret_cast<R(*)[NHP]>(&s_hs[0][0]);
-    /* the node codes: indexed as the coefficients, or (TIGHT) in the padding of the last coefficient row */
-    uint8_t *const s_code = TIGHT ? reinterpret_cast<uint8_t *>(tess_gpu_mr_dyn) + BH::CODE : s_codes;
     const int tid = (int)threadIdx.x;
     int32_t b = (int32_t)blockIdx.x;
     const tess_gpu_constants_t *c = &tess_gpu_c;
@@ -330,8 +302,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     }
     for (int j = tid; j < NH; j += NTH) {
         const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
-        const int jp = PAD ? (hz + ZO) * PP + (hy + 1) * XP + (hx + 1) : j; /* its place in s_h */
-        const int jc = TIGHT ? (hz + ZO) * CZ + (hy + 1) * HX + (hx + 1) : jp; /* and in s_code */
+        const int jp = PAD ? (hz + ZO) * PP + (hy + 1) * XP + (hx + 1) : j; /* its place in s_h and s_code */
         /* the place of the node's tile in the map (-1 .. G) and its local coordinates */
         const int ax = (hx + EX) / EX - 1, ay = (hy + EY) / EY - 1, az = (hz + EZ) / EZ - 1;
         const int ox = hx < 0 || hx >= BX, oy = hy < 0 || hy >= BY, oz = hz < 0 || hz >= BZ;
@@ -345,7 +316,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         R m[TESS_MR_NM], h[10];
         if (!ONE) { /* two copies: t2 is a tile or -1 */
             type = t2 < 0 ? 0u : a.node_type[64 * (size_t)t2 + l2];
-            s_code[jc] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
+            s_code[jp] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
             if (t2 >= 0) {
                 M::load(src, t2, l2, m);
                 M::coeffs(m, h);
@@ -361,7 +332,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
             for (int s = 0; s < 10; s++)
                 s_h[s][jp] = h[s];
         }
-        s_code[jc] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
+        s_code[jp] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
     }
     if (ONE && tid == 0) /* while the gather's loads are in flight */
         tess_gpu_mr_wait(o, o.grow[b], o.grow[b] + GZ - 1);
@@ -371,10 +342,9 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
     const int gx = (mt % GX) * EX + x, gy = ((mt / GX) % GY) * EY + y, gz = (mt / (GX * GY)) * EZ + z;
     const int own = PAD ? (gz + ZO) * PP + (gy + 1) * XP + (gx + 1) : ((gz + ZO) * HY + (gy + 1)) * HX + (gx + 1);
-    const int own_c = TIGHT ? (gz + ZO) * CZ + (gy + 1) * HX + (gx + 1) : own;
     /* two copies: the part's tiles only (the whole range [0, ntiles) outside a distributed rank) */
     const bool mine = ONE ? k >= 0 : k >= a.k0 && k < a.ntiles;
-    if (mine && s_code[own_c] == TESS_GPU_WET) {
+    if (mine && s_code[own] == TESS_GPU_WET) {
         const tess_params_t *p = &c->p;
         R f[Q];
         if (ZH && s_zh[mt]) {
@@ -384,30 +354,20 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
             const unsigned own_type = a.node_type[64 * (size_t)k + n];
             TESS_UNROLL
             for (int i = 0; i < Q; i++)
-                f[i] = tess_gpu_mr_pull_at<R, LATTICE>(
-                    &s_h[0][0], NHP, s_code,
-                    TIGHT ? own_c - L::cx(i) - HX * L::cy(i) - CZ * L::cz(i)
-                    : PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
-                          : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
-                    i,
-                    PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
-                        : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
-                    own, p);
+                f[i] = tess_gpu_mr_pull<R, LATTICE>(&s_h[0][0], NHP, s_code, i,
+                                                    PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
+                                                        : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
+                                                    own, p);
             if (c->mr_zou_he[own_type])
                 tess_gpu_mr_zou_he<R, LATTICE>(p, own_type, a.step, f);
             tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
         } else {
             TESS_UNROLL
             for (int i = 0; i < Q; i++)
-                f[i] = tess_gpu_mr_pull_at<R, LATTICE>(
-                    &s_h[0][0], NHP, s_code,
-                    TIGHT ? own_c - L::cx(i) - HX * L::cy(i) - CZ * L::cz(i)
-                    : PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
-                          : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
-                    i,
-                    PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
-                        : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
-                    own, p);
+                f[i] = tess_gpu_mr_pull<R, LATTICE>(&s_h[0][0], NHP, s_code, i,
+                                                    PAD ? own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i)
+                                                        : own - L::cx(i) - HX * (L::cy(i) + HY * L::cz(i)),
+                                                    own, p);
             tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
         }
     } else if (ONE && k >= 0) {

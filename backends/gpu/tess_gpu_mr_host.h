@@ -532,7 +532,7 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_big {
     {
         tess_gpu_mr_group_launch<R, LAT, 2, 2, 2, ONE>(be, nb, shared_bytes(), src, dst, a, o, part);
     }
-    static size_t shared_bytes() { return tess_gpu_mr_block_halo<R, LAT, 2, 2, 2>::shared_bytes(); }
+    static size_t shared_bytes() { return tess_gpu_mr_block_halo<R, LAT, 2, 2, 2>::H::shared_bytes(); }
     static gpuError_t opt_in()
     {
         const gpuError_t rc =
