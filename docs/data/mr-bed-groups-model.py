@@ -2,7 +2,7 @@
 # `python3 docs/data/mr-bed-groups-model.py` (about 12 s; output in mr-bed-groups-model.txt).
 # The bed of cases/spheres.ini (core/case/tess_shapes.c's tess_random_spheres: splitmix64, seed 1, diameter 40,
 # until porosity 0.5; the two x faces painted open by the outlets), its 4^3 tiles, and the GPU MR's 2x2x2 groups
-# (tess_gpu_mr_group: a group per 2x2x2 block of tile positions holding a stored tile): the member slots without a
+# (tess_gpu_mr_upload: a group per 2x2x2 block of tile positions holding a stored tile): the member slots without a
 # stored tile, and the gather's places (10^3 halo, D3Q19 without its 8 corners) by warp.
 import math, collections, sys
 M = (1 << 64) - 1
