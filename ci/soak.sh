@@ -10,7 +10,7 @@
 #   --tessera the tessera binary (default build-ci/full/core/cli/tessera, else build/core/cli/tessera)
 #   --backend backend of both runs (default cpu); on a GPU: --backend cuda --size 192 --steps 4000
 #   --size    cube edge of the spheres case (default 32; sphere diameter size/5)
-#   --steps   steps of a whole run (default 600); --every: checkpoint and output interval (default 50)
+#   --steps   steps of a whole run (default 4800); --every: checkpoint and output interval (default 200)
 #   --out     scratch folder (default a new folder under /tmp, removed on success); --seed: random seed
 # Exits 0 when every comparison holds, 1 otherwise.
 set -uo pipefail
@@ -20,8 +20,8 @@ cycles=3
 tessera=
 backend=cpu
 size=32
-steps=600
-every=50
+steps=4800
+every=200
 out=
 seed=${SOAK_SEED:-$$}
 while [ $# -gt 0 ]; do
@@ -55,10 +55,10 @@ args=("$root/cases/spheres.ini" --backend "$backend" --quiet --steps "$steps" --
       --set "spheres.bed.diameter=$((size / 5))" --set "run.output_every=$every" --set "run.monitor_every=$every")
 
 echo "soak: $tessera, backend $backend, spheres ${size}^3, $steps steps, checkpoints every $every, $cycles cycles, seed $seed"
-t0=$SECONDS
+t0=$(date +%s%N)
 "$tessera" run "${args[@]}" --out "$out/ref" >"$out/ref.log" 2>&1 || { echo "soak: the reference run failed"; cat "$out/ref.log"; exit 1; }
-ref_s=$((SECONDS - t0))
-echo "soak: uninterrupted reference run: ${ref_s} s"
+ref_ms=$((($(date +%s%N) - t0) / 1000000))
+echo "soak: uninterrupted reference run: ${ref_ms} ms"
 
 kills=0
 fresh=1
@@ -70,8 +70,10 @@ for ((c = 1; c <= cycles; c++)); do
     fresh=0
     "$tessera" run "${args[@]}" --out "$out/soak" "${from[@]}" >"$out/cycle$c.log" 2>&1 &
     pid=$!
-    # A random moment within half the reference run's length (at least 0.3 s: past the set-up).
-    ms=$((300 + RANDOM % (ref_s * 500 + 200)))
+    # A random moment within the first quarter of the reference run's length, past the first 0.3 s (the
+    # set-up), so that a run restarted late still has steps left then. In milliseconds: on an idle machine the
+    # 600 steps this once ran took 0.5 s, and a whole-second clock put the moments at the run's end.
+    ms=$((300 + RANDOM % (ref_ms / 4 + 1)))
     sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
     sig=KILL
     [ $((c % 3)) -eq 0 ] && sig=TERM
@@ -79,6 +81,13 @@ for ((c = 1; c <= cycles; c++)); do
     if kill -s "$sig" "$pid" 2>/dev/null; then
         wait "$pid" 2>/dev/null
         rc=$?
+        # kill succeeds on a run that has ended but was not yet waited for: status 0 and the run's last line
+        # mean it finished before the signal, as below
+        if [ $rc -eq 0 ] && grep -q '^tessera run: done:' "$out/cycle$c.log"; then
+            echo "soak: cycle $c: the run finished (status 0) before SIG$sig at $ms ms; the next cycle starts afresh"
+            fresh=1
+            continue
+        fi
         kills=$((kills + 1))
         echo "soak: cycle $c: ${begun:-steps ?..} SIG$sig after $ms ms, exit status $rc"
         if [ "$sig" = TERM ] && [ $rc -ne 143 ]; then
@@ -102,6 +111,10 @@ else
 fi
 
 status=0
+# A soak in which no signal reached a running run tested nothing.
+if [ "$cycles" -gt 0 ] && [ $kills -eq 0 ]; then
+    echo "FAIL  no signal reached a running run in $cycles cycles (runs of ${ref_ms} ms: give more --steps)"; status=1
+fi
 if cmp -s "$out/ref/restart.tsr" "$out/soak/restart.tsr"; then
     echo "ok    final restart file (step $steps) identical to the uninterrupted run's"
 else
