@@ -56,15 +56,6 @@ struct tess_backend {
     int32_t mr_save_k0[2], mr_save_n[2]; /* per phase (cur): its first tile and tiles; n 0: nothing to save */
     void *mr_vals;       /* the list kernel's moments, put into the new state after the plain kernel */
     uint8_t *mr_zh_tile; /* MR: per tile, whether the group kernel reconstructs a Zou-He node there */
-    /* MR with two copies, whole steps (tess_gpu_mr_split_upload): the sparse groups split into smaller blocks;
-     * mr_split 0: none. mr_split_map: the kept groups' maps, then the 2x2x1 groups'; mr_split_n: the kept groups,
-     * the 2x2x1 groups, the one-tile blocks (mr_split_tiles); on a second stream where mr_split_stream is set. */
-    int mr_split;
-    int32_t *mr_split_map;
-    tess_gpu_mr_part_t *mr_split_tiles;
-    int32_t mr_split_n[3];
-    gpuStream_t mr_split_stream;
-    gpuEvent_t mr_split_ev[2];
     /* A distributed rank (tess_gpu_dist.h): the tiles a step updates are [sweep_k0, sweep_k1) of this launch, the
      * part of the step (TESS_DIST_FIRST: pre-passes; TESS_DIST_LAST: the step completes); the boundary tiles
      * [0, nbound) and the owned ones [0, nowned), whose curved links are the first nlinks_owned; the inlet/outlet
@@ -212,7 +203,6 @@ TESS_GPU_OP void tess_gpu_free_device(tess_backend_t *be)
     (void)gpuFree(be->mr_vals);
     (void)gpuFree(be->mr_zh_tile);
     be->mr_zh_tile = NULL;
-    tess_gpu_mr_split_free(be);
     (void)gpuFree(be->mr_part);
     be->mr_part = NULL;
     be->mr_part_n[0] = be->mr_part_n[1] = 0;

@@ -335,122 +335,6 @@ static tess_status tess_gpu_mr_order_upload(tess_backend_t *be, const tess_tilin
     return TESS_OK;
 }
 
-/* The sparse groups split (two copies, whole steps; measurement switch TESS_GPU_MR_SPLIT, issue 12: docs/performance-notes.md,
- * "GPU MR: the bed's sparse groups split"). A block holds its multiprocessor's share (shared memory, warps) until its
- * slowest warp ends, whatever its members: on the sphere bed 17.6% of the 2x2x2 groups' member slots (13.3% of the
- * 2x2x1 groups') hold no stored tile. A sparse group's tiles then run as smaller blocks of the kernels that exist
- * (a layer of it as a 2x2x1 group, its maps' rows of that layer; single tiles as one-tile blocks through the part
- * list, a.neighbors their map): every node gets the same core functions in the same order, so the same bits.
- * Modes: 1 / 2 the groups with one empty layer as 2x2x1 (2x2x2), a group of one tile as a tile (2x2x1); 3 / 4 by
- * the bed's costs a block (a 2x2x1 block 0.69, a tile 0.254 of a 2x2x2 one; 2x2x1 groups: up to two tiles as
- * tiles); 9 every group split (tests); even modes and 9 launch the smaller blocks on a second stream beside the kept
- * groups' kernel. */
-static void tess_gpu_mr_split_free(tess_backend_t *be)
-{
-    (void)gpuFree(be->mr_split_map);
-    (void)gpuFree(be->mr_split_tiles);
-    if (be->mr_split_stream)
-        (void)gpuStreamDestroy(be->mr_split_stream);
-    for (int i = 0; i < 2; i++)
-        if (be->mr_split_ev[i])
-            (void)gpuEventDestroy(be->mr_split_ev[i]);
-    be->mr_split_map = NULL;
-    be->mr_split_tiles = NULL;
-    be->mr_split_stream = NULL;
-    be->mr_split_ev[0] = be->mr_split_ev[1] = NULL;
-    be->mr_split = 0;
-    be->mr_split_n[0] = be->mr_split_n[1] = be->mr_split_n[2] = 0;
-}
-
-static double tess_gpu_mr_split_cost(int n, int gz, int mode)
-{
-    if (n == 0)
-        return 0.0;
-    if (gz == 1)
-        return n <= (mode >= 3 ? 2 : 1) ? 0.0 : 1.0;
-    if (mode <= 2)
-        return 0.69;
-    return n <= 2 ? 0.254 * n : 0.69;
-}
-
-static tess_status tess_gpu_mr_split_upload(tess_backend_t *be, const int32_t *map, int32_t groups, int gz,
-                                            tess_error_t *err)
-{
-    tess_gpu_mr_split_free(be);
-    const char *env = getenv("TESS_GPU_MR_SPLIT");
-    const int mode = env ? atoi(env) : 0;
-    if (mode <= 0)
-        return TESS_OK;
-    const int nmap = 16 * (gz + 2), nt = 4 * gz, stride = nmap + nt;
-    int32_t *keep = (int32_t *)malloc((size_t)groups * stride * sizeof *keep);
-    int32_t *mid = (int32_t *)malloc(2 * (size_t)groups * 52 * sizeof *mid);
-    tess_gpu_mr_part_t *tiles = (tess_gpu_mr_part_t *)malloc((size_t)groups * nt * sizeof *tiles);
-    if (!keep || !mid || !tiles) {
-        free(keep);
-        free(mid);
-        free(tiles);
-        return tess_fail(err, TESS_ERR_NOMEM, "out of host memory for the MR split of %d groups", groups);
-    }
-    int32_t n0 = 0, n1 = 0, n2 = 0;
-    for (int32_t g = 0; g < groups; g++) {
-        const int32_t *m = map + (size_t)g * stride;
-        int n[2] = {0, 0};
-        for (int e = 0; e < nt; e++)
-            n[e / 4] += m[nmap + e] >= 0;
-        bool split;
-        if (mode == 9)
-            split = gz == 2 || (g & 1);
-        else
-            split = tess_gpu_mr_split_cost(n[0], gz, mode) + (gz == 2 ? tess_gpu_mr_split_cost(n[1], gz, mode) : 0.0) <
-                    (gz == 2 && mode <= 2 ? 1.0 : 0.9);
-        if (!split) {
-            memcpy(keep + (size_t)n0++ * stride, m, (size_t)stride * sizeof *m);
-            continue;
-        }
-        for (int l = 0; l < gz; l++) {
-            if (n[l] == 0)
-                continue;
-            const bool as_tiles = gz == 1 || (mode == 9 ? l == 1 : mode >= 3 && n[l] <= 2);
-            if (!as_tiles) { /* the layer's rows of the group's map and its members: a 2x2x1 group's map */
-                memcpy(mid + (size_t)n1 * 52, m + 16 * l, 48 * sizeof *m);
-                memcpy(mid + (size_t)n1 * 52 + 48, m + nmap + 4 * l, 4 * sizeof *m);
-                n1++;
-                continue;
-            }
-            for (int e = 4 * l; e < 4 * l + 4; e++)
-                if (m[nmap + e] >= 0)
-                    tiles[n2++] = tess_gpu_mr_part_t{m[nmap + e], 0, 1};
-        }
-    }
-    const size_t kb = (size_t)n0 * stride * sizeof *keep, mb = (size_t)n1 * 52 * sizeof *mid;
-    gpuError_t rc = gpuMalloc((void **)&be->mr_split_map, kb + mb + sizeof *keep);
-    if (rc == gpuSuccess && n0 > 0)
-        rc = gpuMemcpy(be->mr_split_map, keep, kb, gpuMemcpyHostToDevice);
-    if (rc == gpuSuccess && n1 > 0)
-        rc = gpuMemcpy(be->mr_split_map + (size_t)n0 * stride, mid, mb, gpuMemcpyHostToDevice);
-    if (rc == gpuSuccess)
-        rc = gpuMalloc((void **)&be->mr_split_tiles, ((size_t)n2 + 1) * sizeof *tiles);
-    if (rc == gpuSuccess && n2 > 0)
-        rc = gpuMemcpy(be->mr_split_tiles, tiles, (size_t)n2 * sizeof *tiles, gpuMemcpyHostToDevice);
-    free(keep);
-    free(mid);
-    free(tiles);
-    if (rc == gpuSuccess && (mode % 2 == 0 || mode == 9)) {
-        rc = gpuStreamCreateWithFlags(&be->mr_split_stream, gpuStreamNonBlocking);
-        for (int i = 0; i < 2 && rc == gpuSuccess; i++)
-            rc = gpuEventCreateWithFlags(&be->mr_split_ev[i], gpuEventDisableTiming);
-    }
-    TESS_GPU_TRY(rc, err, "uploading the MR split groups");
-    be->mr_split = mode;
-    be->mr_split_n[0] = n0;
-    be->mr_split_n[1] = n1;
-    be->mr_split_n[2] = n2;
-    be->bytes += kb + mb + (size_t)n2 * sizeof *tiles;
-    if (getenv("TESS_GPU_MR_SPLIT_SAY"))
-        fprintf(stderr, "MR split (mode %d, %d groups): %d kept, %d 2x2x1, %d tiles\n", mode, groups, n0, n1, n2);
-    return TESS_OK;
-}
-
 /* Tile maps of the groups of GX x GY x GZ tiles (tess_gpu_mr_group) from the tile corners and neighbours: the
  * member tiles, and every place around them from the neighbours of a member next to it (so periodic wrapping is
  * the tiling's). Groups in the order of their position (z, then y, then x), so neighbouring blocks run together.
@@ -551,8 +435,6 @@ static tess_status tess_gpu_mr_upload(tess_backend_t *be, const tess_tiling_t *t
                        "(an internal error; pattern ab runs the case)");
     if (st == TESS_OK && one)
         st = tess_gpu_mr_order_upload(be, t, grow, groups, GZ, wrap, err);
-    if (st == TESS_OK && !one && t->lattice != TESS_LATTICE_D2Q9 && (be->mr_nodes == 256 || be->mr_nodes == 512))
-        st = tess_gpu_mr_split_upload(be, map, groups, GZ, err);
     free(grow);
     if (st != TESS_OK) {
         free(map);
@@ -632,13 +514,13 @@ TESS_GPU_OP tess_status tess_gpu_mr_parts(tess_backend_t *be, tess_error_t *err)
 template <typename R, int LAT, int GX, int GY, int GZ, bool ONE>
 static void tess_gpu_mr_group_launch(const tess_backend_t *be, unsigned nb, size_t shared, const R *src, R *dst,
                                      const tess_gpu_q_args_t &a, const tess_gpu_mr_order_t &o,
-                                     const tess_gpu_mr_part_t *part, const int32_t *map, gpuStream_t s = 0)
+                                     const tess_gpu_mr_part_t *part)
 {
     if (LAT == TESS_LATTICE_D3Q19 && be->consts.mr_any_zou_he)
         tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, LAT == TESS_LATTICE_D3Q19>
-            <<<nb, 64 * GX * GY * GZ, shared, s>>>(src, dst, a, map, o, part);
+            <<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
     else
-        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE><<<nb, 64 * GX * GY * GZ, shared, s>>>(src, dst, a, map, o, part);
+        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE><<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
 }
 
 /* One MR step: the plain kernel over every group, then the list kernel over its nodes. The 2x2x2 group is
@@ -646,10 +528,9 @@ static void tess_gpu_mr_group_launch(const tess_backend_t *be, unsigned nb, size
  * the two-copy kernels are compiled as they were before one copy existed. */
 template <typename R, int LAT, bool ONE> struct tess_gpu_mr_big {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
-                       const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb,
-                       const int32_t *map)
+                       const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        tess_gpu_mr_group_launch<R, LAT, 2, 2, 2, ONE>(be, nb, shared_bytes(), src, dst, a, o, part, map);
+        tess_gpu_mr_group_launch<R, LAT, 2, 2, 2, ONE>(be, nb, shared_bytes(), src, dst, a, o, part);
     }
     static size_t shared_bytes() { return tess_gpu_mr_block_halo<R, LAT, 2, 2, 2>::H::shared_bytes(); }
     static gpuError_t opt_in()
@@ -666,21 +547,21 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_big {
 };
 template <int LAT, bool ONE> struct tess_gpu_mr_big<double, LAT, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *,
-                       const tess_gpu_mr_order_t &, const tess_gpu_mr_part_t *, unsigned, const int32_t *)
+                       const tess_gpu_mr_order_t &, const tess_gpu_mr_part_t *, unsigned)
     {
     }
     static gpuError_t opt_in() { return gpuSuccess; }
 };
 template <typename R, bool ONE> struct tess_gpu_mr_big<R, TESS_LATTICE_D2Q9, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *, const tess_gpu_mr_order_t &,
-                       const tess_gpu_mr_part_t *, unsigned, const int32_t *)
+                       const tess_gpu_mr_part_t *, unsigned)
     {
     }
     static gpuError_t opt_in() { return gpuSuccess; }
 };
 template <bool ONE> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *,
-                       const tess_gpu_mr_order_t &, const tess_gpu_mr_part_t *, unsigned, const int32_t *)
+                       const tess_gpu_mr_order_t &, const tess_gpu_mr_part_t *, unsigned)
     {
     }
     static gpuError_t opt_in() { return gpuSuccess; }
@@ -753,46 +634,11 @@ static void tess_gpu_mr_plain(tess_backend_t *be, const tess_gpu_q_args_t &a, co
     if (be->mr_nodes >= 1024)
         tess_gpu_mr_sweep<R, LAT, ONE>::launch(be, a, src, dst, o, part, nb);
     else if (be->mr_nodes == 512)
-        tess_gpu_mr_big<R, LAT, ONE>::launch(be, a, src, dst, o, part, nb, be->mr_map);
+        tess_gpu_mr_big<R, LAT, ONE>::launch(be, a, src, dst, o, part, nb);
     else if (be->mr_nodes == 256)
-        tess_gpu_mr_group_launch<R, LAT, 2, 2, 1, ONE>(be, nb, 0, src, dst, a, o, part, be->mr_map);
+        tess_gpu_mr_group_launch<R, LAT, 2, 2, 1, ONE>(be, nb, 0, src, dst, a, o, part);
     else
-        tess_gpu_mr_group_launch<R, LAT, 1, 1, 1, ONE>(be, nb, 0, src, dst, a, o, part, be->mr_map);
-}
-
-/* A whole step of two copies with the sparse groups split (tess_gpu_mr_split_upload): the kept groups, the 2x2x1
- * groups, the one-tile blocks; the smaller blocks on the second stream where there is one, joined before whatever
- * follows on the default stream. */
-template <typename R, int LAT>
-static void tess_gpu_mr_plain_split(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
-                                    const tess_gpu_mr_order_t &o)
-{
-    const gpuStream_t s = be->mr_split_stream;
-    const int32_t n0 = be->mr_split_n[0], n1 = be->mr_split_n[1], n2 = be->mr_split_n[2];
-    const size_t stride = be->mr_nodes == 512 ? 72 : 52;
-    if (s) {
-        (void)gpuEventRecord(be->mr_split_ev[0], 0);
-        (void)gpuStreamWaitEvent(s, be->mr_split_ev[0], 0);
-    }
-    if (n0 > 0) {
-        if (be->mr_nodes == 512)
-            tess_gpu_mr_big<R, LAT, false>::launch(be, a, src, dst, o, (const tess_gpu_mr_part_t *)0, (unsigned)n0,
-                                                   be->mr_split_map);
-        else
-            tess_gpu_mr_group_launch<R, LAT, 2, 2, 1, false>(be, (unsigned)n0, 0, src, dst, a, o,
-                                                             (const tess_gpu_mr_part_t *)0, be->mr_split_map);
-    }
-    if (n1 > 0)
-        tess_gpu_mr_group_launch<R, LAT, 2, 2, 1, false>(be, (unsigned)n1, 0, src, dst, a, o,
-                                                         (const tess_gpu_mr_part_t *)0,
-                                                         be->mr_split_map + stride * (size_t)n0, s);
-    if (n2 > 0)
-        tess_gpu_mr_group_launch<R, LAT, 1, 1, 1, false>(be, (unsigned)n2, 0, src, dst, a, o, be->mr_split_tiles,
-                                                         (const int32_t *)0, s);
-    if (s) {
-        (void)gpuEventRecord(be->mr_split_ev[1], s);
-        (void)gpuStreamWaitEvent(0, be->mr_split_ev[1], 0);
-    }
+        tess_gpu_mr_group_launch<R, LAT, 1, 1, 1, ONE>(be, nb, 0, src, dst, a, o, part);
 }
 
 /* With one copy (o.sync set): the counters set, the plane across a periodic z boundary that this phase overwrites
@@ -819,12 +665,7 @@ static void tess_gpu_mr_launch_lat(tess_backend_t *be, const tess_gpu_q_args_t &
             return;
         }
     }
-    if (be->mr_split && !part) {
-        if constexpr (LAT != TESS_LATTICE_D2Q9)
-            tess_gpu_mr_plain_split<R, LAT>(be, a, src, dst, o);
-    } else {
-        tess_gpu_mr_plain<R, LAT, false>(be, a, src, dst, o, part, nb);
-    }
+    tess_gpu_mr_plain<R, LAT, false>(be, a, src, dst, o, part, nb);
     /* the listed nodes of the tiles [k0, ntiles) of the launch (the list is in tile order) */
     const int32_t o0 = tess_gpu_open_first(be, a.k0), o1 = tess_gpu_open_first(be, a.ntiles);
     if (o1 > o0)

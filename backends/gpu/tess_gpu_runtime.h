@@ -58,7 +58,6 @@ typedef cudaFuncAttributes gpuFuncAttributes;
 #define gpuStreamNonBlocking cudaStreamNonBlocking
 #define gpuStreamWaitEvent cudaStreamWaitEvent
 #define gpuStreamSynchronize cudaStreamSynchronize
-#define gpuStreamDestroy cudaStreamDestroy
 #else
 #include <hip/hip_runtime.h>
 #define TESS_GPU_RUNTIME_NAME "HIP"
@@ -108,7 +107,6 @@ typedef hipFuncAttributes gpuFuncAttributes;
 #define gpuStreamNonBlocking hipStreamNonBlocking
 #define gpuStreamWaitEvent hipStreamWaitEvent
 #define gpuStreamSynchronize hipStreamSynchronize
-#define gpuStreamDestroy hipStreamDestroy
 #endif
 
 #endif
