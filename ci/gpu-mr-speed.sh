@@ -21,7 +21,9 @@
 # the next layer by cp.async"); branch gpu-mr-ring with TESS_GPU_MR_RING=5, a five-plane ring
 # (commit f01ef5e; not kept: "GPU MR: a five-plane ring"); branch gpu-mr-bed with TESS_GPU_MR_ZH=0 (the planes
 # through the list kernel, as before), 1 and 3 (commits 90833eb, 0e926a6: "GPU MR: the bed's pressure planes");
-# branch gpu-mr-bed2 with no setting, one tree a call (commits 19c55da, 0e75232: "GPU MR: the plane tiles' own path").
+# branch gpu-mr-bed2 with no setting, one tree a call (commits 19c55da, 0e75232: "GPU MR: the plane tiles' own path");
+# branch gpu-mr-bed5 with TESS_GPU_MR_SPLIT=1..4 and 9 (tests), the sparse groups split into smaller blocks (commit
+# 3c2b85c; not kept: "GPU MR: the bed's sparse groups split").
 # Outputs under $OUT
 # (the device tool's folder) or ./gpu-mr-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
 set -uo pipefail
