@@ -23,28 +23,6 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision)
         return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_REGULARIZED>::value, TESS_KERNEL_FULL,
                                LINKS, PAT>;
     /* LBGK: with the register cap that measured faster (tess_gpu_q_cap, tess_gpu_q_links_cap) */
-    if constexpr (!LINKS && PAT != TESS_GPU_AB &&
-                  ((LAT == TESS_LATTICE_D3Q19) || (LAT == TESS_LATTICE_D3Q27 && sizeof(R) == 8))) {
-        /* measurement switch (gpu-aa4, docs/performance-notes.md): TESS_GPU_AA_ODD=1 (PF1), 3 (PF2), 4 (E, D3Q27
-         * FP64 only); TESS_GPU_AA_EVEN=1 (PF1); unset or 0: main's kernel */
-        static int v = -1;
-        if (v < 0) {
-            const char *e = getenv(PAT == TESS_GPU_AA_ODD ? "TESS_GPU_AA_ODD" : "TESS_GPU_AA_EVEN");
-            v = e ? atoi(e) : 0;
-        }
-        typedef tess_gpu_q_model<LAT, TESS_COLLISION_LBGK> M;
-        enum { CAP = tess_gpu_q_cap<R, LAT, PAT>::value };
-        if (v == 1)
-            return tess_gpu_q_step<R, LAT, M::value, TESS_KERNEL_FULL, false, PAT, CAP, 1>;
-        if constexpr (PAT == TESS_GPU_AA_ODD) {
-            if (v == 3)
-                return tess_gpu_q_step<R, LAT, M::value, TESS_KERNEL_FULL, false, PAT, CAP, 3>;
-            if constexpr (LAT == TESS_LATTICE_D3Q27) {
-                if (v == 4)
-                    return tess_gpu_q_step<R, LAT, M::value, TESS_KERNEL_FULL, false, PAT, CAP, 4>;
-            }
-        }
-    }
     return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, LINKS, PAT,
                            LINKS ? (int)tess_gpu_q_links_cap<R, LAT, PAT>::value
                                  : (int)tess_gpu_q_cap<R, LAT, PAT>::value>;

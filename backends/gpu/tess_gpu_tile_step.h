@@ -452,6 +452,14 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_tpb {
     enum { value = tess_gpu_q_pair<R, LATTICE, PAT>::value ? 2 : 0 };
 };
 
+/* Whether the tile kernel sends the tile's own Q direction blocks towards L2 before its first barrier (PF1): where it
+ * measured faster on the H100 (docs/performance-notes.md, "GPU AA: the populations on their way before the
+ * barriers"): the D3Q19 FP32 AA even step, whose pull reads only the own tile (+1.2%). It lost in every odd step
+ * (the L2 is at its throughput limit there) and in the FP64 even steps. */
+template <typename R, int LATTICE, int PAT> struct tess_gpu_q_own_prefetch {
+    enum { value = PAT == TESS_GPU_AA_EVEN && LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 };
+};
+
 /* Prefetch the 32-byte sector at p into L2: the load goes out, no register waits for it. CUDA only (HIP: nothing). */
 __device__ __forceinline__ void tess_gpu_prefetch_l2(const void *p)
 {
@@ -462,20 +470,7 @@ __device__ __forceinline__ void tess_gpu_prefetch_l2(const void *p)
 #endif
 }
 
-/* Store v at p, evict-first (CUDA's __stcs; HIP: a plain store). Measurement variant E of gpu-aa4. */
-template <typename R> __device__ __forceinline__ void tess_gpu_store_cs(R *p, R v)
-{
-#if defined(TESS_GPU_CUDA)
-    __stcs(p, v);
-#else
-    *p = v;
-#endif
-}
-
-/* AAV, measurement variants of gpu-aa4 (docs/performance-notes.md), bits: 1 (PF1) the own tile's Q direction
- * blocks sent towards L2 before the first barrier; 2 (PF2) the neighbour tiles' sectors the odd step's pull reads,
- * after the first barrier; 4 (E) the odd step's stores evict-first. 0: main's kernel. */
-template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0, int AAV = 0>
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0>
 __global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
 tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
 {
@@ -493,7 +488,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         SRANGE = EARLY && F64,
         MASKS = F64 && Q <= TESS_GPU_PACK_MASK_Q,
         PAIR = tess_gpu_q_pair<R, LATTICE, PAT>::value && EX * EY == 16, /* launched with two tiles a block */
-        PF_OWN = (AAV & 1) != 0, PF_NB = (AAV & 2) != 0 && PAT == TESS_GPU_AA_ODD, EVICT = (AAV & 4) != 0,
+        PF_OWN = tess_gpu_q_own_prefetch<R, LATTICE, PAT>::value && VARIANT == TESS_KERNEL_FULL,
         SECTORS = Q * 64 * (int)sizeof(R) / 32 /* of a tile's populations */
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
@@ -522,8 +517,9 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         /* Algorithm 2, lines 1-4: the neighbourhood, then the node codes of the tile and its halo. */
         if (active && n < 27)
             s_nb[local][n] = a.neighbors[27 * (size_t)k + n];
-        /* PF1: the tile's own Q direction blocks (contiguous) on their way to L2 while the neighbourhood and the
-         * node codes are loaded, one 32-byte sector a thread and round; no register waits for them */
+        /* (PF_OWN) the tile's own Q direction blocks (contiguous) on their way to L2 while the neighbourhood and the
+         * node codes are loaded, one 32-byte sector a thread and round (D3Q19 FP32: 152 sectors, 3 rounds); no
+         * register waits for them */
         if (PF_OWN && active) {
             const char *base = (const char *)(src + (size_t)k * Q * 64);
             TESS_UNROLL
@@ -551,21 +547,6 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             s_lapply[local][n] = 0u;
         }
         __syncthreads();
-        /* PF2: the sectors of the neighbour tiles that the odd step's pull reads (the pull's own addresses where the
-         * upstream node lies in another tile, wet or not), before the node codes are known */
-        if (PF_NB && active) {
-            TESS_UNROLL
-            for (int i = 0; i < Q; i++) {
-                const int ux = x - L::cx(i), uy = y - L::cy(i), uz = z - L::cz(i);
-                const int slot = ((ux + EX) / EX) + 3 * ((uy + EY) / EY) + 9 * ((uz + EZ) / EZ);
-                const int ul = (ux & (EX - 1)) + EX * ((uy & (EY - 1)) + EY * (uz & (EZ - 1)));
-                if (slot != 13) {
-                    const int32_t t = s_nb[local][slot];
-                    if (t >= 0)
-                        tess_gpu_prefetch_l2(src + ((size_t)t * Q + i) * 64 + ul);
-                }
-            }
-        }
         if (active) {
             for (int j = n; j < NH; j += 64) {
                 const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
@@ -760,10 +741,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             const int dl = (dx & (EX - 1)) + EX * ((dy & (EY - 1)) + EY * (dz & (EZ - 1)));
             const size_t at = (wet_down >> i) & 1u ? ((size_t)t * Q + L::opp(i)) * 64 + dl
                                                    : ((size_t)k * Q + i) * 64 + n;
-            if (EVICT)
-                tess_gpu_store_cs(dst + at, f[i]);
-            else
-                dst[at] = f[i];
+            dst[at] = f[i];
         }
         return;
     }
@@ -782,10 +760,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             const int dl = (dx & (EX - 1)) + EX * ((dy & (EY - 1)) + EY * (dz & (EZ - 1)));
             const size_t at = code == TESS_GPU_WET ? ((size_t)nb[slot] * Q + L::opp(i)) * 64 + dl
                                                    : ((size_t)k * Q + i) * 64 + n;
-            if (EVICT)
-                tess_gpu_store_cs(dst + at, f[i]);
-            else
-                dst[at] = f[i];
+            dst[at] = f[i];
         }
         return;
     }
