@@ -23,13 +23,6 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision)
         return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_REGULARIZED>::value, TESS_KERNEL_FULL,
                                LINKS, PAT>;
     /* LBGK: with the register cap that measured faster (tess_gpu_q_cap, tess_gpu_q_links_cap) */
-    if constexpr (!LINKS && tess_gpu_q_own_prefetch<R, LAT, PAT>::value) {
-        /* measurement switch (gpu-aa4, call 2): TESS_GPU_AA_EVEN=0 runs main's kernel, without the prefetch */
-        const char *e = getenv("TESS_GPU_AA_EVEN");
-        if (e && atoi(e) == 0)
-            return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, false,
-                                   PAT, (int)tess_gpu_q_cap<R, LAT, PAT>::value, 1>;
-    }
     return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, LINKS, PAT,
                            LINKS ? (int)tess_gpu_q_links_cap<R, LAT, PAT>::value
                                  : (int)tess_gpu_q_cap<R, LAT, PAT>::value>;

@@ -454,8 +454,10 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_tpb {
 
 /* Whether the tile kernel sends the tile's own Q direction blocks towards L2 before its first barrier (PF1): where it
  * measured faster on the H100 (docs/performance-notes.md, "GPU AA: the populations on their way before the
- * barriers"): the D3Q19 FP32 AA even step, whose pull reads only the own tile (+1.2%). It lost in every odd step
- * (the L2 is at its throughput limit there) and in the FP64 even steps. */
+ * barriers"): the D3Q19 FP32 AA even step, whose pull reads only the own tile (its time -3.5%; the pair +1.6% on
+ * the cavity, +2.2% on the sphere bed at porosity 0.5). It lost in every odd step (the L2 fabric between the L2's
+ * two partitions is at 95-97% of its peak there; the prefetches add to it) and in the FP64 even steps (-0.9% and
+ * -1.4%). */
 template <typename R, int LATTICE, int PAT> struct tess_gpu_q_own_prefetch {
     enum { value = PAT == TESS_GPU_AA_EVEN && LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 };
 };
@@ -470,7 +472,7 @@ __device__ __forceinline__ void tess_gpu_prefetch_l2(const void *p)
 #endif
 }
 
-template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0, int NOPF = 0>
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0>
 __global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
 tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
 {
@@ -488,7 +490,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         SRANGE = EARLY && F64,
         MASKS = F64 && Q <= TESS_GPU_PACK_MASK_Q,
         PAIR = tess_gpu_q_pair<R, LATTICE, PAT>::value && EX * EY == 16, /* launched with two tiles a block */
-        PF_OWN = tess_gpu_q_own_prefetch<R, LATTICE, PAT>::value && VARIANT == TESS_KERNEL_FULL && !NOPF,
+        PF_OWN = tess_gpu_q_own_prefetch<R, LATTICE, PAT>::value && VARIANT == TESS_KERNEL_FULL,
         SECTORS = Q * 64 * (int)sizeof(R) / 32 /* of a tile's populations */
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
