@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # One device call of the AA store and curved-link work (issues 11 and 12, branch gpu-aa; docs/performance-notes.md,
-# "GPU AA" and "Bouzidi on the GPU"): builds this tree's fast configuration (tessera, with the resource report),
-# the fast configuration of a second tree AAS_BEFORE (main's, for the figures before), and with AAS_REPRO=1 this
-# tree's reproducible configuration (AAS_TESTS), in parallel; then the bench rows (AAS_ROWS: ROW@BINARY@SETTING,
-# BINARY `before` or `after`, SETTING `-` or NAME=VALUE[,NAME=VALUE], an environment), Nsight Compute's memory
-# counters of the tile kernel (AAS_NCU: ROW@BINARY@SETTING[@COUNT[@stalls]], COUNT launches of tess_gpu_q_step from
-# the third, default 1, so 2 takes an AA odd step and the even one after it; `stalls` adds a second pass for the
-# warps' stall reasons per issue; each skipped with under 60 s + AAS_NCU_RESERVE left) and the tests;
-# prints the tile kernels' registers, the tests and the bench rows last. Rows: c27 (D3Q27 cavity3d 256^3, AB and
-# AA, FP64 and FP32), c27aa (its AA only), c27aad (its AA FP64 only), c27ab (its AB only), c19 / c19aa / c19ab
-# (the same for D3Q19), s5 (spheres 192^3 at porosity 0.5, AB and AA, both precisions), sbb / sbz (spheres 192^3 at
-# porosity 0.3 and 0.5, AB FP64, bounce-back / bouzidi-quadratic), sbb3 / sbz3 (porosity 0.3 only), sbb4 / sbz4 (0.3,
-# 0.5, 0.7, 0.9), sbbf / sbzf (0.3 and 0.7, FP32), c2d (D2Q9 cavity2d 4096^2, AB). Outputs under $OUT or
-# ./gpu-aa-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
+# "GPU AA" and "Bouzidi on the GPU"): builds this tree's fast configuration (tessera, with the resource report), the
+# fast configuration of a second tree AAS_BEFORE (main's, for the figures before), and with AAS_REPRO=1 this tree's
+# reproducible configuration (AAS_TESTS), in parallel; then the bench rows (AAS_ROWS: ROW@BINARY@SETTING, BINARY
+# `before` or `after`, SETTING `-` or NAME=VALUE[,NAME=VALUE], an environment), Nsight Compute's memory counters of
+# the tile kernel (AAS_NCU: ROW@BINARY@SETTING[@COUNT[@stalls|breakdown]], COUNT launches of tess_gpu_q_step from the
+# third, default 1, so 2 takes an AA odd step and the even one after it; `stalls` adds a second pass for the warps'
+# stall reasons per issue, `breakdown` one for the sub-units of the L2's and L1's throughput; each skipped with under
+# 60 s + AAS_NCU_RESERVE left) and the tests; prints the tile kernels' registers, the tests and the bench rows last.
+# Rows: c27 (D3Q27 cavity3d 256^3, AB and AA, FP64 and FP32), c27aa (its AA only), c27aad (its AA FP64 only), c27ab
+# (its AB only), c19 / c19aa / c19ab (the same for D3Q19), c19aas (D3Q19 AA FP32 only), s5aa (s5's AA only), s5
+# (spheres 192^3 at porosity 0.5, AB and AA, both precisions), sbb / sbz (spheres 192^3 at porosity 0.3 and 0.5, AB
+# FP64, bounce-back / bouzidi-quadratic), sbb3 / sbz3 (porosity 0.3 only), sbb4 / sbz4 (0.3, 0.5, 0.7, 0.9), sbbf /
+# sbzf (0.3 and 0.7, FP32), c2d (D2Q9 cavity2d 4096^2, AB). Outputs under $OUT or ./gpu-aa-speed-out; TESSERA_DEPS: a
+# folder of .debs to unpack (ci/unpack-debs.sh).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 deadline=${AAS_DEADLINE:-540}
@@ -47,6 +48,8 @@ rowargs() {
     c27aad) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --pattern aa --precision double" ;;
     c19) echo "--case cavity3d --size 256 --pattern ab,aa --precision double,single" ;;
     c19aa) echo "--case cavity3d --size 256 --pattern aa --precision double,single" ;;
+    c19aas) echo "--case cavity3d --size 256 --pattern aa --precision single" ;;
+    s5aa) echo "--case spheres --size 192 --porosity 0.5 --pattern aa --precision double,single" ;;
     c27ab) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --pattern ab --precision double,single" ;;
     c19ab) echo "--case cavity3d --size 256 --pattern ab --precision double,single" ;;
     s5) echo "--case spheres --size 192 --porosity 0.5 --pattern ab,aa --precision double,single" ;;
@@ -82,10 +85,15 @@ metrics+=,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sector_op_re
 metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
 metrics+=,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum
 metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_srcunit_tex_op_write.sum
+metrics+=,lts__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sectors.avg.pct_of_peak_sustained_elapsed
+metrics+=,l1tex__throughput.avg.pct_of_peak_sustained_active,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
 i=0
 for item in ${AAS_NCU:-}; do
     IFS=@ read -r r b s c st <<<"$item"
-    for m in "$metrics" ${st:+"regex:smsp__average_warps_issue_stalled_.*_per_issue_active\\.ratio"}; do
+    stm=
+    [ "$st" = stalls ] && stm="regex:smsp__average_warps_issue_stalled_.*_per_issue_active\\.ratio"
+    [ "$st" = breakdown ] && stm="breakdown:lts__throughput.avg.pct_of_peak_sustained_elapsed,breakdown:l1tex__throughput.avg.pct_of_peak_sustained_active"
+    for m in "$metrics" ${stm:+"$stm"}; do
         i=$((i + 1))
         [ "$(left)" -lt $((60 + ${AAS_NCU_RESERVE:-0})) ] && { echo "ncu $item skipped: time"; continue; }
         step "ncu $item ($i)"

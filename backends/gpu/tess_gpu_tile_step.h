@@ -452,6 +452,16 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_tpb {
     enum { value = tess_gpu_q_pair<R, LATTICE, PAT>::value ? 2 : 0 };
 };
 
+/* Whether the tile kernel sends the tile's own Q direction blocks towards L2 before its first barrier (PF1): where it
+ * measured faster on the H100 (docs/performance-notes.md, "GPU AA: the populations on their way before the
+ * barriers"): the D3Q19 FP32 AA even step, whose pull reads only the own tile (its time -3.5%; the pair +1.6% on
+ * the cavity, +2.2% on the sphere bed at porosity 0.5). It lost in every odd step (the L2 fabric between the L2's
+ * two partitions is at 95-97% of its peak there; the prefetches add to it) and in the FP64 even steps (-0.9% and
+ * -1.4%). */
+template <typename R, int LATTICE, int PAT> struct tess_gpu_q_own_prefetch {
+    enum { value = PAT == TESS_GPU_AA_EVEN && LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 };
+};
+
 /* Prefetch the 32-byte sector at p into L2: the load goes out, no register waits for it. CUDA only (HIP: nothing). */
 __device__ __forceinline__ void tess_gpu_prefetch_l2(const void *p)
 {
@@ -479,7 +489,9 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         F64 = sizeof(R) == 8,
         SRANGE = EARLY && F64,
         MASKS = F64 && Q <= TESS_GPU_PACK_MASK_Q,
-        PAIR = tess_gpu_q_pair<R, LATTICE, PAT>::value && EX * EY == 16 /* launched with two tiles a block */
+        PAIR = tess_gpu_q_pair<R, LATTICE, PAT>::value && EX * EY == 16, /* launched with two tiles a block */
+        PF_OWN = tess_gpu_q_own_prefetch<R, LATTICE, PAT>::value && VARIANT == TESS_KERNEL_FULL,
+        SECTORS = Q * 64 * (int)sizeof(R) / 32 /* of a tile's populations */
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
@@ -507,6 +519,15 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         /* Algorithm 2, lines 1-4: the neighbourhood, then the node codes of the tile and its halo. */
         if (active && n < 27)
             s_nb[local][n] = a.neighbors[27 * (size_t)k + n];
+        /* (PF_OWN) the tile's own Q direction blocks (contiguous) on their way to L2 while the neighbourhood and the
+         * node codes are loaded, one 32-byte sector a thread and round (D3Q19 FP32: 152 sectors, 3 rounds); no
+         * register waits for them */
+        if (PF_OWN && active) {
+            const char *base = (const char *)(src + (size_t)k * Q * 64);
+            TESS_UNROLL
+            for (int s = n; s < SECTORS; s += 64)
+                tess_gpu_prefetch_l2(base + 32 * (size_t)s);
+        }
         /* (SRANGE) the tile's link range beside the neighbourhood, so that the link phase starts from shared
          * memory (one dependent round trip less; in registers it cost V11 1.6%), and threads 27 to 63 each send
          * one 32-byte sector of the tile's packed link records (two links; the first 74) towards L2 while the
