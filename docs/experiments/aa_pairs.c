@@ -16,6 +16,7 @@
  *   gcc -O3 -march=native -std=c11 -fopenmp -ffp-contract=off -fno-math-errno -Icore -DLAT=19 \
  *       docs/experiments/aa_pairs.c -o /tmp/aa_pairs19 -lm
  * Run: aa_pairs19 check [N]                    every variant against an AB reference, bitwise, N^3 (default 32)
+ *      aa_pairs19 lines                        lines a unit's pull touches per 64 nodes, per variant
  *      aa_pairs19 time VARIANT [N] [steps] [reps]   MLUPS per two CPU-seconds (median of reps)
  * Variants (block extent, unit extent, row moves):
  *   a    4x4x4, units 4x4x4, memcpy of runs (3 + 1 values a shifted row): the engine's
@@ -540,6 +541,8 @@ int main(int argc, char **argv)
         const int n = argc > 2 ? atoi(argv[2]) : 32, steps = 6;
         /* AA_CHECK_STEPS: the layouts' step count (the reference's stays 6): 4 must report differences */
         const int lsteps = getenv("AA_CHECK_STEPS") ? atoi(getenv("AA_CHECK_STEPS")) : steps;
+        if (n % 32)
+            return fprintf(stderr, "check: N must be a multiple of 32 (the widest block)\n"), 2;
         double *ref = reference(n, steps);
         int bad = 0;
         for (int v = 0; v < NVAR; v++) {
@@ -566,6 +569,33 @@ int main(int argc, char **argv)
         free(ref);
         return bad != 0;
     }
+    if (!strcmp(argv[1], "lines")) { /* distinct 64-byte lines a unit's pull touches, per 64 nodes (the first unit
+                                       * of a block; the swapped store touches the same) */
+        for (int v = 0; v < NVAR; v++) {
+            const int bx = variants[v].bx, uz = variants[v].uz;
+            static uint8_t seen[27 * Q * 64];
+            memset(seen, 0, sizeof seen);
+            int own = 0, other = 0, ends = 0;
+            for (int i = 0; i < Q; i++)
+                for (int z = 0; z < uz; z++)
+                    for (int y = 0; y < 4; y++) {
+                        const int zu = z - czs[i], yu = y - cys[i];
+                        const int sz = zu < 0 ? -1 : zu >= 4 ? 1 : 0, sy = yu < 0 ? -1 : yu >= 4 ? 1 : 0;
+                        const int row = bx * ((yu - 4 * sy) + 4 * (zu - 4 * sz));
+                        const int sa = 13 + 3 * sy + 9 * sz, sb = sa + (cxs[i] > 0 ? -1 : 1);
+                        for (int o = row; o < row + bx; o += 8)
+                            if (!seen[(sa * Q + i) * 64 + o / 8]++)
+                                *(sa == 13 && o < uz * 4 * bx ? &own : &other) += 1;
+                        const int bend = row + (cxs[i] > 0 ? bx - 1 : 0);
+                        if (cxs[i] != 0 && !seen[(sb * Q + i) * 64 + bend / 8]++)
+                            ends++;
+                    }
+            const double sc = 64.0 / (bx * 4 * uz);
+            printf("D3Q%d %-4s unit %2dx4x%d: lines per 64 nodes %4.0f = own rows %4.0f + other rows %4.0f + x end values %4.0f\n",
+                   Q, variants[v].name, bx, uz, sc * (own + other + ends), sc * own, sc * other, sc * ends);
+        }
+        return 0;
+    }
     if (!strcmp(argv[1], "time") && argc > 2) {
         int v = 0;
         while (v < NVAR && strcmp(variants[v].name, argv[2]))
@@ -574,6 +604,8 @@ int main(int argc, char **argv)
             return fprintf(stderr, "unknown variant %s\n", argv[2]), 2;
         const int n = argc > 3 ? atoi(argv[3]) : 128, steps = argc > 4 ? atoi(argv[4]) : 20,
                   reps = argc > 5 ? atoi(argv[5]) : 3;
+        if (n % variants[v].bx || n % 4)
+            return fprintf(stderr, "N must be a multiple of %d and 4\n", variants[v].bx), 2;
         lay_t L;
         lay_init(&L, &variants[v], n);
         variants[v].sweep(&L, 1), variants[v].sweep(&L, 0);
