@@ -30,6 +30,7 @@
  *   b2w  as bw, units 8x4x2 (64 nodes: the engine's buffer size)
  *   cw   16x4x4, units 16x4x4, as bw;  c1w  as cw, units 16x4x1 (64 nodes)
  *   d1w  32x4x4 (eight tiles), units 32x4x1, as bw
+ *   b2f, c1f  as b2w, c1w with the odd step row by row (unit_odd_rows: pull a row's q rows, collide, store)
  * Switches (environment): AA_THREADS (2), AA_PF=0 (no prefetch), AA_PFDIST (2 units ahead), AA_ODD_PARTS (1 the
  * odd step's pull only, 2 its row store only; timing only, wrong values), AA_COLLIDE_ONLY=1 (the collision loop
  * on the buffers, no memory), AA_VERBOSE=1 (prefetch list lengths). */
@@ -353,8 +354,71 @@ AI void unit_step(lay_t *L, int64_t u, int odd, double *buf, int bx, int uz, int
     }
 }
 
-/* One sweep for the compile-time shape (bx, uz, vec). */
-#define SWEEP(NAME, BX, UZ, VEC)                                                                                  \
+/* The odd step row by row (variants *f): each row of bx nodes pulls its q rows into a buffer of q x bx values,
+ * collides and stores them swapped at once (no unit buffer; with whole-line rows a pulled row is one or two
+ * vectors). The prefetch of the unit two ahead spread over the unit's rows. */
+AI void unit_odd_rows(lay_t *L, int64_t u, double *rb, int bx, int uz, int z0, int vec)
+{
+    const int64_t ds = L->d, blk = u / (4 / uz), bv = bx * 16;
+    const int32_t *nb = L->nbr + 27 * blk;
+    double *f = L->f;
+    double *base[27];
+    for (int s = 0; s < 27; s++)
+        base[s] = f + nb[s] * bv;
+    const char *pf[2048];
+    int npf = 0;
+    const int64_t un = u + pf_dist;
+    if (use_pf && un < L->nu) {
+        const int hn = (int)(un % (4 / uz));
+        const int32_t *nbn = L->nbr + 27 * (un / (4 / uz));
+        const int cnt = L->npf[1][hn];
+        for (int j = 0; j < cnt; j++)
+            pf[npf++] = (const char *)(f + nbn[L->pfs[1][hn][j]] * bv + L->pfo[1][hn][j]);
+    }
+    const int per = (npf + 4 * uz - 1) / (4 * uz);
+    UNROLL
+    for (int z = z0; z < z0 + uz; z++)
+        UNROLL
+        for (int y = 0; y < 4; y++) {
+            const int c = 4 * (z - z0) + y;
+            for (int j = c * per; j < npf && j < (c + 1) * per; j++)
+                __builtin_prefetch(pf[j], 0, 2);
+            for (int write = 0; write < 2; write++) {
+                UNROLL
+                for (int i = 0; i < Q; i++) {
+                    const int zu = z - czs[i], yu = y - cys[i];
+                    const int sz = zu < 0 ? -1 : zu >= 4 ? 1 : 0, sy = yu < 0 ? -1 : yu >= 4 ? 1 : 0;
+                    const int row = bx * ((yu - 4 * sy) + 4 * (zu - 4 * sz));
+                    double *a = base[13 + 3 * sy + 9 * sz] + i * ds + row;
+                    double *b = base[13 + (cxs[i] > 0 ? -1 : 1) + 3 * sy + 9 * sz] + i * ds + row;
+                    row_move(a, b, rb + (write ? opps[i] : i) * bx, cxs[i], bx, write, vec);
+                }
+                if (write)
+                    break;
+                for (int n = 0; n < bx; n++) {
+                    double fl[Q];
+                    UNROLL
+                    for (int i = 0; i < Q; i++)
+                        fl[i] = rb[i * bx + n];
+                    COLLIDE(&L->p, TESS_COLLISION_LBGK, TESS_FLUID_INCOMPRESSIBLE, 0, fl);
+                    UNROLL
+                    for (int i = 0; i < Q; i++)
+                        rb[i * bx + n] = fl[i];
+                }
+            }
+        }
+}
+
+/* One sweep for the compile-time shape (bx, uz, vec); FUSED: the odd step by unit_odd_rows. */
+#define UNIT(BX, UZ, Z0, VEC, FUSED)                                                                              \
+    do {                                                                                                          \
+        if (FUSED && odd)                                                                                         \
+            unit_odd_rows(L, u, buf, BX, UZ, Z0, VEC);                                                            \
+        else                                                                                                      \
+            unit_step(L, u, odd, buf, BX, UZ, Z0, VEC);                                                           \
+    } while (0)
+#define SWEEP(NAME, BX, UZ, VEC) SWEEPF(NAME, BX, UZ, VEC, 0)
+#define SWEEPF(NAME, BX, UZ, VEC, FUSED)                                                                          \
     static void NAME(lay_t *L, int odd)                                                                           \
     {                                                                                                             \
         _Pragma("omp parallel num_threads(nthr)")                                                                    \
@@ -366,15 +430,15 @@ AI void unit_step(lay_t *L, int64_t u, int odd, double *buf, int bx, int uz, int
             {                                                                                                     \
                 const int h = (int)(u % (4 / UZ)); /* the unit's z part, a constant in each call */                \
                 if (UZ == 4 || h == 0)                                                                            \
-                    unit_step(L, u, odd, buf, BX, UZ, 0, VEC);                                                    \
+                    UNIT(BX, UZ, 0, VEC, FUSED);                                                                  \
                 else if (UZ == 2)                                                                                 \
-                    unit_step(L, u, odd, buf, BX, UZ, 2, VEC);                                                    \
+                    UNIT(BX, UZ, 2, VEC, FUSED);                                                                  \
                 else if (UZ == 1 && h == 1)                                                                       \
-                    unit_step(L, u, odd, buf, BX, 1, 1, VEC);                                                     \
+                    UNIT(BX, 1, 1, VEC, FUSED);                                                                   \
                 else if (UZ == 1 && h == 2)                                                                       \
-                    unit_step(L, u, odd, buf, BX, 1, 2, VEC);                                                     \
+                    UNIT(BX, 1, 2, VEC, FUSED);                                                                   \
                 else if (UZ == 1)                                                                                 \
-                    unit_step(L, u, odd, buf, BX, 1, 3, VEC);                                                     \
+                    UNIT(BX, 1, 3, VEC, FUSED);                                                                   \
             }                                                                                                     \
         }                                                                                                         \
     }
@@ -388,6 +452,8 @@ SWEEP(sweep_b2w, 8, 2, 2)
 SWEEP(sweep_cw, 16, 4, 2)
 SWEEP(sweep_c1w, 16, 1, 2)
 SWEEP(sweep_d1w, 32, 1, 2)
+SWEEPF(sweep_b2f, 8, 2, 2, 1)
+SWEEPF(sweep_c1f, 16, 1, 2, 1)
 
 typedef struct {
     const char *name;
@@ -403,7 +469,9 @@ static const variant_t variants[] = {{"a", 4, 4, 0, sweep_a},
                                      {"b2w", 8, 2, 2, sweep_b2w},
                                      {"cw", 16, 4, 2, sweep_cw},
                                      {"c1w", 16, 1, 2, sweep_c1w},
-                                     {"d1w", 32, 1, 2, sweep_d1w}};
+                                     {"d1w", 32, 1, 2, sweep_d1w},
+                                     {"b2f", 8, 2, 2, sweep_b2f},
+                                     {"c1f", 16, 1, 2, sweep_c1f}};
 #define NVAR ((int)(sizeof variants / sizeof variants[0]))
 
 /* ---- set-up ---- */
