@@ -90,6 +90,22 @@ typedef struct {
     tess_params_t p;
 } lay_t;
 
+/* The collision of nodes n0 .. n1 - 1 of a buffer holding direction i's values at b[i * stride + n]: the engine's
+ * cpu_q_collide_model loop (always inlined, so each sweep keeps its own constant strides). */
+AI void collide_buffer(const tess_params_t *p, double *b, int stride, int n0, int n1)
+{
+    for (int n = n0; n < n1; n++) {
+        double fl[Q];
+        UNROLL
+        for (int i = 0; i < Q; i++)
+            fl[i] = b[i * stride + n];
+        COLLIDE(p, TESS_COLLISION_LBGK, TESS_FLUID_INCOMPRESSIBLE, 0, fl);
+        UNROLL
+        for (int i = 0; i < Q; i++)
+            b[i * stride + n] = fl[i];
+    }
+}
+
 /* ---- row moves: the engine's form (memcpy of runs) and the AVX-512 form ---- */
 
 /* write = 0: v = the pulled row (slot i of x - c_i); write = 1: the swapped store of v back to those slots. */
@@ -296,16 +312,7 @@ AI void unit_step(lay_t *L, int64_t u, int odd, double *buf, int bx, int uz, int
     double *self = f + blk * bv + z0 * 4 * bx;
     double *base[27];
     if (collide_only) { /* the compute floor: the collision loop alone, on a buffer in L1 */
-        for (int n = 0; n < nun; n++) {
-            double fl[Q];
-            UNROLL
-            for (int i = 0; i < Q; i++)
-                fl[i] = buf[i * nun + n];
-            COLLIDE(&L->p, TESS_COLLISION_LBGK, TESS_FLUID_INCOMPRESSIBLE, 0, fl);
-            UNROLL
-            for (int i = 0; i < Q; i++)
-                buf[i * nun + n] = fl[i];
-        }
+        collide_buffer(&L->p, buf, nun, 0, nun);
         return;
     }
     for (int s = 0; s < 27; s++)
@@ -334,16 +341,7 @@ AI void unit_step(lay_t *L, int64_t u, int odd, double *buf, int bx, int uz, int
     for (int c = 0; c < chunks; c++) {
         for (int j = c * per; j < npf && j < (c + 1) * per; j++)
             __builtin_prefetch(pf[j], 0, 2);
-        for (int n = 8 * c; n < 8 * c + 8; n++) {
-            double fl[Q];
-            UNROLL
-            for (int i = 0; i < Q; i++)
-                fl[i] = buf[i * nun + n];
-            COLLIDE(&L->p, TESS_COLLISION_LBGK, TESS_FLUID_INCOMPRESSIBLE, 0, fl);
-            UNROLL
-            for (int i = 0; i < Q; i++)
-                buf[i * nun + n] = fl[i];
-        }
+        collide_buffer(&L->p, buf, nun, 8 * c, 8 * c + 8);
     }
     if (odd && odd_parts & 2) {
         unit_rows(base, ds, buf, nun, bx, uz, z0, 1, L->wet[u], vec);
@@ -395,16 +393,7 @@ AI void unit_odd_rows(lay_t *L, int64_t u, double *rb, int bx, int uz, int z0, i
                 }
                 if (write)
                     break;
-                for (int n = 0; n < bx; n++) {
-                    double fl[Q];
-                    UNROLL
-                    for (int i = 0; i < Q; i++)
-                        fl[i] = rb[i * bx + n];
-                    COLLIDE(&L->p, TESS_COLLISION_LBGK, TESS_FLUID_INCOMPRESSIBLE, 0, fl);
-                    UNROLL
-                    for (int i = 0; i < Q; i++)
-                        rb[i * bx + n] = fl[i];
-                }
+                collide_buffer(&L->p, rb, bx, 0, bx);
             }
         }
 }
