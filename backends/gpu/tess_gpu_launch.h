@@ -14,34 +14,6 @@
 /* The engine's kernel for a lattice, a collision, a variant and a pattern's step (tess_gpu_tile_step.h). */
 template <typename R> using tess_gpu_q_kernel_t = void (*)(const R *, R *, const tess_gpu_q_args_t);
 
-/* Measurement switch (gpu-aa5, docs/performance-notes.md): TESS_GPU_AA_PAIR=1 pairs the LBGK AA odd step without
- * links on D3Q19 (both precisions) and D3Q27 FP64, =0 pairs none of them; unset (-1): as tess_gpu_q_pair says.
- * Read once. */
-static inline int tess_gpu_aa_pair_switch(void)
-{
-    static int v = -2;
-    if (v == -2) {
-        const char *e = getenv("TESS_GPU_AA_PAIR");
-        v = e && *e ? atoi(e) : -1;
-    }
-    return v;
-}
-
-/* Whether this step's kernel pairs tiles (two tiles a block): tess_gpu_q_pair, or the measurement switch. */
-template <typename R, int LAT, int PAT> static bool tess_gpu_step_pairs(const tess_backend_t *be, bool links)
-{
-    if constexpr (PAT == TESS_GPU_AA_ODD &&
-                  (LAT == TESS_LATTICE_D3Q19 || (LAT == TESS_LATTICE_D3Q27 && sizeof(R) == 8))) {
-        const int v = tess_gpu_aa_pair_switch();
-        const bool lbgk = be->consts.p.collision == TESS_COLLISION_LBGK;
-        if ((v == 0 || v == 1) && !links && be->cfg.variant == TESS_KERNEL_FULL && lbgk)
-            return v == 1;
-    }
-    (void)be;
-    (void)links;
-    return tess_gpu_q_pair<R, LAT, PAT>::value;
-}
-
 template <typename R, int LAT, bool LINKS, int PAT>
 static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision)
 {
@@ -51,19 +23,6 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision)
         return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_REGULARIZED>::value, TESS_KERNEL_FULL,
                                LINKS, PAT>;
     /* LBGK: with the register cap that measured faster (tess_gpu_q_cap, tess_gpu_q_links_cap) */
-    if constexpr (!LINKS && PAT == TESS_GPU_AA_ODD &&
-                  (LAT == TESS_LATTICE_D3Q19 || (LAT == TESS_LATTICE_D3Q27 && sizeof(R) == 8))) {
-        /* measurement switch (gpu-aa5): tess_gpu_aa_pair_switch */
-        const int v = tess_gpu_aa_pair_switch();
-        enum { CAP = tess_gpu_q_cap<R, LAT, PAT>::value };
-        typedef tess_gpu_q_model<LAT, TESS_COLLISION_LBGK> M;
-        if (v == 1)
-            return tess_gpu_q_step<R, LAT, M::value, TESS_KERNEL_FULL, false, PAT, CAP, 1>;
-        if constexpr (tess_gpu_q_pair<R, LAT, PAT>::value) {
-            if (v == 0)
-                return tess_gpu_q_step<R, LAT, M::value, TESS_KERNEL_FULL, false, PAT, CAP, 2>;
-        }
-    }
     return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, LINKS, PAT,
                            LINKS ? (int)tess_gpu_q_links_cap<R, LAT, PAT>::value
                                  : (int)tess_gpu_q_cap<R, LAT, PAT>::value>;
@@ -103,8 +62,8 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
     R *dst = (R *)be->f[aa ? be->cur : 1 - be->cur];
     const bool links = be->node_nlink && be->consts.p.wall != TESS_WALL_BOUNCE_BACK;
     const bool full = be->cfg.variant == TESS_KERNEL_FULL;
-    /* where AA's odd step pairs tiles: two (tess_gpu_q_tpb, or the measurement switch) */
-    const unsigned tpb = (unsigned)(tess_gpu_step_pairs<R, LAT, PAT>(be, links) ? 2 : be->tiles_per_block);
+    const int fixed_tpb = (int)tess_gpu_q_tpb<R, LAT, PAT>::value; /* where AA's odd step pairs tiles: two */
+    const unsigned tpb = (unsigned)(fixed_tpb > 0 ? fixed_tpb : be->tiles_per_block);
     const int32_t k0 = be->sweep_k0, k1 = be->sweep_k1;
     const unsigned blocks = (unsigned)(((size_t)(k1 - k0) + tpb - 1) / tpb);
     const bool open = be->nopen > 0 && be->cfg.variant != TESS_KERNEL_READ_WRITE_ONLY;

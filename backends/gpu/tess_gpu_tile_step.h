@@ -472,8 +472,7 @@ __device__ __forceinline__ void tess_gpu_prefetch_l2(const void *p)
 #endif
 }
 
-/* PAIRV (measurement build, gpu-aa5): 0 pairs as tess_gpu_q_pair says, 1 pairs, 2 does not pair. */
-template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0, int PAIRV = 0>
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0>
 __global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
 tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
 {
@@ -490,8 +489,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         F64 = sizeof(R) == 8,
         SRANGE = EARLY && F64,
         MASKS = F64 && Q <= TESS_GPU_PACK_MASK_Q,
-        PAIR = (PAIRV == 1 || (PAIRV == 0 && tess_gpu_q_pair<R, LATTICE, PAT>::value)) && EX * EY == 16, /* launched
-                                                                                           with two tiles a block */
+        PAIR = tess_gpu_q_pair<R, LATTICE, PAT>::value && EX * EY == 16, /* launched with two tiles a block */
         PF_OWN = tess_gpu_q_own_prefetch<R, LATTICE, PAT>::value && VARIANT == TESS_KERNEL_FULL,
         SECTORS = Q * 64 * (int)sizeof(R) / 32 /* of a tile's populations */
     };
