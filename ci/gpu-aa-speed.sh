@@ -9,7 +9,7 @@
 # stall reasons per issue, `breakdown` one for the sub-units of the L2's and L1's throughput; each skipped with under
 # 60 s + AAS_NCU_RESERVE left) and the tests; prints the tile kernels' registers, the tests and the bench rows last.
 # Rows: c27 (D3Q27 cavity3d 256^3, AB and AA, FP64 and FP32), c27aa (its AA only), c27aad (its AA FP64 only), c27ab
-# (its AB only), c19 / c19aa / c19ab (the same for D3Q19), c19aas (D3Q19 AA FP32 only), s5aa (s5's AA only), s5
+# (its AB only), c19 / c19aa / c19ab (the same for D3Q19), c19aas / c19aad (D3Q19 AA FP32 / FP64 only), s5aa (s5's AA only), s5
 # (spheres 192^3 at porosity 0.5, AB and AA, both precisions), sbb / sbz (spheres 192^3 at porosity 0.3 and 0.5, AB
 # FP64, bounce-back / bouzidi-quadratic), sbb3 / sbz3 (porosity 0.3 only), sbb4 / sbz4 (0.3, 0.5, 0.7, 0.9), sbbf /
 # sbzf (0.3 and 0.7, FP32), c2d (D2Q9 cavity2d 4096^2, AB). Outputs under $OUT or ./gpu-aa-speed-out; TESSERA_DEPS: a
@@ -49,6 +49,7 @@ rowargs() {
     c19) echo "--case cavity3d --size 256 --pattern ab,aa --precision double,single" ;;
     c19aa) echo "--case cavity3d --size 256 --pattern aa --precision double,single" ;;
     c19aas) echo "--case cavity3d --size 256 --pattern aa --precision single" ;;
+    c19aad) echo "--case cavity3d --size 256 --pattern aa --precision double" ;;
     s5aa) echo "--case spheres --size 192 --porosity 0.5 --pattern aa --precision double,single" ;;
     c27ab) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --pattern ab --precision double,single" ;;
     c19ab) echo "--case cavity3d --size 256 --pattern ab --precision double,single" ;;
