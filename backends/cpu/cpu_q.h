@@ -57,14 +57,16 @@ typedef struct tess_cpu_q {
                                * reconstruct from the tile's own pull, fix-ups and curved links (its pull reads only
                                * slots that its own tile writes), not from the whole gather of the pre-pass */
     int64_t *tile_link;       /* per tile: first curved link (index into links; ntiles + 1 entries) */
-    tess_link_slot_t *slots;  /* per curved link (links' order): where its rule reads, filled at initialise */
+    tess_link_slot_t *slots;  /* per curved link: where its rule reads, filled at initialise in the links' order;
+                               * AB and AA then sort each tile's range by locality and form (sort_links, cpu_q.c),
+                               * with link_local and link_coef, so that slot l is no longer link l there */
     uint8_t *link_local;      /* per curved link: bit 0 set when every slot it reads is its own tile's and is
                                * written by that tile only (x + c_i and x + 2 c_i in the tile): the sweeps take its
                                * values from the tile's pull buffer (AA: not in the pre-pass); bits 1-3: the form
                                * of its Bouzidi rule (tess_q_bouzidi_coefs) */
     void *link_coef;          /* per curved link: its rule's three coefficients and its wall term (4 R), computed
                                * at initialise (tess_q_bouzidi_coefs), so that a step only applies the rule */
-    void *link_val;           /* two R per curved link (links' order): AA, the pre-pass's reads of a link that is not
+    void *link_val;           /* two R per curved link (the slots' order): AA, the pre-pass's reads of a link that is not
                                * local (those its own tile cannot supply, cpu_q_prepass); MR, the link's value */
     tess_cpu_q_gather_t *pre_gather[2]; /* AA: the pre-pass's reads into link_val for a step that reads canonical
                                          * [0] or swapped [1], sorted by source (build_prepass_gather) */
@@ -86,6 +88,16 @@ typedef struct tess_cpu_q {
                                * L1d holds 48 KiB or more: on a 32 KiB L1d they evict the tile and its buffer
                                * (cpu_q_collide_tile) */
 } tess_cpu_q_t;
+
+/* link_local of a link whose rule does not apply (slot i TESS_LINK_NONE): no form's loop in the sweeps takes it */
+enum { TESS_CPU_Q_LINK_OFF = 0xfe };
+
+/* The order of a tile's curved links in the AB and AA sweeps (sort_links, cpu_q.c): local links (link_local bit 0)
+ * by form, then the others by form, then those whose rule does not apply (slot i TESS_LINK_NONE). */
+static inline int tess_cpu_q_link_sort_key(unsigned i, unsigned local)
+{
+    return i == TESS_LINK_NONE ? 255 : (local & 1u ? 0 : 16) + (int)(local >> 1);
+}
 
 extern const tess_backend_ops_t tess_cpu_q_ops;
 

@@ -24,7 +24,7 @@ void TESS_QFN(cpu_q_link_coefs)(tess_cpu_q_t *be)
             const int local = form == TESS_BOUZIDI_HALFWAY || form == TESS_BOUZIDI_BEFORE1 ||
                               ((form == TESS_BOUZIDI_BEFORE2 || form == TESS_BOUZIDI_AFTER1) && in1) ||
                               (form == TESS_BOUZIDI_AFTER2 && in1 && in2);
-            be->link_local[l] = (uint8_t)(local | form << 1);
+            be->link_local[l] = (uint8_t)(s->i == TESS_LINK_NONE ? TESS_CPU_Q_LINK_OFF : local | form << 1);
         }
 }
 
@@ -248,6 +248,26 @@ static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, i
     return n;
 }
 
+/* The lines of tile k's curved-link lists (slots, link_local, coefficients and, with use_buf, the pre-pass values;
+ * at most 48), for a prefetch into L1 during the previous tile's collision (cpu_q_collide_tile): a tile's lists are a
+ * few lines each, too short for the hardware prefetcher, so their first lines missed where the links began. */
+static int TESS_QFN(cpu_q_next_link_lines)(const tess_cpu_q_t *be, int32_t k, int use_buf, const char **lf)
+{
+    if (k >= be->sweep_k1 || be->tile_link[k] == be->tile_link[k + 1])
+        return 0;
+    const int64_t l0 = be->tile_link[k], l1 = be->tile_link[k + 1];
+    const R *coef = (const R *)be->link_coef, *val = (const R *)be->link_val;
+    const char *lo[4] = {(const char *)(be->slots + l0), (const char *)be->link_local + l0,
+                         (const char *)(coef + 4 * l0), (const char *)(val + 2 * l0)};
+    const char *hi[4] = {(const char *)(be->slots + l1), (const char *)be->link_local + l1,
+                         (const char *)(coef + 4 * l1), (const char *)(val + 2 * l1)};
+    int n = 0;
+    for (int a = 0; a < (use_buf ? 4 : 3); a++)
+        for (const char *q = (const char *)((uintptr_t)lo[a] & ~(uintptr_t)63); q < hi[a] && n < 48; q += 64)
+            lf[n++] = q;
+    return n;
+}
+
 /* The tile's collision. LBGK: the lines in pf (a later tile's, cpu_q_next_lines) are prefetched between
  * chunks of 8 nodes, so that memory works while the tile computes (a tile's pull otherwise loads in one burst
  * and its collision then leaves memory idle): 4-8% less CPU time per update on D3Q19 AA 128^3. With l1
@@ -257,14 +277,16 @@ static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, i
  * D3Q19 AA 1.5 x faster from L2, and another 5-12% two tiles ahead; docs/performance-notes.md). The other
  * models (node by node, not measured with it) ignore pf. */
 static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_buffer) *buf, const char *const *pf,
-                                         int npf, int l1)
+                                         int npf, int l1, const char *const *lf, int nlf)
 {
 #if TESS_QL_Q != 13
     /* LBGK without a body force, the common case, with the choices as constants; the other models run the
      * same function with the choices read at run time (fewer copies of the collision to compile). */
     if (p->collision == TESS_COLLISION_LBGK && !p->use_force) {
-        const int per = (npf + 7) / 8;
+        const int per = (npf + 7) / 8, lper = (nlf + 7) / 8;
         for (int c = 0; c < 8; c++) {
+            for (int j = c * lper; j < nlf && j < (c + 1) * lper; j++)
+                __builtin_prefetch(lf[j], 0, 3);
             if (l1)
                 for (int j = c * per; j < npf && j < (c + 1) * per; j++)
                     __builtin_prefetch(pf[j], 1, 3);
@@ -279,7 +301,7 @@ static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_
         return;
     }
 #endif
-    (void)pf, (void)npf, (void)l1;
+    (void)pf, (void)npf, (void)l1, (void)lf, (void)nlf;
     TESS_QFN(cpu_q_collide_nodes)(p, buf);
 }
 
@@ -308,6 +330,41 @@ static inline R TESS_QFN(cpu_q_link_local)(const TESS_QFN(cpu_q_buffer) *buf, co
     default:
         return TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, (R)0, (R)0, (R)0, (R)0, c[3]);
     }
+}
+
+/* The local links of one form from l on (a run of the tile's links sorted by form, sort_links in cpu_q.c), while
+ * link_local says so; returns where they end. With the form a constant the rule's switch folds away. */
+__attribute__((always_inline)) static inline int64_t TESS_QFN(cpu_q_links_local)(
+    TESS_QFN(cpu_q_buffer) *buf, const R *self, int64_t ds, const tess_link_slot_t *slots, const uint8_t *flags,
+    const R *coef, int64_t l, int64_t l1, int form)
+{
+    for (; l < l1 && flags[l] == (unsigned)(1 | form << 1); l++) {
+        const tess_link_slot_t *sl = &slots[l];
+        buf->f[sl->i][sl->node] = TESS_QFN(cpu_q_link_local)(buf, self, ds, sl, coef + 4 * l, form);
+    }
+    return l;
+}
+
+/* The AA sweep's links of one form that are not local: the pre-pass's values and the tile's own (link_val), as
+ * cpu_q_sweep's loop over any link computes them; returns where the run ends. */
+__attribute__((always_inline)) static inline int64_t TESS_QFN(cpu_q_links_pre)(
+    TESS_QFN(cpu_q_buffer) *buf, const R *self, int64_t ds, const tess_link_slot_t *slots, const uint8_t *flags,
+    const R *coef, const R *link_val, int32_t k, int64_t l, int64_t l1, int form)
+{
+    for (; l < l1 && flags[l] == (unsigned)(form << 1); l++) {
+        const tess_link_slot_t *sl = &slots[l];
+        const R *st = link_val + 2 * l, *c = coef + 4 * l;
+        const int i = sl->i, kd = sl->kd, x = sl->node;
+        const R fb = self[kd * ds + x], fb1 = buf->f[kd][x];
+        R v;
+        if (form == TESS_BOUZIDI_BEFORE2)
+            v = TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, (R)0, fb1, st[0], (R)0, c[3]);
+        else
+            v = TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, sl->n1 / 64 == k ? buf->f[i][sl->n1 & 63] : st[0], fb1,
+                                              (R)0, form == TESS_BOUZIDI_AFTER2 ? st[1] : (R)0, c[3]);
+        buf->f[i][x] = v;
+    }
+    return l;
 }
 
 /* One sweep over the tiles: every tile pulls all its links by rows without looking at node types, then a tile
@@ -365,8 +422,24 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                             TESS_QFN(tess_q_bounce_back)(fx.i, self[opp[fx.i] * ds + fx.n], &p->mat[fx.mat]);
                     }
                 }
-                if (curved) /* the links' slots (tess_link_slots.h), or their values from the pre-pass */
-                    for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++) {
+                int64_t l = be->tile_link[k];
+                const int64_t l1 = be->tile_link[k + 1];
+                if (curved) { /* runs of one form (sort_links, cpu_q.c), each loop with its form a constant */
+                    const uint8_t *lk = be->link_local;
+                    l = TESS_QFN(cpu_q_links_local)(&buf, self, ds, slots, lk, coef, l, l1, TESS_BOUZIDI_HALFWAY);
+                    l = TESS_QFN(cpu_q_links_local)(&buf, self, ds, slots, lk, coef, l, l1, TESS_BOUZIDI_BEFORE1);
+                    l = TESS_QFN(cpu_q_links_local)(&buf, self, ds, slots, lk, coef, l, l1, TESS_BOUZIDI_BEFORE2);
+                    l = TESS_QFN(cpu_q_links_local)(&buf, self, ds, slots, lk, coef, l, l1, TESS_BOUZIDI_AFTER1);
+                    l = TESS_QFN(cpu_q_links_local)(&buf, self, ds, slots, lk, coef, l, l1, TESS_BOUZIDI_AFTER2);
+                    if (use_buf) {
+                        const R *lv = link_val;
+                        l = TESS_QFN(cpu_q_links_pre)(&buf, self, ds, slots, lk, coef, lv, k, l, l1, TESS_BOUZIDI_BEFORE2);
+                        l = TESS_QFN(cpu_q_links_pre)(&buf, self, ds, slots, lk, coef, lv, k, l, l1, TESS_BOUZIDI_AFTER1);
+                        l = TESS_QFN(cpu_q_links_pre)(&buf, self, ds, slots, lk, coef, lv, k, l, l1, TESS_BOUZIDI_AFTER2);
+                    }
+                }
+                if (curved) /* what the runs left: AB's links that are not local, links whose rule does not apply */
+                    for (; l < l1; l++) {
                         const tess_link_slot_t *sl = &slots[l];
                         if (sl->i == TESS_LINK_NONE)
                             continue;
@@ -418,7 +491,9 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                                 ? TESS_QFN(cpu_q_next_lines)(be, (const char *)src, k + (be->prefetch_l1 ? 1 : 2),
                                                              conv_in == TESS_Q_CANON, pf)
                                 : 0;
-            TESS_QFN(cpu_q_collide_tile)(p, &buf, pf, npf, be->prefetch_l1);
+            const char *lf[48];
+            const int nlf = curved ? TESS_QFN(cpu_q_next_link_lines)(be, k + 1, use_buf, lf) : 0;
+            TESS_QFN(cpu_q_collide_tile)(p, &buf, pf, npf, be->prefetch_l1, lf, nlf);
             R *out = dst + k * ts;
             if (conv_out == TESS_Q_CANON) {
                 if (src != dst) /* AB: the whole tile, no write-allocate */
