@@ -338,7 +338,8 @@ static tess_status split_fixups(tess_cpu_q_t *be, tess_error_t *err)
 
 /* Each tile's curved links sorted by their rule's form, local ones first (tess_cpu_q_link_sort_key), links whose
  * rule does not apply last, each group in the links' order: the sweeps' branches on locality and form are then
- * taken the same way for runs of links, not at random (on the quadratic bed +4% MLUPS, docs/performance-notes.md).
+ * taken the same way for runs of links, not at random (with the next tile's link lines prefetched: the quadratic bed
+ * +2-3% MLUPS at the median, docs/performance-notes.md).
  * After cpu_q_link_coefs; slots, link_local and link_coef move together, links and node_link (the gathers'
  * per-node view) stay. Links write distinct entries of the tile's buffer and read none that a link writes, so
  * their order changes no bit. AB and AA only (MR keeps the links' order). */
