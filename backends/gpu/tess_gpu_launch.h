@@ -14,30 +14,10 @@
 /* The engine's kernel for a lattice, a collision, a variant and a pattern's step (tess_gpu_tile_step.h). */
 template <typename R> using tess_gpu_q_kernel_t = void (*)(const R *, R *, const tess_gpu_q_args_t);
 
-/* Measurement switch (gpu-aa6, docs/performance-notes.md), for the LBGK AA odd step without links: TESS_GPU_AA6=1
- * pairs D3Q27 FP64, =2 pairs it with PF1, =4 also PF1 in D3Q19 FP64's (paired) odd step; unset or 0: main's
- * kernels. Read once. */
-static inline int tess_gpu_aa6_switch(void)
+/* Whether tess_gpu_pick_q_full picks the LBGK kernel for a collision. */
+static inline bool tess_gpu_picks_lbgk(int collision)
 {
-    static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("TESS_GPU_AA6");
-        v = e && *e ? atoi(e) : 0;
-    }
-    return v;
-}
-
-/* Whether this step's kernel pairs tiles: tess_gpu_q_tpb, or the measurement switch (D3Q27 FP64). */
-template <typename R, int LAT, int PAT> static bool tess_gpu_step_pairs(const tess_backend_t *be, bool links)
-{
-    if constexpr (PAT == TESS_GPU_AA_ODD && LAT == TESS_LATTICE_D3Q27 && sizeof(R) == 8) {
-        if (tess_gpu_aa6_switch() > 0 && !links && be->cfg.variant == TESS_KERNEL_FULL &&
-            be->consts.p.collision == TESS_COLLISION_LBGK)
-            return true;
-    }
-    (void)be;
-    (void)links;
-    return tess_gpu_q_tpb<R, LAT, PAT>::value > 0;
+    return collision != TESS_COLLISION_MRT && collision != TESS_COLLISION_REGULARIZED;
 }
 
 template <typename R, int LAT, bool LINKS, int PAT>
@@ -48,26 +28,12 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision)
     if (collision == TESS_COLLISION_REGULARIZED)
         return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_REGULARIZED>::value, TESS_KERNEL_FULL,
                                LINKS, PAT>;
-    /* LBGK: with the register cap that measured faster (tess_gpu_q_cap, tess_gpu_q_links_cap) */
-    if constexpr (!LINKS && PAT == TESS_GPU_AA_ODD && sizeof(R) == 8 &&
-                  (LAT == TESS_LATTICE_D3Q27 || LAT == TESS_LATTICE_D3Q19)) {
-        /* measurement switch (gpu-aa6): tess_gpu_aa6_switch */
-        const int v = tess_gpu_aa6_switch();
-        enum { CAP = tess_gpu_q_cap<R, LAT, PAT>::value };
-        typedef tess_gpu_q_model<LAT, TESS_COLLISION_LBGK> M;
-        if constexpr (LAT == TESS_LATTICE_D3Q27) {
-            if (v == 1)
-                return tess_gpu_q_step<R, LAT, M::value, TESS_KERNEL_FULL, false, PAT, CAP, 1>;
-            if (v >= 2)
-                return tess_gpu_q_step<R, LAT, M::value, TESS_KERNEL_FULL, false, PAT, CAP, 3>;
-        } else {
-            if (v == 4)
-                return tess_gpu_q_step<R, LAT, M::value, TESS_KERNEL_FULL, false, PAT, CAP, 2>;
-        }
-    }
+    /* LBGK: with the register cap that measured faster (tess_gpu_q_cap, tess_gpu_q_links_cap); without links
+     * paired with PF1 where tess_gpu_q_pair_pf says */
     return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, LINKS, PAT,
                            LINKS ? (int)tess_gpu_q_links_cap<R, LAT, PAT>::value
-                                 : (int)tess_gpu_q_cap<R, LAT, PAT>::value>;
+                                 : (int)tess_gpu_q_cap<R, LAT, PAT>::value,
+                           !LINKS && tess_gpu_q_pair_pf<R, LAT, PAT>::value>;
 }
 
 /* The measurement variants exist for AB only (tess_gpu_create refuses them with AA): fewer instances to compile. */
@@ -104,8 +70,10 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
     R *dst = (R *)be->f[aa ? be->cur : 1 - be->cur];
     const bool links = be->node_nlink && be->consts.p.wall != TESS_WALL_BOUNCE_BACK;
     const bool full = be->cfg.variant == TESS_KERNEL_FULL;
-    /* where AA's odd step pairs tiles: two (tess_gpu_q_tpb, or the measurement switch) */
-    const unsigned tpb = (unsigned)(tess_gpu_step_pairs<R, LAT, PAT>(be, links) ? 2 : be->tiles_per_block);
+    /* where AA's odd step pairs tiles: two (tess_gpu_q_tpb; tess_gpu_q_pair_pf: the LBGK kernel without links) */
+    const bool pair_pf = tess_gpu_q_pair_pf<R, LAT, PAT>::value && full && !links &&
+                         tess_gpu_picks_lbgk(be->consts.p.collision);
+    const unsigned tpb = (unsigned)(tess_gpu_q_tpb<R, LAT, PAT>::value > 0 || pair_pf ? 2 : be->tiles_per_block);
     const int32_t k0 = be->sweep_k0, k1 = be->sweep_k1;
     const unsigned blocks = (unsigned)(((size_t)(k1 - k0) + tpb - 1) / tpb);
     const bool open = be->nopen > 0 && be->cfg.variant != TESS_KERNEL_READ_WRITE_ONLY;
