@@ -21,7 +21,7 @@ struct tess_backend {
     tess_gpu_constants_t consts;
     uint64_t consts_id;  /* this initialise's constants (tess_gpu_bind_constants) */
     int32_t ntiles;
-    int tiles_per_block; /* where AA's odd step pairs tiles (tess_gpu_q_tpb) it takes two whatever this says */
+    int tiles_per_block; /* where AA's odd step pairs tiles (tess_gpu_q_tpb, _pair_pf) it takes two */
     tess_tiling_t shape; /* the tiling's lattice, q and tile extent (for tess_state_index) */
     void *f[2];          /* the population copies, device layout: two (AB), or f[0] only (AA) */
     int cur;             /* which copy holds the current state (AA: always 0) */
@@ -806,10 +806,10 @@ TESS_GPU_OP void tess_gpu_describe(const tess_backend_t *be, char *buf, size_t l
         snprintf(kernel, sizeof kernel, "%s tile kernel, pattern %s, %d tile%s per block%s", lat ? lat->name : "?",
                  be->cfg.pattern == TESS_PATTERN_AA ? "aa" : "ab", be->tiles_per_block,
                  be->tiles_per_block == 1 ? "" : "s",
-                 be->cfg.pattern == TESS_PATTERN_AA && be->shape.lattice == TESS_LATTICE_D3Q19 &&
-                         be->cfg.precision == TESS_PRECISION_DOUBLE
-                     ? " (odd step: 2, tess_gpu_q_pair)"
-                     : "");
+                 be->cfg.pattern != TESS_PATTERN_AA || be->cfg.precision != TESS_PRECISION_DOUBLE ? ""
+                 : be->shape.lattice == TESS_LATTICE_D3Q19 ? " (odd step: 2, tess_gpu_q_pair)"
+                 : be->shape.lattice == TESS_LATTICE_D3Q27 ? " (LBGK odd step: 2, tess_gpu_q_pair_pf)"
+                                                           : "");
     snprintf(buf, len,
              "%s %s (compute capability %d.%d), %d multiprocessors, %.1f GiB, %d MHz, memory %d MHz x %d bit, "
              "L2 %d MiB, %s",

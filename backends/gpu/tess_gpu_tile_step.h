@@ -446,6 +446,15 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_pair {
     enum { value = PAT == TESS_GPU_AA_ODD && LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 8 };
 };
 
+/* Whether AA's odd step pairs tiles and sends the own tiles' populations towards L2 before the first barrier (PAIR
+ * and PF_OWN) in the LBGK kernel without curved links only (the measured one; PAIRPF of tess_gpu_q_step, set by
+ * tess_gpu_pick_q_full): D3Q27 FP64, whose odd step paired waits on memory at 16 warps an SM with the L2 fabric at
+ * 85%, where the prefetches put bytes in flight without registers (docs/performance-notes.md, "GPU AA: PF1 in the
+ * paired D3Q27 FP64 odd step": +4.7% on the H100; paired alone +0.2%, PF1 alone -1.4%). */
+template <typename R, int LATTICE, int PAT> struct tess_gpu_q_pair_pf {
+    enum { value = PAT == TESS_GPU_AA_ODD && LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 8 };
+};
+
 /* Tiles a block of the tile kernel sweeps whatever the configuration's tiles_per_block says (0: as it says): two
  * where AA's odd step pairs tiles. */
 template <typename R, int LATTICE, int PAT> struct tess_gpu_q_tpb {
@@ -472,7 +481,9 @@ __device__ __forceinline__ void tess_gpu_prefetch_l2(const void *p)
 #endif
 }
 
-template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0>
+/* PAIRPF: pair tiles and prefetch the own tile (tess_gpu_q_pair_pf), besides what tess_gpu_q_pair and
+ * tess_gpu_q_own_prefetch say; launched with two tiles a block (tess_gpu_launch_step). */
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0, bool PAIRPF = false>
 __global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
 tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
 {
@@ -489,8 +500,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         F64 = sizeof(R) == 8,
         SRANGE = EARLY && F64,
         MASKS = F64 && Q <= TESS_GPU_PACK_MASK_Q,
-        PAIR = tess_gpu_q_pair<R, LATTICE, PAT>::value && EX * EY == 16, /* launched with two tiles a block */
-        PF_OWN = tess_gpu_q_own_prefetch<R, LATTICE, PAT>::value && VARIANT == TESS_KERNEL_FULL,
+        PAIR = (PAIRPF || tess_gpu_q_pair<R, LATTICE, PAT>::value) && EX * EY == 16, /* two tiles a block */
+        PF_OWN = (PAIRPF || tess_gpu_q_own_prefetch<R, LATTICE, PAT>::value) && VARIANT == TESS_KERNEL_FULL,
         SECTORS = Q * 64 * (int)sizeof(R) / 32 /* of a tile's populations */
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
@@ -520,8 +531,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         if (active && n < 27)
             s_nb[local][n] = a.neighbors[27 * (size_t)k + n];
         /* (PF_OWN) the tile's own Q direction blocks (contiguous) on their way to L2 while the neighbourhood and the
-         * node codes are loaded, one 32-byte sector a thread and round (D3Q19 FP32: 152 sectors, 3 rounds); no
-         * register waits for them */
+         * node codes are loaded, one 32-byte sector a thread and round (D3Q19 FP32: 152 sectors, 3 rounds; D3Q27
+         * FP64: 432, 7); no register waits for them */
         if (PF_OWN && active) {
             const char *base = (const char *)(src + (size_t)k * Q * 64);
             TESS_UNROLL
