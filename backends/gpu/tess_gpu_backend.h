@@ -808,7 +808,7 @@ TESS_GPU_OP void tess_gpu_describe(const tess_backend_t *be, char *buf, size_t l
                  be->tiles_per_block == 1 ? "" : "s",
                  be->cfg.pattern != TESS_PATTERN_AA || be->cfg.precision != TESS_PRECISION_DOUBLE ? ""
                  : be->shape.lattice == TESS_LATTICE_D3Q19 ? " (odd step: 2, tess_gpu_q_pair)"
-                 : be->shape.lattice == TESS_LATTICE_D3Q27 ? " (LBGK odd step: 2, tess_gpu_q_pair_pf)"
+                 : be->shape.lattice == TESS_LATTICE_D3Q27 ? " (odd step without links: 2, tess_gpu_q_pair_pf)"
                                                            : "");
     snprintf(buf, len,
              "%s %s (compute capability %d.%d), %d multiprocessors, %.1f GiB, %d MHz, memory %d MHz x %d bit, "

@@ -14,22 +14,17 @@
 /* The engine's kernel for a lattice, a collision, a variant and a pattern's step (tess_gpu_tile_step.h). */
 template <typename R> using tess_gpu_q_kernel_t = void (*)(const R *, R *, const tess_gpu_q_args_t);
 
-/* Whether tess_gpu_pick_q_full picks the LBGK kernel for a collision. */
-static inline bool tess_gpu_picks_lbgk(int collision)
-{
-    return collision != TESS_COLLISION_MRT && collision != TESS_COLLISION_REGULARIZED;
-}
-
 template <typename R, int LAT, bool LINKS, int PAT>
 static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision)
 {
     if (collision == TESS_COLLISION_MRT)
-        return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_MRT>::value, TESS_KERNEL_FULL, LINKS, PAT>;
+        return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_MRT>::value, TESS_KERNEL_FULL, LINKS, PAT, 0,
+                               !LINKS && tess_gpu_q_pair_pf<R, LAT, PAT>::value>;
     if (collision == TESS_COLLISION_REGULARIZED)
         return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_REGULARIZED>::value, TESS_KERNEL_FULL,
-                               LINKS, PAT>;
-    /* LBGK: with the register cap that measured faster (tess_gpu_q_cap, tess_gpu_q_links_cap); without links
-     * paired with PF1 where tess_gpu_q_pair_pf says */
+                               LINKS, PAT, 0, !LINKS && tess_gpu_q_pair_pf<R, LAT, PAT>::value>;
+    /* LBGK: with the register cap that measured faster (tess_gpu_q_cap, tess_gpu_q_links_cap). Every collision
+     * without links: paired with PF1 where tess_gpu_q_pair_pf says. */
     return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, LINKS, PAT,
                            LINKS ? (int)tess_gpu_q_links_cap<R, LAT, PAT>::value
                                  : (int)tess_gpu_q_cap<R, LAT, PAT>::value,
@@ -70,9 +65,8 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
     R *dst = (R *)be->f[aa ? be->cur : 1 - be->cur];
     const bool links = be->node_nlink && be->consts.p.wall != TESS_WALL_BOUNCE_BACK;
     const bool full = be->cfg.variant == TESS_KERNEL_FULL;
-    /* where AA's odd step pairs tiles: two (tess_gpu_q_tpb; tess_gpu_q_pair_pf: the LBGK kernel without links) */
-    const bool pair_pf = tess_gpu_q_pair_pf<R, LAT, PAT>::value && full && !links &&
-                         tess_gpu_picks_lbgk(be->consts.p.collision);
+    /* where AA's odd step pairs tiles: two (tess_gpu_q_tpb; tess_gpu_q_pair_pf: the kernels without links) */
+    const bool pair_pf = tess_gpu_q_pair_pf<R, LAT, PAT>::value && full && !links;
     const unsigned tpb = (unsigned)(tess_gpu_q_tpb<R, LAT, PAT>::value > 0 || pair_pf ? 2 : be->tiles_per_block);
     const int32_t k0 = be->sweep_k0, k1 = be->sweep_k1;
     const unsigned blocks = (unsigned)(((size_t)(k1 - k0) + tpb - 1) / tpb);

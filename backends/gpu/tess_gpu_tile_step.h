@@ -447,10 +447,10 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_pair {
 };
 
 /* Whether AA's odd step pairs tiles and sends the own tiles' populations towards L2 before the first barrier (PAIR
- * and PF_OWN) in the LBGK kernel without curved links only (the measured one; PAIRPF of tess_gpu_q_step, set by
- * tess_gpu_pick_q_full): D3Q27 FP64, whose odd step paired waits on memory at 16 warps an SM with the L2 fabric at
- * 85%, where the prefetches put bytes in flight without registers (docs/performance-notes.md, "GPU AA: PF1 in the
- * paired D3Q27 FP64 odd step": +4.7% on the H100; paired alone +0.2%, PF1 alone -1.4%). */
+ * and PF_OWN) in the kernels without curved links (PAIRPF of tess_gpu_q_step, set by tess_gpu_pick_q_full):
+ * D3Q27 FP64, whose odd step paired waits on memory at 16 warps an SM with the L2 fabric at 85%, where the
+ * prefetches put bytes in flight without registers (docs/performance-notes.md, "GPU AA: PF1 in the paired D3Q27
+ * FP64 odd step": LBGK +4.7% on the H100, paired alone +0.2%, PF1 alone -1.4%; regularized +9.3%). */
 template <typename R, int LATTICE, int PAT> struct tess_gpu_q_pair_pf {
     enum { value = PAT == TESS_GPU_AA_ODD && LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 8 };
 };
