@@ -106,6 +106,20 @@ AI void collide_buffer(const tess_params_t *p, double *b, int stride, int n0, in
     }
 }
 
+/* The lines of the unit pf_dist ahead that a step of kind odd reads (the prefetch templates), into pf; their count. */
+AI int next_unit_lines(const lay_t *L, int64_t u, int odd, int uz, int64_t bv, const char **pf)
+{
+    const int64_t un = u + pf_dist;
+    if (!use_pf || un >= L->nu)
+        return 0;
+    const int hn = (int)(un % (4 / uz));
+    const int32_t *nbn = L->nbr + 27 * (un / (4 / uz));
+    const int cnt = L->npf[odd][hn];
+    for (int j = 0; j < cnt; j++)
+        pf[j] = (const char *)(L->f + nbn[L->pfs[odd][hn][j]] * bv + L->pfo[odd][hn][j]);
+    return cnt;
+}
+
 /* ---- row moves: the engine's form (memcpy of runs) and the AVX-512 form ---- */
 
 /* write = 0: v = the pulled row (slot i of x - c_i); write = 1: the swapped store of v back to those slots. */
@@ -326,17 +340,7 @@ AI void unit_step(lay_t *L, int64_t u, int odd, double *buf, int bx, int uz, int
     }
     /* the unit pf_dist ahead (the engine: two tiles), into L2 (the engine's rule for an L1d under 48 KiB) */
     const char *pf[2048];
-    int npf = 0;
-    const int64_t un = u + pf_dist;
-    if (use_pf && un < L->nu) {
-        const int hn = (int)(un % (4 / uz));
-        const int32_t *nbn = L->nbr + 27 * (un / (4 / uz));
-        const int cnt = L->npf[odd][hn];
-        const int8_t *ps = L->pfs[odd][hn];
-        const int32_t *po = L->pfo[odd][hn];
-        for (int j = 0; j < cnt; j++)
-            pf[npf++] = (const char *)(f + nbn[ps[j]] * bv + po[j]);
-    }
+    const int npf = next_unit_lines(L, u, odd, uz, bv, pf);
     const int chunks = nun / 8, per = (npf + chunks - 1) / chunks;
     for (int c = 0; c < chunks; c++) {
         for (int j = c * per; j < npf && j < (c + 1) * per; j++)
@@ -364,15 +368,7 @@ AI void unit_odd_rows(lay_t *L, int64_t u, double *rb, int bx, int uz, int z0, i
     for (int s = 0; s < 27; s++)
         base[s] = f + nb[s] * bv;
     const char *pf[2048];
-    int npf = 0;
-    const int64_t un = u + pf_dist;
-    if (use_pf && un < L->nu) {
-        const int hn = (int)(un % (4 / uz));
-        const int32_t *nbn = L->nbr + 27 * (un / (4 / uz));
-        const int cnt = L->npf[1][hn];
-        for (int j = 0; j < cnt; j++)
-            pf[npf++] = (const char *)(f + nbn[L->pfs[1][hn][j]] * bv + L->pfo[1][hn][j]);
-    }
+    const int npf = next_unit_lines(L, u, 1, uz, bv, pf);
     const int per = (npf + 4 * uz - 1) / (4 * uz);
     UNROLL
     for (int z = z0; z < z0 + uz; z++)
