@@ -21,7 +21,10 @@
 # BINARY:ARG,ARG passing arguments (test_gpu_mr_cuda:D3Q19,planes: its D3Q19 planes checks; ci/gpu-sanitizer.sh);
 # GPU_CHECK_FLUIDX3D: the source
 # folder of the peer FluidX3D, fetched outside the project, to build and measure in the same call (ci/peer-fluidx3d.sh);
-# TESSERA_MPI_DEPS: a folder of Open MPI's .debs for the GPU-ranks test on a machine without mpirun (below).
+# TESSERA_MPI_DEPS: a folder of Open MPI's .debs for the GPU-ranks test on a machine without mpirun (below);
+# GPU_CHECK_REUSE=1 takes the builds in /tmp/tess-fast and /tmp/tess-repro as they are where both exist (a second
+# call on a machine still warm from one that ran out of time after its builds: on 2026-11-25 the builds and the
+# two test runs no longer fitted in the 600 s a call may run with the mpirun and --check steps after them).
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -66,6 +69,10 @@ fi
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv 2>&1 | tee "$out/device.txt"
 
 configure() { # dir, reproducible
+    if [ "${GPU_CHECK_REUSE:-0}" = 1 ] && [ -x "$1/core/cli/tessera" ] && [ -f "$1/CTestTestfile.cmake" ]; then
+        echo "reusing the build in $1 (GPU_CHECK_REUSE=1)"
+        return 0
+    fi
     cmake -S "$root" -B "$1" -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON -DTESSERA_WITH_HWLOC=OFF \
         -DTESSERA_WITH_CUDA=ON -DTESSERA_WITH_HIP=OFF -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
         "-DTESSERA_CUDA_ARCHITECTURES=$archs" -DTESSERA_GPU_RESOURCE_REPORT=ON -DTESSERA_REPRODUCIBLE="$2" \
