@@ -464,9 +464,9 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_tpb {
 /* Whether the tile kernel sends the tile's own Q direction blocks towards L2 before its first barrier (PF1): where it
  * measured faster on the H100 (docs/performance-notes.md, "GPU AA: the populations on their way before the
  * barriers"): the D3Q19 FP32 AA even step, whose pull reads only the own tile (its time -3.5%; the pair +1.6% on
- * the cavity, +2.2% on the sphere bed at porosity 0.5). It lost in every odd step (the L2 fabric between the L2's
- * two partitions is at 95-97% of its peak there; the prefetches add to it) and in the FP64 even steps (-0.9% and
- * -1.4%). */
+ * the cavity, +2.2% on the sphere bed at porosity 0.5). It lost in every unpaired odd step (the fabric between the
+ * L2's two partitions is at 95-97% of its peak there; the prefetches add to it; paired, D3Q27 FP64 gains:
+ * tess_gpu_q_pair_pf) and in the FP64 even steps (-0.9% and -1.4%). */
 template <typename R, int LATTICE, int PAT> struct tess_gpu_q_own_prefetch {
     enum { value = PAT == TESS_GPU_AA_EVEN && LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 };
 };
