@@ -345,24 +345,30 @@ __attribute__((always_inline)) static inline int64_t TESS_QFN(cpu_q_links_local)
     return l;
 }
 
-/* The AA sweep's links of one form that are not local: the pre-pass's values and the tile's own (link_val), as
- * cpu_q_sweep's loop over any link computes them; returns where the run ends. */
+/* The AA sweep's value of link l of tile k that is not local: from the pre-pass's values (link_val) and the tile's
+ * own pull buffer. */
+__attribute__((always_inline)) static inline R TESS_QFN(cpu_q_link_pre)(const TESS_QFN(cpu_q_buffer) *buf,
+                                                                          const R *self, int64_t ds,
+                                                                          const tess_link_slot_t *sl, const R *c,
+                                                                          const R *st, int32_t k, int form)
+{
+    const int i = sl->i, kd = sl->kd, x = sl->node;
+    const R fb = self[kd * ds + x], fb1 = buf->f[kd][x];
+    if (form == TESS_BOUZIDI_BEFORE2)
+        return TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, (R)0, fb1, st[0], (R)0, c[3]);
+    return TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, sl->n1 / 64 == k ? buf->f[i][sl->n1 & 63] : st[0], fb1, (R)0,
+                                         form == TESS_BOUZIDI_AFTER2 ? st[1] : (R)0, c[3]);
+}
+
+/* The AA sweep's links of one form that are not local (cpu_q_link_pre); returns where the run ends. */
 __attribute__((always_inline)) static inline int64_t TESS_QFN(cpu_q_links_pre)(
     TESS_QFN(cpu_q_buffer) *buf, const R *self, int64_t ds, const tess_link_slot_t *slots, const uint8_t *flags,
     const R *coef, const R *link_val, int32_t k, int64_t l, int64_t l1, int form)
 {
     for (; l < l1 && flags[l] == (unsigned)(form << 1); l++) {
         const tess_link_slot_t *sl = &slots[l];
-        const R *st = link_val + 2 * l, *c = coef + 4 * l;
-        const int i = sl->i, kd = sl->kd, x = sl->node;
-        const R fb = self[kd * ds + x], fb1 = buf->f[kd][x];
-        R v;
-        if (form == TESS_BOUZIDI_BEFORE2)
-            v = TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, (R)0, fb1, st[0], (R)0, c[3]);
-        else
-            v = TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, sl->n1 / 64 == k ? buf->f[i][sl->n1 & 63] : st[0], fb1,
-                                              (R)0, form == TESS_BOUZIDI_AFTER2 ? st[1] : (R)0, c[3]);
-        buf->f[i][x] = v;
+        buf->f[sl->i][sl->node] =
+            TESS_QFN(cpu_q_link_pre)(buf, self, ds, sl, coef + 4 * l, link_val + 2 * l, k, form);
     }
     return l;
 }
@@ -447,19 +453,11 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                         R v;
                         if (flags & 1u)
                             v = TESS_QFN(cpu_q_link_local)(&buf, self, ds, sl, coef + 4 * l, (int)(flags >> 1));
-                        else if (use_buf) { /* the pre-pass's values and the tile's own */
-                            const R *st = link_val + 2 * l, *c = coef + 4 * l;
-                            const int form = (int)(flags >> 1), i = sl->i, kd = sl->kd, x = sl->node;
-                            const int in1 = sl->n1 / 64 == k, n1 = sl->n1 & 63;
-                            const R fb = self[kd * ds + x], fb1 = buf.f[kd][x];
-                            if (form == TESS_BOUZIDI_BEFORE2)
-                                v = TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, (R)0, fb1, st[0], (R)0, c[3]);
-                            else
-                                v = TESS_QFN(tess_q_bouzidi_apply)(form, c, fb, in1 ? buf.f[i][n1] : st[0], fb1, (R)0,
-                                                                  form == TESS_BOUZIDI_AFTER2 ? st[1] : (R)0, c[3]);
-                        } else {
+                        else if (use_buf) /* the pre-pass's values and the tile's own */
+                            v = TESS_QFN(cpu_q_link_pre)(&buf, self, ds, sl, coef + 4 * l, link_val + 2 * l, k,
+                                                         (int)(flags >> 1));
+                        else
                             v = TESS_QFN(cpu_q_link_value)(be, src, conv_in, k, l);
-                        }
                         buf.f[sl->i][sl->node] = v;
                     }
                 for (int64_t s = be->tile_special[k]; s < be->tile_special[k + 1]; s++) {
