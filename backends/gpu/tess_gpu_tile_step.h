@@ -481,11 +481,13 @@ __device__ __forceinline__ void tess_gpu_prefetch_l2(const void *p)
 #endif
 }
 
-/* PAIRPF: pair tiles and prefetch the own tile (tess_gpu_q_pair_pf), besides what tess_gpu_q_pair and
- * tess_gpu_q_own_prefetch say; launched with two tiles a block (tess_gpu_launch_step). */
-template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0, bool PAIRPF = false>
-__global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
-tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
+/* The tile kernel's work on the block's tiles of one unit (tiles unit * tiles a block + local): the body of
+ * tess_gpu_q_step, which runs it once, or RUN times over consecutive units (an x-run sweep). PAIRPF: pair tiles and
+ * prefetch the own tile (tess_gpu_q_pair_pf), besides what tess_gpu_q_pair and tess_gpu_q_own_prefetch say;
+ * launched with two tiles a block (tess_gpu_launch_step). */
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, bool PAIRPF>
+static __device__ __forceinline__ void tess_gpu_q_tile(const R *__restrict__ src, R *__restrict__ dst,
+                                                       const tess_gpu_q_args_t &a, unsigned unit)
 {
     typedef tess_gpu_q<R, LATTICE> L;
     enum {
@@ -521,7 +523,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     const unsigned tid = threadIdx.x;
     const int local = PAIR ? (int)((tid >> 4) & 1u) : (int)(tid >> 6);
     const int n = PAIR ? (int)((tid & 15u) | ((tid >> 5) << 4)) : (int)(tid & 63u);
-    const int32_t k = a.k0 + (int32_t)(blockIdx.x * (blockDim.x >> 6)) + local;
+    const int32_t k = a.k0 + (int32_t)(unit * (blockDim.x >> 6)) + local;
     const bool active = k < a.ntiles;
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
     const tess_gpu_constants_t *c = &tess_gpu_c;
@@ -781,6 +783,28 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     TESS_UNROLL
     for (int i = 0; i < Q; i++)
         out[i * 64 + n] = f[i];
+}
+
+/* One step of the tile kernel (tess_gpu_q_tile). RUN (measurement build, gpu-aa8, docs/performance-notes.md): a
+ * block sweeps RUN consecutive units one after another (in a dense tiling x-neighbour tiles), so that the sectors
+ * of tile t + 1 that tile t's x-shifted loads touch, and the reverse, may be found in L1; the barrier between units
+ * keeps the shared neighbourhood of one from the next. Correct whatever the tiles: in the AA odd step a node reads
+ * only slots that it alone writes, after its reads. */
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0, bool PAIRPF = false,
+          int RUN = 1>
+__global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
+tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
+{
+    if constexpr (RUN == 1) {
+        tess_gpu_q_tile<R, LATTICE, COLL, VARIANT, LINKS, PAT, PAIRPF>(src, dst, a, blockIdx.x);
+    } else {
+#pragma unroll 1
+        for (int r = 0; r < RUN; r++) {
+            if (r)
+                __syncthreads();
+            tess_gpu_q_tile<R, LATTICE, COLL, VARIANT, LINKS, PAT, PAIRPF>(src, dst, a, blockIdx.x * RUN + r);
+        }
+    }
 }
 
 #endif
