@@ -95,7 +95,7 @@ for item in ${AAS_NCU:-}; do
     stm=
     [ "$st" = stalls ] && stm="regex:smsp__average_warps_issue_stalled_.*_per_issue_active\\.ratio"
     [ "$st" = breakdown ] && stm="breakdown:lts__throughput.avg.pct_of_peak_sustained_elapsed,breakdown:l1tex__throughput.avg.pct_of_peak_sustained_active"
-    [ "$st" = l1 ] && stm="l1tex__t_sector_hit_rate.pct,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_write.sum,lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed"
+    [ "$st" = l1 ] && stm="l1tex__t_sector_hit_rate.pct,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_write.sum,lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
     for m in "$metrics" ${stm:+"$stm"}; do
         i=$((i + 1))
         [ "$(left)" -lt $((60 + ${AAS_NCU_RESERVE:-0})) ] && { echo "ncu $item skipped: time"; continue; }

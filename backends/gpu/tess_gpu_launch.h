@@ -16,7 +16,8 @@ template <typename R> using tess_gpu_q_kernel_t = void (*)(const R *, R *, const
 
 /* Measurement switch (gpu-aa8, docs/performance-notes.md), for the LBGK AA odd step without links of D3Q19 (FP32,
  * FP64) and D3Q27 FP64: TESS_GPU_AA8=RUN (2, 4 or 8; D3Q27 FP64 4 only) runs it unpaired, without prefetch, each
- * block sweeping RUN consecutive units of tiles (tess_gpu_q_step's RUN); unset or 0: main's kernels. Read once. */
+ * block sweeping RUN consecutive units of tiles (tess_gpu_q_step's RUN); -4 (D3Q19 FP32): the control, 4 units
+ * strided by the grid; unset or 0: main's kernels. Read once. */
 static inline int tess_gpu_aa8_switch(void)
 {
     static int v = -1;
@@ -32,7 +33,8 @@ template <typename R, int LAT, int PAT> static int tess_gpu_step_run(const tess_
 {
     if constexpr (PAT == TESS_GPU_AA_ODD && (LAT == TESS_LATTICE_D3Q19 || (LAT == TESS_LATTICE_D3Q27 && sizeof(R) == 8))) {
         const int v = tess_gpu_aa8_switch();
-        if ((v == 2 || v == 4 || v == 8) && (LAT == TESS_LATTICE_D3Q19 || v == 4) && !links &&
+        if ((v == 2 || v == 4 || v == 8 || (v == -4 && LAT == TESS_LATTICE_D3Q19 && sizeof(R) == 4)) &&
+            (LAT == TESS_LATTICE_D3Q19 || v == 4) && !links &&
             be->cfg.variant == TESS_KERNEL_FULL && be->consts.p.collision == TESS_COLLISION_LBGK)
             return v;
     }
@@ -55,6 +57,8 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision, int run)
                 return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, CAP, false, 2>;
             if (collision == TESS_COLLISION_LBGK && run == 8)
                 return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, CAP, false, 8>;
+            if (sizeof(R) == 4 && collision == TESS_COLLISION_LBGK && run == -4)
+                return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, CAP, false, -4>;
         }
     }
     (void)run;
@@ -112,7 +116,8 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
     const unsigned tpb =
         (unsigned)(run == 1 && (tess_gpu_q_tpb<R, LAT, PAT>::value > 0 || pair_pf) ? 2 : be->tiles_per_block);
     const int32_t k0 = be->sweep_k0, k1 = be->sweep_k1;
-    const unsigned blocks = (unsigned)(((size_t)(k1 - k0) + tpb * run - 1) / (tpb * run));
+    const unsigned nr = (unsigned)(run < 0 ? -run : run);
+    const unsigned blocks = (unsigned)(((size_t)(k1 - k0) + tpb * nr - 1) / (tpb * nr));
     const bool open = be->nopen > 0 && be->cfg.variant != TESS_KERNEL_READ_WRITE_ONLY;
     const int32_t o0 = tess_gpu_open_first(be, k0), o1 = tess_gpu_open_first(be, k1);
     const unsigned ob = (unsigned)((o1 - o0 + 63) / 64);

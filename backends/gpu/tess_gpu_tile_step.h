@@ -487,7 +487,7 @@ __device__ __forceinline__ void tess_gpu_prefetch_l2(const void *p)
  * launched with two tiles a block (tess_gpu_launch_step). */
 template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, bool PAIRPF>
 static __device__ __forceinline__ void tess_gpu_q_tile(const R *__restrict__ src, R *__restrict__ dst,
-                                                       const tess_gpu_q_args_t &a, unsigned unit)
+                                                       const tess_gpu_q_args_t a, unsigned unit)
 {
     typedef tess_gpu_q<R, LATTICE> L;
     enum {
@@ -788,7 +788,8 @@ static __device__ __forceinline__ void tess_gpu_q_tile(const R *__restrict__ src
 /* One step of the tile kernel (tess_gpu_q_tile). RUN (measurement build, gpu-aa8, docs/performance-notes.md): a
  * block sweeps RUN consecutive units one after another (in a dense tiling x-neighbour tiles), so that the sectors
  * of tile t + 1 that tile t's x-shifted loads touch, and the reverse, may be found in L1; the barrier between units
- * keeps the shared neighbourhood of one from the next. Correct whatever the tiles: in the AA odd step a node reads
+ * keeps the shared neighbourhood of one from the next; RUN < 0 (the control) sweeps -RUN units strided by the grid
+ * instead. Correct whatever the tiles: in the AA odd step a node reads
  * only slots that it alone writes, after its reads. */
 template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0, bool PAIRPF = false,
           int RUN = 1>
@@ -798,11 +799,14 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     if constexpr (RUN == 1) {
         tess_gpu_q_tile<R, LATTICE, COLL, VARIANT, LINKS, PAT, PAIRPF>(src, dst, a, blockIdx.x);
     } else {
+        /* RUN < 0: the control, -RUN units strided by the grid (the same loop, no x-neighbours in a block's run) */
+        enum { NR = RUN < 0 ? -RUN : RUN };
 #pragma unroll 1
-        for (int r = 0; r < RUN; r++) {
+        for (int r = 0; r < NR; r++) {
             if (r)
                 __syncthreads();
-            tess_gpu_q_tile<R, LATTICE, COLL, VARIANT, LINKS, PAT, PAIRPF>(src, dst, a, blockIdx.x * RUN + r);
+            tess_gpu_q_tile<R, LATTICE, COLL, VARIANT, LINKS, PAT, PAIRPF>(
+                src, dst, a, RUN > 0 ? blockIdx.x * NR + r : blockIdx.x + r * gridDim.x);
         }
     }
 }
