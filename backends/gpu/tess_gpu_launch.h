@@ -14,10 +14,11 @@
 /* The engine's kernel for a lattice, a collision, a variant and a pattern's step (tess_gpu_tile_step.h). */
 template <typename R> using tess_gpu_q_kernel_t = void (*)(const R *, R *, const tess_gpu_q_args_t);
 
-/* Measurement switch (gpu-aa8, docs/performance-notes.md), for the LBGK AA odd step without links of D3Q19 (FP32,
- * FP64) and D3Q27 FP64: TESS_GPU_AA8=RUN (2, 4 or 8; D3Q27 FP64 4 only) runs it unpaired, without prefetch, each
- * block sweeping RUN consecutive units of tiles (tess_gpu_q_step's RUN); -4 (D3Q19 FP32): the control, 4 units
- * strided by the grid; unset or 0: main's kernels. Read once. */
+/* Measurement switch (gpu-aa8, docs/performance-notes.md), for the LBGK AA odd step without links: TESS_GPU_AA8=
+ * 2 or 4 (D3Q19 FP32): unpaired, without prefetch, each block sweeping that many consecutive units of tiles
+ * (tess_gpu_q_step's RUN); -4 (D3Q19 FP32): the control, 4 units strided by the grid; 101 (D3Q19 FP32 and FP64,
+ * D3Q27 FP64): main's kernel with the stores L1::no_allocate; 104 (D3Q19 FP32): 4 with them. Unset or 0: main's
+ * kernels. Read once. */
 static inline int tess_gpu_aa8_switch(void)
 {
     static int v = -1;
@@ -28,13 +29,13 @@ static inline int tess_gpu_aa8_switch(void)
     return v;
 }
 
-/* The run length of this step's kernel: the switch's where it applies, else 1. */
+/* The kernel's RUN for this step: the switch's where it applies, else 1. */
 template <typename R, int LAT, int PAT> static int tess_gpu_step_run(const tess_backend_t *be, bool links)
 {
     if constexpr (PAT == TESS_GPU_AA_ODD && (LAT == TESS_LATTICE_D3Q19 || (LAT == TESS_LATTICE_D3Q27 && sizeof(R) == 8))) {
         const int v = tess_gpu_aa8_switch();
-        if ((v == 2 || v == 4 || v == 8 || (v == -4 && LAT == TESS_LATTICE_D3Q19 && sizeof(R) == 4)) &&
-            (LAT == TESS_LATTICE_D3Q19 || v == 4) && !links &&
+        const bool f32 = LAT == TESS_LATTICE_D3Q19 && sizeof(R) == 4;
+        if ((v == 101 || (f32 && (v == 2 || v == 4 || v == -4 || v == 104))) && !links &&
             be->cfg.variant == TESS_KERNEL_FULL && be->consts.p.collision == TESS_COLLISION_LBGK)
             return v;
     }
@@ -49,16 +50,19 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision, int run)
     if constexpr (!LINKS && PAT == TESS_GPU_AA_ODD &&
                   (LAT == TESS_LATTICE_D3Q19 || (LAT == TESS_LATTICE_D3Q27 && sizeof(R) == 8))) {
         /* measurement switch (gpu-aa8): tess_gpu_aa8_switch */
-        enum { CAP = tess_gpu_q_cap<R, LAT, PAT>::value, M = tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value };
-        if (collision == TESS_COLLISION_LBGK && run == 4)
-            return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, CAP, false, 4>;
-        if constexpr (LAT == TESS_LATTICE_D3Q19) {
+        enum { CAP = tess_gpu_q_cap<R, LAT, PAT>::value, M = tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value,
+               PPF = tess_gpu_q_pair_pf<R, LAT, PAT>::value };
+        if (collision == TESS_COLLISION_LBGK && run == 101)
+            return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, CAP, PPF, 101>;
+        if constexpr (LAT == TESS_LATTICE_D3Q19 && sizeof(R) == 4) {
             if (collision == TESS_COLLISION_LBGK && run == 2)
                 return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, CAP, false, 2>;
-            if (collision == TESS_COLLISION_LBGK && run == 8)
-                return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, CAP, false, 8>;
-            if (sizeof(R) == 4 && collision == TESS_COLLISION_LBGK && run == -4)
+            if (collision == TESS_COLLISION_LBGK && run == 4)
+                return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, CAP, false, 4>;
+            if (collision == TESS_COLLISION_LBGK && run == -4)
                 return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, CAP, false, -4>;
+            if (collision == TESS_COLLISION_LBGK && run == 104)
+                return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, CAP, false, 104>;
         }
     }
     (void)run;
@@ -113,10 +117,11 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
     /* where AA's odd step pairs tiles: two (tess_gpu_q_tpb; tess_gpu_q_pair_pf: the kernels without links) */
     const bool pair_pf = tess_gpu_q_pair_pf<R, LAT, PAT>::value && full && !links;
     const int run = tess_gpu_step_run<R, LAT, PAT>(be, links); /* measurement switch (gpu-aa8): unpaired */
+    const int rb = run >= 100 ? run - 100 : run; /* RUN >= 100: RUN - 100 with no-allocate stores */
     const unsigned tpb =
-        (unsigned)(run == 1 && (tess_gpu_q_tpb<R, LAT, PAT>::value > 0 || pair_pf) ? 2 : be->tiles_per_block);
+        (unsigned)(rb == 1 && (tess_gpu_q_tpb<R, LAT, PAT>::value > 0 || pair_pf) ? 2 : be->tiles_per_block);
     const int32_t k0 = be->sweep_k0, k1 = be->sweep_k1;
-    const unsigned nr = (unsigned)(run < 0 ? -run : run);
+    const unsigned nr = (unsigned)(rb < 0 ? -rb : rb);
     const unsigned blocks = (unsigned)(((size_t)(k1 - k0) + tpb * nr - 1) / (tpb * nr));
     const bool open = be->nopen > 0 && be->cfg.variant != TESS_KERNEL_READ_WRITE_ONLY;
     const int32_t o0 = tess_gpu_open_first(be, k0), o1 = tess_gpu_open_first(be, k1);

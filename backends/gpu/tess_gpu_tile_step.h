@@ -481,11 +481,27 @@ __device__ __forceinline__ void tess_gpu_prefetch_l2(const void *p)
 #endif
 }
 
+/* A store of the AA odd step; NA (measurement build, gpu-aa8): with L1::no_allocate (CUDA), so that the stored
+ * lines do not take L1 from the loads. */
+template <bool NA, typename R> static __device__ __forceinline__ void tess_gpu_store(R *p, R v)
+{
+#if defined(TESS_GPU_CUDA)
+    if constexpr (NA && sizeof(R) == 4)
+        asm volatile("st.global.L1::no_allocate.f32 [%0], %1;" ::"l"(p), "f"((float)v));
+    else if constexpr (NA)
+        asm volatile("st.global.L1::no_allocate.f64 [%0], %1;" ::"l"(p), "d"((double)v));
+    else
+        *p = v;
+#else
+    *p = v;
+#endif
+}
+
 /* The tile kernel's work on the block's tiles of one unit (tiles unit * tiles a block + local): the body of
  * tess_gpu_q_step, which runs it once, or RUN times over consecutive units (an x-run sweep). PAIRPF: pair tiles and
  * prefetch the own tile (tess_gpu_q_pair_pf), besides what tess_gpu_q_pair and tess_gpu_q_own_prefetch say;
  * launched with two tiles a block (tess_gpu_launch_step). */
-template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, bool PAIRPF>
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, bool PAIRPF, bool NA = false>
 static __device__ __forceinline__ void tess_gpu_q_tile(const R *__restrict__ src, R *__restrict__ dst,
                                                        const tess_gpu_q_args_t a, unsigned unit)
 {
@@ -756,7 +772,7 @@ static __device__ __forceinline__ void tess_gpu_q_tile(const R *__restrict__ src
             const int dl = (dx & (EX - 1)) + EX * ((dy & (EY - 1)) + EY * (dz & (EZ - 1)));
             const size_t at = (wet_down >> i) & 1u ? ((size_t)t * Q + L::opp(i)) * 64 + dl
                                                    : ((size_t)k * Q + i) * 64 + n;
-            dst[at] = f[i];
+            tess_gpu_store<NA>(dst + at, f[i]);
         }
         return;
     }
@@ -775,7 +791,7 @@ static __device__ __forceinline__ void tess_gpu_q_tile(const R *__restrict__ src
             const int dl = (dx & (EX - 1)) + EX * ((dy & (EY - 1)) + EY * (dz & (EZ - 1)));
             const size_t at = code == TESS_GPU_WET ? ((size_t)nb[slot] * Q + L::opp(i)) * 64 + dl
                                                    : ((size_t)k * Q + i) * 64 + n;
-            dst[at] = f[i];
+            tess_gpu_store<NA>(dst + at, f[i]);
         }
         return;
     }
@@ -796,17 +812,19 @@ template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, i
 __global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
 tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
 {
-    if constexpr (RUN == 1) {
-        tess_gpu_q_tile<R, LATTICE, COLL, VARIANT, LINKS, PAT, PAIRPF>(src, dst, a, blockIdx.x);
+    /* RUN >= 100: RUN - 100 with the odd step's stores L1::no_allocate (tess_gpu_store) */
+    enum { NA = RUN >= 100, RB = RUN >= 100 ? RUN - 100 : RUN };
+    if constexpr (RB == 1) {
+        tess_gpu_q_tile<R, LATTICE, COLL, VARIANT, LINKS, PAT, PAIRPF, NA>(src, dst, a, blockIdx.x);
     } else {
-        /* RUN < 0: the control, -RUN units strided by the grid (the same loop, no x-neighbours in a block's run) */
-        enum { NR = RUN < 0 ? -RUN : RUN };
+        /* RB < 0: the control, -RB units strided by the grid (the same loop, no x-neighbours in a block's run) */
+        enum { NR = RB < 0 ? -RB : RB };
 #pragma unroll 1
         for (int r = 0; r < NR; r++) {
             if (r)
                 __syncthreads();
-            tess_gpu_q_tile<R, LATTICE, COLL, VARIANT, LINKS, PAT, PAIRPF>(
-                src, dst, a, RUN > 0 ? blockIdx.x * NR + r : blockIdx.x + r * gridDim.x);
+            tess_gpu_q_tile<R, LATTICE, COLL, VARIANT, LINKS, PAT, PAIRPF, NA>(
+                src, dst, a, RB > 0 ? blockIdx.x * NR + r : blockIdx.x + r * gridDim.x);
         }
     }
 }
