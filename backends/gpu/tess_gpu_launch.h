@@ -14,58 +14,9 @@
 /* The engine's kernel for a lattice, a collision, a variant and a pattern's step (tess_gpu_tile_step.h). */
 template <typename R> using tess_gpu_q_kernel_t = void (*)(const R *, R *, const tess_gpu_q_args_t);
 
-/* Measurement switch (gpu-aa8, docs/performance-notes.md), for the LBGK AA odd step without links: TESS_GPU_AA8=
- * 2 or 4 (D3Q19 FP32): unpaired, without prefetch, each block sweeping that many consecutive units of tiles
- * (tess_gpu_q_step's RUN); -4 (D3Q19 FP32): the control, 4 units strided by the grid; 101 (D3Q19 FP32 and FP64,
- * D3Q27 FP64): main's kernel with the stores L1::no_allocate; 104 (D3Q19 FP32): 4 with them. Unset or 0: main's
- * kernels. Read once. */
-static inline int tess_gpu_aa8_switch(void)
-{
-    static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("TESS_GPU_AA8");
-        v = e && *e ? atoi(e) : 0;
-    }
-    return v;
-}
-
-/* The kernel's RUN for this step: the switch's where it applies, else 1. */
-template <typename R, int LAT, int PAT> static int tess_gpu_step_run(const tess_backend_t *be, bool links)
-{
-    if constexpr (PAT == TESS_GPU_AA_ODD && (LAT == TESS_LATTICE_D3Q19 || (LAT == TESS_LATTICE_D3Q27 && sizeof(R) == 8))) {
-        const int v = tess_gpu_aa8_switch();
-        const bool f32 = LAT == TESS_LATTICE_D3Q19 && sizeof(R) == 4;
-        if ((v == 101 || (f32 && (v == 2 || v == 4 || v == -4 || v == 104))) && !links &&
-            be->cfg.variant == TESS_KERNEL_FULL && be->consts.p.collision == TESS_COLLISION_LBGK)
-            return v;
-    }
-    (void)be;
-    (void)links;
-    return 1;
-}
-
 template <typename R, int LAT, bool LINKS, int PAT>
-static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision, int run)
+static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision)
 {
-    if constexpr (!LINKS && PAT == TESS_GPU_AA_ODD &&
-                  (LAT == TESS_LATTICE_D3Q19 || (LAT == TESS_LATTICE_D3Q27 && sizeof(R) == 8))) {
-        /* measurement switch (gpu-aa8): tess_gpu_aa8_switch */
-        enum { CAP = tess_gpu_q_cap<R, LAT, PAT>::value, M = tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value,
-               PPF = tess_gpu_q_pair_pf<R, LAT, PAT>::value };
-        if (collision == TESS_COLLISION_LBGK && run == 101)
-            return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, CAP, PPF, 101>;
-        if constexpr (LAT == TESS_LATTICE_D3Q19 && sizeof(R) == 4) {
-            if (collision == TESS_COLLISION_LBGK && run == 2)
-                return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, CAP, false, 2>;
-            if (collision == TESS_COLLISION_LBGK && run == 4)
-                return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, CAP, false, 4>;
-            if (collision == TESS_COLLISION_LBGK && run == -4)
-                return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, CAP, false, -4>;
-            if (collision == TESS_COLLISION_LBGK && run == 104)
-                return tess_gpu_q_step<R, LAT, M, TESS_KERNEL_FULL, false, PAT, CAP, false, 104>;
-        }
-    }
-    (void)run;
     if (collision == TESS_COLLISION_MRT)
         return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_MRT>::value, TESS_KERNEL_FULL, LINKS, PAT, 0,
                                !LINKS && tess_gpu_q_pair_pf<R, LAT, PAT>::value>;
@@ -82,7 +33,7 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision, int run)
 
 /* The measurement variants exist for AB only (tess_gpu_create refuses them with AA): fewer instances to compile. */
 template <typename R, int LAT, int PAT>
-static tess_gpu_q_kernel_t<R> tess_gpu_pick_q(tess_kernel_variant v, int collision, bool links, int run)
+static tess_gpu_q_kernel_t<R> tess_gpu_pick_q(tess_kernel_variant v, int collision, bool links)
 {
     if constexpr (PAT == TESS_GPU_AB) {
         if (v == TESS_KERNEL_READ_WRITE_ONLY)
@@ -90,8 +41,8 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q(tess_kernel_variant v, int collisi
         if (v == TESS_KERNEL_PROPAGATION_ONLY)
             return tess_gpu_q_step<R, LAT, TESS_GPU_MODEL_ANY, TESS_KERNEL_PROPAGATION_ONLY, false, TESS_GPU_AB>;
     }
-    return links ? tess_gpu_pick_q_full<R, LAT, true, PAT>(collision, 1)
-                 : tess_gpu_pick_q_full<R, LAT, false, PAT>(collision, run);
+    return links ? tess_gpu_pick_q_full<R, LAT, true, PAT>(collision)
+                 : tess_gpu_pick_q_full<R, LAT, false, PAT>(collision);
 }
 
 /* One step: one or two tiles (64 threads each) per block. AB: the sweep from one copy into the other, then the
@@ -116,13 +67,9 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
     const bool full = be->cfg.variant == TESS_KERNEL_FULL;
     /* where AA's odd step pairs tiles: two (tess_gpu_q_tpb; tess_gpu_q_pair_pf: the kernels without links) */
     const bool pair_pf = tess_gpu_q_pair_pf<R, LAT, PAT>::value && full && !links;
-    const int run = tess_gpu_step_run<R, LAT, PAT>(be, links); /* measurement switch (gpu-aa8): unpaired */
-    const int rb = run >= 100 ? run - 100 : run; /* RUN >= 100: RUN - 100 with no-allocate stores */
-    const unsigned tpb =
-        (unsigned)(rb == 1 && (tess_gpu_q_tpb<R, LAT, PAT>::value > 0 || pair_pf) ? 2 : be->tiles_per_block);
+    const unsigned tpb = (unsigned)(tess_gpu_q_tpb<R, LAT, PAT>::value > 0 || pair_pf ? 2 : be->tiles_per_block);
     const int32_t k0 = be->sweep_k0, k1 = be->sweep_k1;
-    const unsigned nr = (unsigned)(rb < 0 ? -rb : rb);
-    const unsigned blocks = (unsigned)(((size_t)(k1 - k0) + tpb * nr - 1) / (tpb * nr));
+    const unsigned blocks = (unsigned)(((size_t)(k1 - k0) + tpb - 1) / tpb);
     const bool open = be->nopen > 0 && be->cfg.variant != TESS_KERNEL_READ_WRITE_ONLY;
     const int32_t o0 = tess_gpu_open_first(be, k0), o1 = tess_gpu_open_first(be, k1);
     const unsigned ob = (unsigned)((o1 - o0 + 63) / 64);
@@ -143,7 +90,7 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
         }
     }
     if (blocks)
-        tess_gpu_pick_q<R, LAT, PAT>(be->cfg.variant, be->consts.p.collision, links, run)<<<blocks, 64 * tpb>>>(src, dst, a);
+        tess_gpu_pick_q<R, LAT, PAT>(be->cfg.variant, be->consts.p.collision, links)<<<blocks, 64 * tpb>>>(src, dst, a);
     if constexpr (PAT != TESS_GPU_AB) {
         if (open && o1 > o0)
             tess_gpu_q_open_store<R, LAT><<<ob, 64>>>((const R *)be->open_val + (size_t)Q * o0, dst, a, be->open + o0,

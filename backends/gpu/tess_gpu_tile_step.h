@@ -481,29 +481,11 @@ __device__ __forceinline__ void tess_gpu_prefetch_l2(const void *p)
 #endif
 }
 
-/* A store of the AA odd step; NA (measurement build, gpu-aa8): with L1::no_allocate (CUDA), so that the stored
- * lines do not take L1 from the loads. */
-template <bool NA, typename R> static __device__ __forceinline__ void tess_gpu_store(R *p, R v)
-{
-#if defined(TESS_GPU_CUDA)
-    if constexpr (NA && sizeof(R) == 4)
-        asm volatile("st.global.L1::no_allocate.f32 [%0], %1;" ::"l"(p), "f"((float)v));
-    else if constexpr (NA)
-        asm volatile("st.global.L1::no_allocate.f64 [%0], %1;" ::"l"(p), "d"((double)v));
-    else
-        *p = v;
-#else
-    *p = v;
-#endif
-}
-
-/* The tile kernel's work on the block's tiles of one unit (tiles unit * tiles a block + local): the body of
- * tess_gpu_q_step, which runs it once, or RUN times over consecutive units (an x-run sweep). PAIRPF: pair tiles and
- * prefetch the own tile (tess_gpu_q_pair_pf), besides what tess_gpu_q_pair and tess_gpu_q_own_prefetch say;
- * launched with two tiles a block (tess_gpu_launch_step). */
-template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, bool PAIRPF, bool NA = false>
-static __device__ __forceinline__ void tess_gpu_q_tile(const R *__restrict__ src, R *__restrict__ dst,
-                                                       const tess_gpu_q_args_t a, unsigned unit)
+/* PAIRPF: pair tiles and prefetch the own tile (tess_gpu_q_pair_pf), besides what tess_gpu_q_pair and
+ * tess_gpu_q_own_prefetch say; launched with two tiles a block (tess_gpu_launch_step). */
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0, bool PAIRPF = false>
+__global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
+tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
 {
     typedef tess_gpu_q<R, LATTICE> L;
     enum {
@@ -539,7 +521,7 @@ static __device__ __forceinline__ void tess_gpu_q_tile(const R *__restrict__ src
     const unsigned tid = threadIdx.x;
     const int local = PAIR ? (int)((tid >> 4) & 1u) : (int)(tid >> 6);
     const int n = PAIR ? (int)((tid & 15u) | ((tid >> 5) << 4)) : (int)(tid & 63u);
-    const int32_t k = a.k0 + (int32_t)(unit * (blockDim.x >> 6)) + local;
+    const int32_t k = a.k0 + (int32_t)(blockIdx.x * (blockDim.x >> 6)) + local;
     const bool active = k < a.ntiles;
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
     const tess_gpu_constants_t *c = &tess_gpu_c;
@@ -772,7 +754,7 @@ static __device__ __forceinline__ void tess_gpu_q_tile(const R *__restrict__ src
             const int dl = (dx & (EX - 1)) + EX * ((dy & (EY - 1)) + EY * (dz & (EZ - 1)));
             const size_t at = (wet_down >> i) & 1u ? ((size_t)t * Q + L::opp(i)) * 64 + dl
                                                    : ((size_t)k * Q + i) * 64 + n;
-            tess_gpu_store<NA>(dst + at, f[i]);
+            dst[at] = f[i];
         }
         return;
     }
@@ -791,7 +773,7 @@ static __device__ __forceinline__ void tess_gpu_q_tile(const R *__restrict__ src
             const int dl = (dx & (EX - 1)) + EX * ((dy & (EY - 1)) + EY * (dz & (EZ - 1)));
             const size_t at = code == TESS_GPU_WET ? ((size_t)nb[slot] * Q + L::opp(i)) * 64 + dl
                                                    : ((size_t)k * Q + i) * 64 + n;
-            tess_gpu_store<NA>(dst + at, f[i]);
+            dst[at] = f[i];
         }
         return;
     }
@@ -799,34 +781,6 @@ static __device__ __forceinline__ void tess_gpu_q_tile(const R *__restrict__ src
     TESS_UNROLL
     for (int i = 0; i < Q; i++)
         out[i * 64 + n] = f[i];
-}
-
-/* One step of the tile kernel (tess_gpu_q_tile). RUN (measurement build, gpu-aa8, docs/performance-notes.md): a
- * block sweeps RUN consecutive units one after another (in a dense tiling x-neighbour tiles), so that the sectors
- * of tile t + 1 that tile t's x-shifted loads touch, and the reverse, may be found in L1; the barrier between units
- * keeps the shared neighbourhood of one from the next; RUN < 0 (the control) sweeps -RUN units strided by the grid
- * instead. Correct whatever the tiles: in the AA odd step a node reads
- * only slots that it alone writes, after its reads. */
-template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0, bool PAIRPF = false,
-          int RUN = 1>
-__global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
-tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
-{
-    /* RUN >= 100: RUN - 100 with the odd step's stores L1::no_allocate (tess_gpu_store) */
-    enum { NA = RUN >= 100, RB = RUN >= 100 ? RUN - 100 : RUN };
-    if constexpr (RB == 1) {
-        tess_gpu_q_tile<R, LATTICE, COLL, VARIANT, LINKS, PAT, PAIRPF, NA>(src, dst, a, blockIdx.x);
-    } else {
-        /* RB < 0: the control, -RB units strided by the grid (the same loop, no x-neighbours in a block's run) */
-        enum { NR = RB < 0 ? -RB : RB };
-#pragma unroll 1
-        for (int r = 0; r < NR; r++) {
-            if (r)
-                __syncthreads();
-            tess_gpu_q_tile<R, LATTICE, COLL, VARIANT, LINKS, PAT, PAIRPF, NA>(
-                src, dst, a, RB > 0 ? blockIdx.x * NR + r : blockIdx.x + r * gridDim.x);
-        }
-    }
 }
 
 #endif
