@@ -6,7 +6,8 @@
 # `before` or `after`, SETTING `-` or NAME=VALUE[,NAME=VALUE], an environment), Nsight Compute's memory counters of
 # the tile kernel (AAS_NCU: ROW@BINARY@SETTING[@COUNT[@stalls|breakdown]], COUNT launches of tess_gpu_q_step from the
 # third, default 1, so 2 takes an AA odd step and the even one after it; `stalls` adds a second pass for the warps'
-# stall reasons per issue, `breakdown` one for the sub-units of the L2's and L1's throughput; each skipped with under
+# stall reasons per issue, `breakdown` one for the sub-units of the L2's and L1's throughput, `l1` one for L1's hit
+# rate, the L2's requests and the fabric between the L2's partitions; each skipped with under
 # 60 s + AAS_NCU_RESERVE left) and the tests; prints the tile kernels' registers, the tests and the bench rows last.
 # Rows: c27 (D3Q27 cavity3d 256^3, AB and AA, FP64 and FP32), c27aa (its AA only), c27aad (its AA FP64 only), c27ab
 # (its AB only), c19 / c19aa / c19ab (the same for D3Q19), c19aas / c19aad (D3Q19 AA FP32 / FP64 only), s5aa (s5's AA only), s5
@@ -94,6 +95,7 @@ for item in ${AAS_NCU:-}; do
     stm=
     [ "$st" = stalls ] && stm="regex:smsp__average_warps_issue_stalled_.*_per_issue_active\\.ratio"
     [ "$st" = breakdown ] && stm="breakdown:lts__throughput.avg.pct_of_peak_sustained_elapsed,breakdown:l1tex__throughput.avg.pct_of_peak_sustained_active"
+    [ "$st" = l1 ] && stm="l1tex__t_sector_hit_rate.pct,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_write.sum,lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
     for m in "$metrics" ${stm:+"$stm"}; do
         i=$((i + 1))
         [ "$(left)" -lt $((60 + ${AAS_NCU_RESERVE:-0})) ] && { echo "ncu $item skipped: time"; continue; }

@@ -471,6 +471,30 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_own_prefetch {
     enum { value = PAT == TESS_GPU_AA_EVEN && LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 };
 };
 
+/* Whether AA's odd step stores without allocating L1 lines (st.global.L1::no_allocate; NA in the kernel) in the
+ * kernels without curved links: where it measured faster on the H100 (docs/performance-notes.md, "GPU AA: an x-run
+ * sweep for the odd step", call 3): D3Q19 FP64 (paired), LBGK +0.8% in the pair (odd step 2,103 -> 2,069 us, DRAM
+ * bytes -1.6%); D3Q19 FP32 -0.3% and D3Q27 FP64 -0.5% (not taken). */
+template <typename R, int LATTICE, int PAT> struct tess_gpu_q_store_na {
+    enum { value = PAT == TESS_GPU_AA_ODD && LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 8 };
+};
+
+/* A store of the AA odd step, with NA without allocating an L1 line (CUDA; HIP: a plain store). The same value
+ * either way: a cache hint. */
+template <bool NA, typename R> static __device__ __forceinline__ void tess_gpu_store(R *p, R v)
+{
+#if defined(TESS_GPU_CUDA)
+    if constexpr (NA && sizeof(R) == 8)
+        asm volatile("st.global.L1::no_allocate.f64 [%0], %1;" ::"l"(p), "d"((double)v));
+    else if constexpr (NA)
+        asm volatile("st.global.L1::no_allocate.f32 [%0], %1;" ::"l"(p), "f"((float)v));
+    else
+        *p = v;
+#else
+    *p = v;
+#endif
+}
+
 /* Prefetch the 32-byte sector at p into L2: the load goes out, no register waits for it. CUDA only (HIP: nothing). */
 __device__ __forceinline__ void tess_gpu_prefetch_l2(const void *p)
 {
@@ -502,7 +526,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         MASKS = F64 && Q <= TESS_GPU_PACK_MASK_Q,
         PAIR = (PAIRPF || tess_gpu_q_pair<R, LATTICE, PAT>::value) && EX * EY == 16, /* two tiles a block */
         PF_OWN = (PAIRPF || tess_gpu_q_own_prefetch<R, LATTICE, PAT>::value) && VARIANT == TESS_KERNEL_FULL,
-        SECTORS = Q * 64 * (int)sizeof(R) / 32 /* of a tile's populations */
+        SECTORS = Q * 64 * (int)sizeof(R) / 32, /* of a tile's populations */
+        NA = tess_gpu_q_store_na<R, LATTICE, PAT>::value && !LINKS && VARIANT == TESS_KERNEL_FULL
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
@@ -754,7 +779,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             const int dl = (dx & (EX - 1)) + EX * ((dy & (EY - 1)) + EY * (dz & (EZ - 1)));
             const size_t at = (wet_down >> i) & 1u ? ((size_t)t * Q + L::opp(i)) * 64 + dl
                                                    : ((size_t)k * Q + i) * 64 + n;
-            dst[at] = f[i];
+            tess_gpu_store<NA>(dst + at, f[i]);
         }
         return;
     }
@@ -773,7 +798,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             const int dl = (dx & (EX - 1)) + EX * ((dy & (EY - 1)) + EY * (dz & (EZ - 1)));
             const size_t at = code == TESS_GPU_WET ? ((size_t)nb[slot] * Q + L::opp(i)) * 64 + dl
                                                    : ((size_t)k * Q + i) * 64 + n;
-            dst[at] = f[i];
+            tess_gpu_store<NA>(dst + at, f[i]);
         }
         return;
     }
