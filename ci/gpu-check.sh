@@ -76,6 +76,7 @@ configure() { # dir, reproducible
     cmake -S "$root" -B "$1" -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON -DTESSERA_WITH_HWLOC=OFF \
         -DTESSERA_WITH_CUDA=ON -DTESSERA_WITH_HIP=OFF -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
         "-DTESSERA_CUDA_ARCHITECTURES=$archs" -DTESSERA_GPU_RESOURCE_REPORT=ON -DTESSERA_REPRODUCIBLE="$2" \
+        "-DCMAKE_CUDA_COMPILER_LAUNCHER=$root/ci/nvcc-keep-report.sh" \
         "${cmake_extra[@]}" >"$1.configure.log" 2>&1 || return 1
     # The GPU targets first and on their own: the check must not depend on unrelated work in progress.
     cmake --build "$1" -j 8 --target test_gpu_vs_cpu_cuda test_gpu_variants_cuda test_matrix_cuda \
@@ -102,9 +103,9 @@ wait $p1 || { echo "fast build FAILED"; tail -30 /tmp/tess-fast.build.log /tmp/t
 [ $status -eq 0 ] || exit $status
 
 step "resource report (ptxas, fast build)"
-grep -E "Compiling entry|registers|stack frame" /tmp/tess-fast.build.log |
-    sed -E "s/.*entry function '([^']*)' for '(sm_[0-9]+)'.*/\1 \2/" | paste - - - |
-    sed -E 's/ptxas info +: //g; s/ +/ /g' | tee "$out/resources.txt"
+# Each object's report from its own file (ci/nvcc-keep-report.sh): the build log interleaves parallel compiles.
+find /tmp/tess-fast -name '*.ptxas' -exec cat {} + | awk -f "$root/ci/ptxas-report.awk" | sort -u |
+    tee "$out/resources.txt"
 
 if [ "$tests" = 1 ]; then
 step "GPU tests, fast build"
