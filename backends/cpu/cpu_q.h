@@ -23,6 +23,14 @@ typedef struct {
     int64_t dst; /* index into link_val */
 } tess_cpu_q_gather_t;
 
+/* One value a tile's AA sweep hands to the next step's links (build_prepass_gather, cpu_q.c): entry b (j * 64 + n)
+ * of the tile's collided buffer, which the sweep stores where the next step's pre-pass would read it, into entry
+ * dst of the next step's half of link_val. */
+typedef struct {
+    uint32_t dst; /* index into link_val's other half */
+    uint32_t b;   /* j * 64 + n in the tile's buffer */
+} tess_cpu_q_push_t;
+
 typedef struct tess_cpu_q {
     tess_backend_config_t cfg; /* first member */
     tess_params_t params;
@@ -71,6 +79,16 @@ typedef struct tess_cpu_q {
     tess_cpu_q_gather_t *pre_gather[2]; /* AA: the pre-pass's reads into link_val for a step that reads canonical
                                          * [0] or swapped [1], sorted by source (build_prepass_gather) */
     int64_t npre_gather[2];
+    /* AA, whole steps (q_step): each tile's sweep writes the values that the next step's pre-pass would read into
+     * the other half of link_val (link_alt), from its buffer, so that the next step skips the pre-pass's scattered
+     * reads. push[c]: the entries for a sweep that stores canonical [0] or swapped [1], by writing tile
+     * (push_start, ntiles + 1); NULL where some read has no single writer (the pre-pass then runs every step). */
+    tess_cpu_q_push_t *push[2];
+    int64_t *push_start[2];
+    void *link_alt;           /* the second half of link_val (2 R per link) with push; the step's halves alternate */
+    void *lv_now, *lv_next;   /* this step's half of link_val (read by its sweep) and the half it writes, or NULL */
+    int whole;                /* 1 while q_step runs whole steps (no distributed parts, no halo writes between) */
+    int64_t pushed_step;      /* the step (nsteps_done) whose link values the previous sweep wrote, else -1 */
     tess_cpu_fd_t fd;         /* finite-difference inlet/outlet nodes and their strain rates (pre-pass per step) */
     int reference;            /* tests: every tile through the full per-node function (tess_q_node_step) */
     tess_tiling_t shape;      /* lattice, q and extent only: for tess_state_index */
