@@ -434,15 +434,29 @@ static tess_status build_prepass_gather(tess_cpu_q_t *be, tess_error_t *err)
         be->npre_gather[sw] = 0;
     }
     free(be->link_alt);
+    free(be->link_vbase);
     be->link_alt = NULL;
+    be->link_vbase = NULL;
     be->pushed_step = -1;
     if (be->cfg.pattern != TESS_PATTERN_AA || be->params.wall == TESS_WALL_BOUNCE_BACK)
         return TESS_OK;
     const int64_t nl = be->tile_link[be->ntiles];
+    /* the values of the links that are not local packed in the sweep's order (cpu_q_link_nval): fewer lines of
+     * link_val to write and read than two entries for every link */
+    if (!(be->link_vbase = malloc(((size_t)be->ntiles + 1) * sizeof *be->link_vbase)))
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the link value ranges");
+    int64_t nv = 0;
+    for (int32_t k = 0; k < be->ntiles; k++) {
+        be->link_vbase[k] = nv;
+        for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++)
+            if (be->slots[l].i != TESS_LINK_NONE && !(be->link_local[l] & 1u))
+                nv += tess_cpu_q_link_nval(be->link_local[l] >> 1);
+    }
+    be->link_vbase[be->ntiles] = nv;
     const tess_pop_layout_t pop = be->grid.pop;
     const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)be->lattice);
     const int q = be->q;
-    int pushable = lat != NULL && 2 * nl <= (int64_t)UINT32_MAX;
+    int pushable = lat != NULL && nv <= (int64_t)UINT32_MAX;
     int64_t *wr[2] = {NULL, NULL}; /* per read: writing tile, buffer entry, link_val entry */
     for (int sw = 0; sw < 2; sw++) {
         tess_cpu_q_gather_t *ga = malloc((size_t)(2 * nl > 0 ? 2 * nl : 1) * sizeof *ga);
@@ -451,7 +465,7 @@ static tess_status build_prepass_gather(tess_cpu_q_t *be, tess_error_t *err)
             free(ga), free(wr[0]), free(wr[1]);
             return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the pre-pass's link reads");
         }
-        int64_t n = 0;
+        int64_t n = 0, v = 0; /* reads, values */
 #define ADD_READ(m_, j_, dst_)                                                                                     \
     do {                                                                                                           \
         int32_t kw_ = 0;                                                                                           \
@@ -468,13 +482,14 @@ static tess_status build_prepass_gather(tess_cpu_q_t *be, tess_error_t *err)
                 const int form = be->link_local[l] >> 1, i = sl->i, kd = sl->kd;
                 const int64_t x = 64 * (int64_t)k + sl->node, n1 = sl->n1, n2 = sl->n2;
                 if (form == TESS_BOUZIDI_BEFORE2) {
-                    ADD_READ(sw ? n1 : n2, sw ? i : kd, 2 * l);
+                    ADD_READ(sw ? n1 : n2, sw ? i : kd, v);
                 } else {
                     if (n1 / 64 != k)
-                        ADD_READ(sw ? n1 : x, sw ? kd : i, 2 * l);
+                        ADD_READ(sw ? n1 : x, sw ? kd : i, v);
                     if (form == TESS_BOUZIDI_AFTER2)
-                        ADD_READ(sw && n2 >= 0 ? n2 : n1, sw && n2 >= 0 ? kd : i, 2 * l + 1);
+                        ADD_READ(sw && n2 >= 0 ? n2 : n1, sw && n2 >= 0 ? kd : i, v + 1);
                 }
+                v += tess_cpu_q_link_nval(form);
             }
 #undef ADD_READ
         qsort(ga, (size_t)n, sizeof *ga, gather_cmp);
@@ -484,7 +499,7 @@ static tess_status build_prepass_gather(tess_cpu_q_t *be, tess_error_t *err)
     }
     /* the hand-over lists: the reads of a step that reads in convention sw, by the tile of the sweep before (which
      * stores in that convention) that writes them, each tile's in link_val's order */
-    if (pushable && !(be->link_alt = malloc(2 * (size_t)(nl > 0 ? nl : 1) * tess_precision_size(be->cfg.precision))))
+    if (pushable && !(be->link_alt = malloc((size_t)(nv > 0 ? nv : 1) * tess_precision_size(be->cfg.precision))))
         pushable = 0;
     for (int sw = 0; sw < 2 && pushable; sw++) {
         const int64_t n = be->npre_gather[sw];
@@ -677,8 +692,9 @@ static size_t q_bytes(const tess_backend_t *b)
            (size_t)(be->npre_gather[0] + be->npre_gather[1]) * sizeof(tess_cpu_q_gather_t) +
            (be->link_alt ? (size_t)(be->npre_gather[0] + be->npre_gather[1]) * sizeof(tess_cpu_q_push_t) +
                                2 * ((size_t)be->ntiles + 1) * sizeof(int64_t) +
-                               2 * (size_t)be->tile_link[be->ntiles] * tess_precision_size(be->cfg.precision)
-                         : 0);
+                               (size_t)be->link_vbase[be->ntiles] * tess_precision_size(be->cfg.precision)
+                         : 0) +
+           (be->link_vbase ? ((size_t)be->ntiles + 1) * sizeof(int64_t) : 0);
 }
 
 static void q_describe(const tess_backend_t *b, char *buf, size_t len)
@@ -719,6 +735,7 @@ static void q_destroy(tess_backend_t *b)
     free(be->push_start[0]);
     free(be->push_start[1]);
     free(be->link_alt);
+    free(be->link_vbase);
     free(be->tile_special);
     free(be->fix);
     free(be->fix_start);

@@ -74,8 +74,10 @@ typedef struct tess_cpu_q {
                                * of its Bouzidi rule (tess_q_bouzidi_coefs) */
     void *link_coef;          /* per curved link: its rule's three coefficients and its wall term (4 R), computed
                                * at initialise (tess_q_bouzidi_coefs), so that a step only applies the rule */
-    void *link_val;           /* two R per curved link (the slots' order): AA, the pre-pass's reads of a link that is not
-                               * local (those its own tile cannot supply, cpu_q_prepass); MR, the link's value */
+    void *link_val;           /* two R per curved link: AA, the pre-pass's reads of the links that are not local (those
+                               * their own tile cannot supply, cpu_q_prepass), packed from link_vbase[k] for tile k's,
+                               * one value a link in the sweep's order (two for the AFTER2 form); MR, the link's value */
+    int64_t *link_vbase;      /* AA with curved links: per tile (ntiles + 1) its first entry of link_val */
     tess_cpu_q_gather_t *pre_gather[2]; /* AA: the pre-pass's reads into link_val for a step that reads canonical
                                          * [0] or swapped [1], sorted by source (build_prepass_gather) */
     int64_t npre_gather[2];
@@ -115,6 +117,13 @@ enum { TESS_CPU_Q_LINK_OFF = 0xfe };
 static inline int tess_cpu_q_link_sort_key(unsigned i, unsigned local)
 {
     return i == TESS_LINK_NONE ? 255 : (local & 1u ? 0 : 16) + (int)(local >> 1);
+}
+
+/* The AA pre-pass's values of a link that is not local, by its form (cpu_q_link_pre): f*_kd(x + 2 c_i) for the
+ * quadratic q < 1/2 form, f*_i(x) for the linear q >= 1/2 one, and f*_i(x + c_i) as well for the quadratic one. */
+static inline int tess_cpu_q_link_nval(int form)
+{
+    return form == TESS_BOUZIDI_AFTER2 ? 2 : 1;
 }
 
 extern const tess_backend_ops_t tess_cpu_q_ops;

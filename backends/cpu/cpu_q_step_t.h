@@ -62,7 +62,7 @@ static void TESS_QFN(cpu_q_prepass)(tess_cpu_q_t *be, const R *f, int conv, int 
     /* the reads of the links that are not local, in address order (build_prepass_gather, cpu_q.c): only what a
      * link's own tile cannot supply in the sweep (cpu_q_link_local's reasoning), fb2 for the quadratic q < 1/2
      * form, fi for the q >= 1/2 forms when x + c_i is in another tile, and fi1 for the quadratic q >= 1/2 form;
-     * link_val holds two values per link; this step's half (lv_now) */
+     * link_val holds them packed by tile (link_vbase); this step's half (lv_now) */
     R *link_val = (R *)be->lv_now;
     const int sw = conv == TESS_Q_SWAPPED;
     const tess_cpu_q_gather_t *ga = be->pre_gather[sw];
@@ -257,10 +257,11 @@ static int TESS_QFN(cpu_q_next_link_lines)(const tess_cpu_q_t *be, int32_t k, in
         return 0;
     const int64_t l0 = be->tile_link[k], l1 = be->tile_link[k + 1];
     const R *coef = (const R *)be->link_coef, *val = (const R *)be->lv_now;
+    const int64_t v0 = use_buf ? be->link_vbase[k] : 0, v1 = use_buf ? be->link_vbase[k + 1] : 0;
     const char *lo[4] = {(const char *)(be->slots + l0), (const char *)be->link_local + l0,
-                         (const char *)(coef + 4 * l0), (const char *)(val + 2 * l0)};
+                         (const char *)(coef + 4 * l0), (const char *)(val + v0)};
     const char *hi[4] = {(const char *)(be->slots + l1), (const char *)be->link_local + l1,
-                         (const char *)(coef + 4 * l1), (const char *)(val + 2 * l1)};
+                         (const char *)(coef + 4 * l1), (const char *)(val + v1)};
     int n = 0;
     for (int a = 0; a < (use_buf ? 4 : 3); a++)
         for (const char *q = (const char *)((uintptr_t)lo[a] & ~(uintptr_t)63); q < hi[a] && n < 48; q += 64)
@@ -285,8 +286,12 @@ static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_
     if (p->collision == TESS_COLLISION_LBGK && !p->use_force) {
         const int per = (npf + 7) / 8, lper = (nlf + 7) / 8;
         for (int c = 0; c < 8; c++) {
-            for (int j = c * lper; j < nlf && j < (c + 1) * lper; j++)
-                __builtin_prefetch(lf[j], 0, 3);
+            if (l1)
+                for (int j = c * lper; j < nlf && j < (c + 1) * lper; j++)
+                    __builtin_prefetch(lf[j], 0, 3);
+            else /* into L2 as the populations (Zen 4: the quadratic bed's step 2-3% shorter than into L1) */
+                for (int j = c * lper; j < nlf && j < (c + 1) * lper; j++)
+                    __builtin_prefetch(lf[j], 0, 2);
             if (l1)
                 for (int j = c * per; j < npf && j < (c + 1) * per; j++)
                     __builtin_prefetch(pf[j], 1, 3);
@@ -360,16 +365,18 @@ __attribute__((always_inline)) static inline R TESS_QFN(cpu_q_link_pre)(const TE
                                          form == TESS_BOUZIDI_AFTER2 ? st[1] : (R)0, c[3]);
 }
 
-/* The AA sweep's links of one form that are not local (cpu_q_link_pre); returns where the run ends. */
+/* The AA sweep's links of one form that are not local (cpu_q_link_pre), their pre-pass values from *st on
+ * (tess_cpu_q_link_nval a link; *st moves past them); returns where the run ends. */
 __attribute__((always_inline)) static inline int64_t TESS_QFN(cpu_q_links_pre)(
     TESS_QFN(cpu_q_buffer) *buf, const R *self, int64_t ds, const tess_link_slot_t *slots, const uint8_t *flags,
-    const R *coef, const R *link_val, int32_t k, int64_t l, int64_t l1, int form)
+    const R *coef, const R **st, int32_t k, int64_t l, int64_t l1, int form)
 {
-    for (; l < l1 && flags[l] == (unsigned)(form << 1); l++) {
+    const R *v = *st;
+    for (; l < l1 && flags[l] == (unsigned)(form << 1); l++, v += tess_cpu_q_link_nval(form)) {
         const tess_link_slot_t *sl = &slots[l];
-        buf->f[sl->i][sl->node] =
-            TESS_QFN(cpu_q_link_pre)(buf, self, ds, sl, coef + 4 * l, link_val + 2 * l, k, form);
+        buf->f[sl->i][sl->node] = TESS_QFN(cpu_q_link_pre)(buf, self, ds, sl, coef + 4 * l, v, k, form);
     }
+    *st = v;
     return l;
 }
 
@@ -444,6 +451,7 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                 }
                 int64_t l = be->tile_link[k];
                 const int64_t l1 = be->tile_link[k + 1];
+                const R *st = link_val; /* AA: the next pre-pass value (link_vbase) */
                 if (curved) { /* runs of one form (sort_links, cpu_q.c), each loop with its form a constant */
                     const uint8_t *lk = be->link_local;
                     l = TESS_QFN(cpu_q_links_local)(&buf, self, ds, slots, lk, coef, l, l1, TESS_BOUZIDI_HALFWAY);
@@ -451,11 +459,11 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                     l = TESS_QFN(cpu_q_links_local)(&buf, self, ds, slots, lk, coef, l, l1, TESS_BOUZIDI_BEFORE2);
                     l = TESS_QFN(cpu_q_links_local)(&buf, self, ds, slots, lk, coef, l, l1, TESS_BOUZIDI_AFTER1);
                     l = TESS_QFN(cpu_q_links_local)(&buf, self, ds, slots, lk, coef, l, l1, TESS_BOUZIDI_AFTER2);
-                    if (use_buf) {
-                        const R *lv = link_val;
-                        l = TESS_QFN(cpu_q_links_pre)(&buf, self, ds, slots, lk, coef, lv, k, l, l1, TESS_BOUZIDI_BEFORE2);
-                        l = TESS_QFN(cpu_q_links_pre)(&buf, self, ds, slots, lk, coef, lv, k, l, l1, TESS_BOUZIDI_AFTER1);
-                        l = TESS_QFN(cpu_q_links_pre)(&buf, self, ds, slots, lk, coef, lv, k, l, l1, TESS_BOUZIDI_AFTER2);
+                    if (use_buf) { /* the tile's values packed from link_vbase[k], in this order */
+                        st = link_val + be->link_vbase[k];
+                        l = TESS_QFN(cpu_q_links_pre)(&buf, self, ds, slots, lk, coef, &st, k, l, l1, TESS_BOUZIDI_BEFORE2);
+                        l = TESS_QFN(cpu_q_links_pre)(&buf, self, ds, slots, lk, coef, &st, k, l, l1, TESS_BOUZIDI_AFTER1);
+                        l = TESS_QFN(cpu_q_links_pre)(&buf, self, ds, slots, lk, coef, &st, k, l, l1, TESS_BOUZIDI_AFTER2);
                     }
                 }
                 if (curved) /* what the runs left: AB's links that are not local, links whose rule does not apply */
@@ -467,9 +475,10 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                         R v;
                         if (flags & 1u)
                             v = TESS_QFN(cpu_q_link_local)(&buf, self, ds, sl, coef + 4 * l, (int)(flags >> 1));
-                        else if (use_buf) /* the pre-pass's values and the tile's own */
-                            v = TESS_QFN(cpu_q_link_pre)(&buf, self, ds, sl, coef + 4 * l, link_val + 2 * l, k,
-                                                         (int)(flags >> 1));
+                        else if (use_buf) { /* the pre-pass's values and the tile's own */
+                            v = TESS_QFN(cpu_q_link_pre)(&buf, self, ds, sl, coef + 4 * l, st, k, (int)(flags >> 1));
+                            st += tess_cpu_q_link_nval((int)(flags >> 1));
+                        }
                         else
                             v = TESS_QFN(cpu_q_link_value)(be, src, conv_in, k, l);
                         buf.f[sl->i][sl->node] = v;
