@@ -387,27 +387,93 @@ static int gather_cmp(const void *a, const void *b)
     return x->src != y->src ? (x->src < y->src ? -1 : 1) : (x->dst > y->dst) - (x->dst < y->dst);
 }
 
+/* Where the previous sweep stored the population of node m (tile node index), slot j, that a step reading in
+ * convention sw finds there: the writing tile (*kw) and its buffer entry (*b). A step that reads canonical follows
+ * one that stored canonical, each tile its own nodes' slots from its buffer; a step that reads swapped follows one
+ * that stored swapped (cpu_q_sweep: slot j of m is written by node m + c_j with its f*_opp(j) where m + c_j is wet,
+ * else by m's own fix-up with its f*_j). Returns 0 where m is not wet (no such writer). */
+static int push_writer(const tess_cpu_q_t *be, const tess_lattice_t *lat, int sw, int64_t m, int j, int32_t *kw,
+                       uint32_t *b)
+{
+    const tess_params_t *p = &be->params;
+    if (m < 0 || !tess_q_kind_is_wet(p->mat[be->node_type[m]].kind))
+        return 0;
+    const int32_t k = (int32_t)(m >> 6);
+    const int n = (int)(m & 63);
+    *kw = k, *b = (uint32_t)(j * 64 + n);
+    if (!sw)
+        return 1;
+    int x = n % be->ex, y = (n / be->ex) % be->ey, z = n / (be->ex * be->ey);
+    const int32_t kn = tess_q_grid_move(&be->grid, k, &x, &y, &z, lat->c[j][0], lat->c[j][1], lat->c[j][2]);
+    if (tess_q_kind_is_wet(p->mat[tess_q_grid_type(&be->grid, kn, x, y, z)].kind))
+        *kw = kn, *b = (uint32_t)(lat->opp[j] * 64 + tess_q_grid_local(&be->grid, x, y, z));
+    return 1;
+}
+
+static int push_cmp(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b; /* by writing tile, then by link_val entry */
+    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[2] > y[2]) - (x[2] < y[2]);
+}
+
 /* The AA pre-pass's reads of the curved links that are not local (cpu_q_prepass: what a link's own tile cannot
  * supply in the sweep), one list per convention the step reads, sorted by where they read: in the links' order
  * every read is a miss somewhere in the populations, in address order the reads of each direction stream. The
- * same values land in the same entries of link_val, so the order changes no bit. */
+ * same values land in the same entries of link_val, so the order changes no bit. Beside them the same reads by the
+ * tile whose sweep stores the value (push_writer), for whole steps: the sweep before hands them over from its
+ * buffer (the value it stores, so the same bits), and the pre-pass's reads go. */
 static tess_status build_prepass_gather(tess_cpu_q_t *be, tess_error_t *err)
 {
     for (int sw = 0; sw < 2; sw++) {
         free(be->pre_gather[sw]);
+        free(be->push[sw]);
+        free(be->push_start[sw]);
         be->pre_gather[sw] = NULL;
+        be->push[sw] = NULL;
+        be->push_start[sw] = NULL;
         be->npre_gather[sw] = 0;
     }
+    free(be->link_alt);
+    free(be->link_vbase);
+    be->link_alt = NULL;
+    be->link_vbase = NULL;
+    be->pushed_step = -1;
     if (be->cfg.pattern != TESS_PATTERN_AA || be->params.wall == TESS_WALL_BOUNCE_BACK)
         return TESS_OK;
     const int64_t nl = be->tile_link[be->ntiles];
+    /* the values of the links that are not local packed in the sweep's order (cpu_q_link_nval): fewer lines of
+     * link_val to write and read than two entries for every link */
+    if (!(be->link_vbase = malloc(((size_t)be->ntiles + 1) * sizeof *be->link_vbase)))
+        return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the link value ranges");
+    int64_t nv = 0;
+    for (int32_t k = 0; k < be->ntiles; k++) {
+        be->link_vbase[k] = nv;
+        for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++)
+            if (be->slots[l].i != TESS_LINK_NONE && !(be->link_local[l] & 1u))
+                nv += tess_cpu_q_link_nval(be->link_local[l] >> 1);
+    }
+    be->link_vbase[be->ntiles] = nv;
     const tess_pop_layout_t pop = be->grid.pop;
+    const tess_lattice_t *lat = tess_lattice_get((tess_lattice_id)be->lattice);
     const int q = be->q;
+    int pushable = lat != NULL && nv <= (int64_t)UINT32_MAX;
+    int64_t *wr[2] = {NULL, NULL}; /* per read: writing tile, buffer entry, link_val entry */
     for (int sw = 0; sw < 2; sw++) {
         tess_cpu_q_gather_t *ga = malloc((size_t)(2 * nl > 0 ? 2 * nl : 1) * sizeof *ga);
-        if (!ga)
+        wr[sw] = malloc((size_t)(2 * nl > 0 ? 2 * nl : 1) * 3 * sizeof *wr[sw]);
+        if (!ga || !wr[sw]) {
+            free(ga), free(wr[0]), free(wr[1]);
             return tess_fail(err, TESS_ERR_NOMEM, "out of memory for the pre-pass's link reads");
-        int64_t n = 0;
+        }
+        int64_t n = 0, v = 0; /* reads, values */
+#define ADD_READ(m_, j_, dst_)                                                                                     \
+    do {                                                                                                           \
+        int32_t kw_ = 0;                                                                                           \
+        uint32_t b_ = 0;                                                                                           \
+        pushable = pushable && push_writer(be, lat, sw, (m_), (j_), &kw_, &b_);                                    \
+        wr[sw][3 * n] = kw_, wr[sw][3 * n + 1] = b_, wr[sw][3 * n + 2] = (dst_);                                   \
+        ga[n++] = (tess_cpu_q_gather_t){tess_pop_index(pop, q, (m_) >> 6, (j_), (int)((m_) & 63)), (dst_)};       \
+    } while (0)
         for (int32_t k = 0; k < be->ntiles; k++)
             for (int64_t l = be->tile_link[k]; l < be->tile_link[k + 1]; l++) {
                 const tess_link_slot_t *sl = &be->slots[l];
@@ -415,26 +481,49 @@ static tess_status build_prepass_gather(tess_cpu_q_t *be, tess_error_t *err)
                     continue;
                 const int form = be->link_local[l] >> 1, i = sl->i, kd = sl->kd;
                 const int64_t x = 64 * (int64_t)k + sl->node, n1 = sl->n1, n2 = sl->n2;
-                int64_t m = 0;
-                int j = 0;
                 if (form == TESS_BOUZIDI_BEFORE2) {
-                    m = sw ? n1 : n2, j = sw ? i : kd;
-                    ga[n++] = (tess_cpu_q_gather_t){tess_pop_index(pop, q, m >> 6, j, (int)(m & 63)), 2 * l};
+                    ADD_READ(sw ? n1 : n2, sw ? i : kd, v);
                 } else {
-                    if (n1 / 64 != k) {
-                        m = sw ? n1 : x, j = sw ? kd : i;
-                        ga[n++] = (tess_cpu_q_gather_t){tess_pop_index(pop, q, m >> 6, j, (int)(m & 63)), 2 * l};
-                    }
-                    if (form == TESS_BOUZIDI_AFTER2) {
-                        m = sw && n2 >= 0 ? n2 : n1, j = sw && n2 >= 0 ? kd : i;
-                        ga[n++] = (tess_cpu_q_gather_t){tess_pop_index(pop, q, m >> 6, j, (int)(m & 63)), 2 * l + 1};
-                    }
+                    if (n1 / 64 != k)
+                        ADD_READ(sw ? n1 : x, sw ? kd : i, v);
+                    if (form == TESS_BOUZIDI_AFTER2)
+                        ADD_READ(sw && n2 >= 0 ? n2 : n1, sw && n2 >= 0 ? kd : i, v + 1);
                 }
+                v += tess_cpu_q_link_nval(form);
             }
+#undef ADD_READ
         qsort(ga, (size_t)n, sizeof *ga, gather_cmp);
         tess_cpu_q_gather_t *fit = n > 0 ? realloc(ga, (size_t)n * sizeof *ga) : NULL; /* 2 per link at most */
         be->pre_gather[sw] = fit ? fit : ga;
         be->npre_gather[sw] = n;
+    }
+    /* the hand-over lists: the reads of a step that reads in convention sw, by the tile of the sweep before (which
+     * stores in that convention) that writes them, each tile's in link_val's order */
+    if (pushable && !(be->link_alt = malloc((size_t)(nv > 0 ? nv : 1) * tess_precision_size(be->cfg.precision))))
+        pushable = 0;
+    for (int sw = 0; sw < 2 && pushable; sw++) {
+        const int64_t n = be->npre_gather[sw];
+        qsort(wr[sw], (size_t)n, 3 * sizeof *wr[sw], push_cmp); /* by tile, each tile's in link_val's order */
+        if (!(be->push[sw] = malloc((size_t)(n > 0 ? n : 1) * sizeof *be->push[sw])) ||
+            !(be->push_start[sw] = calloc((size_t)be->ntiles + 1, sizeof *be->push_start[sw]))) {
+            pushable = 0;
+            break;
+        }
+        for (int64_t e = 0; e < n; e++) {
+            be->push_start[sw][wr[sw][3 * e] + 1]++;
+            be->push[sw][e] = (tess_cpu_q_push_t){(uint32_t)wr[sw][3 * e + 2], (uint32_t)wr[sw][3 * e + 1]};
+        }
+        for (int32_t k = 0; k < be->ntiles; k++)
+            be->push_start[sw][k + 1] += be->push_start[sw][k];
+    }
+    free(wr[0]), free(wr[1]);
+    if (!pushable) { /* the pre-pass every step */
+        for (int sw = 0; sw < 2; sw++) {
+            free(be->push[sw]), free(be->push_start[sw]);
+            be->push[sw] = NULL, be->push_start[sw] = NULL;
+        }
+        free(be->link_alt);
+        be->link_alt = NULL;
     }
     return TESS_OK;
 }
@@ -523,6 +612,8 @@ static tess_status q_initialise(tess_backend_t *b, const tess_params_t *p, const
 void tess_cpu_q_step_tiles(tess_cpu_q_t *be, int32_t k0, int32_t k1, int part)
 {
     be->grid.step = be->params.step0 + be->nsteps_done + 1; /* time-dependent inlets (tess_q_step.h) */
+    if (!be->whole) /* parts of a distributed step: halo values written between steps, no hand-over */
+        be->pushed_step = -1;
     if (be->fd.n && (part & TESS_CPU_Q_FIRST)) { /* the fd nodes' strain rates from the state the step starts from */
         const int mr = be->cfg.pattern == TESS_PATTERN_MR, aa = be->cfg.pattern == TESS_PATTERN_AA;
         const void *state = be->f[aa ? 0 : be->cur];
@@ -559,8 +650,10 @@ static tess_status q_step(tess_backend_t *b, int nsteps, tess_error_t *err)
     tess_cpu_q_t *be = qbe(b);
     if (!be->f[0])
         return tess_fail(err, TESS_ERR_INPUT, "step called before upload_geometry and initialise");
+    be->whole = 1; /* nothing writes the populations between these steps: the sweeps hand over link values */
     for (int s = 0; s < nsteps; s++)
         tess_cpu_q_step_tiles(be, 0, be->ntiles, TESS_CPU_Q_FIRST | TESS_CPU_Q_LAST);
+    be->whole = 0;
     return TESS_OK;
 }
 
@@ -596,7 +689,12 @@ static size_t q_bytes(const tess_backend_t *b)
            (size_t)be->nspecial * (be->q * tess_precision_size(be->cfg.precision) + sizeof(int64_t) + 1) +
            (size_t)be->nfix * sizeof(tess_cpu_q_fix_t) +
            (be->fix_end ? (size_t)be->ntiles * sizeof(int64_t) : 0) + tess_cpu_fd_bytes(&be->fd, be->ntiles) +
-           (size_t)(be->npre_gather[0] + be->npre_gather[1]) * sizeof(tess_cpu_q_gather_t);
+           (size_t)(be->npre_gather[0] + be->npre_gather[1]) * sizeof(tess_cpu_q_gather_t) +
+           (be->link_alt ? (size_t)(be->npre_gather[0] + be->npre_gather[1]) * sizeof(tess_cpu_q_push_t) +
+                               2 * ((size_t)be->ntiles + 1) * sizeof(int64_t) +
+                               (size_t)be->link_vbase[be->ntiles] * tess_precision_size(be->cfg.precision)
+                         : 0) +
+           (be->link_vbase ? ((size_t)be->ntiles + 1) * sizeof(int64_t) : 0);
 }
 
 static void q_describe(const tess_backend_t *b, char *buf, size_t len)
@@ -632,6 +730,12 @@ static void q_destroy(tess_backend_t *b)
     free(be->link_coef);
     free(be->pre_gather[0]);
     free(be->pre_gather[1]);
+    free(be->push[0]);
+    free(be->push[1]);
+    free(be->push_start[0]);
+    free(be->push_start[1]);
+    free(be->link_alt);
+    free(be->link_vbase);
     free(be->tile_special);
     free(be->fix);
     free(be->fix_start);

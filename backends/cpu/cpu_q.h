@@ -23,6 +23,14 @@ typedef struct {
     int64_t dst; /* index into link_val */
 } tess_cpu_q_gather_t;
 
+/* One value a tile's AA sweep hands to the next step's links (build_prepass_gather, cpu_q.c): entry b (j * 64 + n)
+ * of the tile's collided buffer, which the sweep stores where the next step's pre-pass would read it, into entry
+ * dst of the next step's half of link_val. */
+typedef struct {
+    uint32_t dst; /* index into link_val's other half */
+    uint32_t b;   /* j * 64 + n in the tile's buffer */
+} tess_cpu_q_push_t;
+
 typedef struct tess_cpu_q {
     tess_backend_config_t cfg; /* first member */
     tess_params_t params;
@@ -66,11 +74,23 @@ typedef struct tess_cpu_q {
                                * of its Bouzidi rule (tess_q_bouzidi_coefs) */
     void *link_coef;          /* per curved link: its rule's three coefficients and its wall term (4 R), computed
                                * at initialise (tess_q_bouzidi_coefs), so that a step only applies the rule */
-    void *link_val;           /* two R per curved link (the slots' order): AA, the pre-pass's reads of a link that is not
-                               * local (those its own tile cannot supply, cpu_q_prepass); MR, the link's value */
+    void *link_val;           /* two R per curved link: AA, the pre-pass's reads of the links that are not local (those
+                               * their own tile cannot supply, cpu_q_prepass), packed from link_vbase[k] for tile k's,
+                               * one value a link in the sweep's order (two for the AFTER2 form); MR, the link's value */
+    int64_t *link_vbase;      /* AA with curved links: per tile (ntiles + 1) its first entry of link_val */
     tess_cpu_q_gather_t *pre_gather[2]; /* AA: the pre-pass's reads into link_val for a step that reads canonical
                                          * [0] or swapped [1], sorted by source (build_prepass_gather) */
     int64_t npre_gather[2];
+    /* AA, whole steps (q_step): each tile's sweep writes the values that the next step's pre-pass would read into
+     * the other half of link_val (link_alt), from its buffer, so that the next step skips the pre-pass's scattered
+     * reads. push[c]: the entries for a sweep that stores canonical [0] or swapped [1], by writing tile
+     * (push_start, ntiles + 1); NULL where some read has no single writer (the pre-pass then runs every step). */
+    tess_cpu_q_push_t *push[2];
+    int64_t *push_start[2];
+    void *link_alt;           /* the second half of link_val (2 R per link) with push; the step's halves alternate */
+    void *lv_now, *lv_next;   /* this step's half of link_val (read by its sweep) and the half it writes, or NULL */
+    int whole;                /* 1 while q_step runs whole steps (no distributed parts, no halo writes between) */
+    int64_t pushed_step;      /* the step (nsteps_done) whose link values the previous sweep wrote, else -1 */
     tess_cpu_fd_t fd;         /* finite-difference inlet/outlet nodes and their strain rates (pre-pass per step) */
     int reference;            /* tests: every tile through the full per-node function (tess_q_node_step) */
     tess_tiling_t shape;      /* lattice, q and extent only: for tess_state_index */
@@ -97,6 +117,13 @@ enum { TESS_CPU_Q_LINK_OFF = 0xfe };
 static inline int tess_cpu_q_link_sort_key(unsigned i, unsigned local)
 {
     return i == TESS_LINK_NONE ? 255 : (local & 1u ? 0 : 16) + (int)(local >> 1);
+}
+
+/* The AA pre-pass's values of a link that is not local, by its form (cpu_q_link_pre): f*_kd(x + 2 c_i) for the
+ * quadratic q < 1/2 form, f*_i(x) for the linear q >= 1/2 one, and f*_i(x + c_i) as well for the quadratic one. */
+static inline int tess_cpu_q_link_nval(int form)
+{
+    return form == TESS_BOUZIDI_AFTER2 ? 2 : 1;
 }
 
 extern const tess_backend_ops_t tess_cpu_q_ops;

@@ -41,7 +41,7 @@ static inline R TESS_QFN(cpu_q_link_value)(const tess_cpu_q_t *be, const R *f, i
 /* Pre-pass (AA): the incoming populations of the special nodes that the sweep does not reconstruct itself
  * (tess_cpu_q_t.special_sweep) and, of the curved links that are not local, the reads that their own tile cannot
  * supply in the sweep, read before the sweep writes. */
-static void TESS_QFN(cpu_q_prepass)(tess_cpu_q_t *be, const R *f, int conv)
+static void TESS_QFN(cpu_q_prepass)(tess_cpu_q_t *be, const R *f, int conv, int handed)
 {
     const tess_params_t *p = &be->params;
     const tess_q_grid_t *g = &be->grid;
@@ -57,13 +57,13 @@ static void TESS_QFN(cpu_q_prepass)(tess_cpu_q_t *be, const R *f, int conv)
         TESS_QFN(tess_q_gather_from)(p, g, f, (const R *)0, conv, k, x, y, z, be->links + be->node_link[node],
                                      be->node_nlink[node], tess_cpu_fd_strain_of(&be->fd, node), buf + s * TESS_QL_Q);
     }
-    if (p->wall == TESS_WALL_BOUNCE_BACK || be->reference)
+    if (p->wall == TESS_WALL_BOUNCE_BACK || be->reference || handed) /* handed: the sweep before wrote them */
         return;
     /* the reads of the links that are not local, in address order (build_prepass_gather, cpu_q.c): only what a
      * link's own tile cannot supply in the sweep (cpu_q_link_local's reasoning), fb2 for the quadratic q < 1/2
      * form, fi for the q >= 1/2 forms when x + c_i is in another tile, and fi1 for the quadratic q >= 1/2 form;
-     * link_val holds two values per link */
-    R *link_val = (R *)be->link_val;
+     * link_val holds them packed by tile (link_vbase); this step's half (lv_now) */
+    R *link_val = (R *)be->lv_now;
     const int sw = conv == TESS_Q_SWAPPED;
     const tess_cpu_q_gather_t *ga = be->pre_gather[sw];
 #pragma omp parallel for schedule(static) num_threads(be->nthreads)
@@ -249,18 +249,20 @@ static int TESS_QFN(cpu_q_next_lines)(const tess_cpu_q_t *be, const char *src, i
 }
 
 /* The lines of tile k's curved-link lists (slots, link_local, coefficients and, with use_buf, the pre-pass values;
- * at most 48), for a prefetch into L1 during the previous tile's collision (cpu_q_collide_tile): a tile's lists are a
- * few lines each, too short for the hardware prefetcher, so their first lines missed where the links began. */
+ * at most 48), for a prefetch during the previous tile's collision (cpu_q_collide_tile; into L1 or, with the
+ * population lines, into L2): a tile's lists are a few lines each, too short for the hardware prefetcher, so their
+ * first lines missed where the links began. */
 static int TESS_QFN(cpu_q_next_link_lines)(const tess_cpu_q_t *be, int32_t k, int use_buf, const char **lf)
 {
     if (k >= be->sweep_k1 || be->tile_link[k] == be->tile_link[k + 1])
         return 0;
     const int64_t l0 = be->tile_link[k], l1 = be->tile_link[k + 1];
-    const R *coef = (const R *)be->link_coef, *val = (const R *)be->link_val;
+    const R *coef = (const R *)be->link_coef, *val = (const R *)be->lv_now;
+    const int64_t v0 = use_buf ? be->link_vbase[k] : 0, v1 = use_buf ? be->link_vbase[k + 1] : 0;
     const char *lo[4] = {(const char *)(be->slots + l0), (const char *)be->link_local + l0,
-                         (const char *)(coef + 4 * l0), (const char *)(val + 2 * l0)};
+                         (const char *)(coef + 4 * l0), (const char *)(val + v0)};
     const char *hi[4] = {(const char *)(be->slots + l1), (const char *)be->link_local + l1,
-                         (const char *)(coef + 4 * l1), (const char *)(val + 2 * l1)};
+                         (const char *)(coef + 4 * l1), (const char *)(val + v1)};
     int n = 0;
     for (int a = 0; a < (use_buf ? 4 : 3); a++)
         for (const char *q = (const char *)((uintptr_t)lo[a] & ~(uintptr_t)63); q < hi[a] && n < 48; q += 64)
@@ -285,8 +287,12 @@ static void TESS_QFN(cpu_q_collide_tile)(const tess_params_t *p, TESS_QFN(cpu_q_
     if (p->collision == TESS_COLLISION_LBGK && !p->use_force) {
         const int per = (npf + 7) / 8, lper = (nlf + 7) / 8;
         for (int c = 0; c < 8; c++) {
-            for (int j = c * lper; j < nlf && j < (c + 1) * lper; j++)
-                __builtin_prefetch(lf[j], 0, 3);
+            if (l1)
+                for (int j = c * lper; j < nlf && j < (c + 1) * lper; j++)
+                    __builtin_prefetch(lf[j], 0, 3);
+            else /* into L2 as the populations (Zen 4: the quadratic bed's step 3-7% shorter in two profile pairs) */
+                for (int j = c * lper; j < nlf && j < (c + 1) * lper; j++)
+                    __builtin_prefetch(lf[j], 0, 2);
             if (l1)
                 for (int j = c * per; j < npf && j < (c + 1) * per; j++)
                     __builtin_prefetch(pf[j], 1, 3);
@@ -360,17 +366,29 @@ __attribute__((always_inline)) static inline R TESS_QFN(cpu_q_link_pre)(const TE
                                          form == TESS_BOUZIDI_AFTER2 ? st[1] : (R)0, c[3]);
 }
 
-/* The AA sweep's links of one form that are not local (cpu_q_link_pre); returns where the run ends. */
+/* The AA sweep's links of one form that are not local (cpu_q_link_pre), their pre-pass values from *st on
+ * (tess_cpu_q_link_nval a link; *st moves past them); returns where the run ends. */
 __attribute__((always_inline)) static inline int64_t TESS_QFN(cpu_q_links_pre)(
     TESS_QFN(cpu_q_buffer) *buf, const R *self, int64_t ds, const tess_link_slot_t *slots, const uint8_t *flags,
-    const R *coef, const R *link_val, int32_t k, int64_t l, int64_t l1, int form)
+    const R *coef, const R **st, int32_t k, int64_t l, int64_t l1, int form)
 {
-    for (; l < l1 && flags[l] == (unsigned)(form << 1); l++) {
+    const R *v = *st;
+    for (; l < l1 && flags[l] == (unsigned)(form << 1); l++, v += tess_cpu_q_link_nval(form)) {
         const tess_link_slot_t *sl = &slots[l];
-        buf->f[sl->i][sl->node] =
-            TESS_QFN(cpu_q_link_pre)(buf, self, ds, sl, coef + 4 * l, link_val + 2 * l, k, form);
+        buf->f[sl->i][sl->node] = TESS_QFN(cpu_q_link_pre)(buf, self, ds, sl, coef + 4 * l, v, k, form);
     }
+    *st = v;
     return l;
+}
+
+/* The next step's link values that a tile's buffer holds (tess_cpu_q_push_t) into their half of link_val. Scalar:
+ * GCC vectorised the loop into gathers and scatters, which Zen 4 runs slowly (a few entries a tile). */
+CPU_Q_NO_VECTORIZE static void TESS_QFN(cpu_q_hand_over)(R *lnext, const tess_cpu_q_push_t *pu, int64_t n,
+                                                         const TESS_QFN(cpu_q_buffer) *buf)
+{
+    const R *b = &buf->f[0][0];
+    for (int64_t e = 0; e < n; e++)
+        lnext[pu[e].dst] = b[pu[e].b];
 }
 
 /* One sweep over the tiles: every tile pulls all its links by rows without looking at node types, then a tile
@@ -390,8 +408,12 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
     const tess_q_grid_t *g = &be->grid;
     const int opp[TESS_QL_Q] = TESS_QL_OPP, w[TESS_QL_Q] = TESS_QL_W;
     const int curved = p->wall != TESS_WALL_BOUNCE_BACK;
-    const R *pre = (const R *)be->buf, *link_val = (const R *)be->link_val, *coef = (const R *)be->link_coef;
+    const R *pre = (const R *)be->buf, *link_val = (const R *)be->lv_now, *coef = (const R *)be->link_coef;
     const tess_link_slot_t *slots = be->slots;
+    /* AA, whole steps: the next step's link values that this sweep's stores write (build_prepass_gather) */
+    R *const lnext = use_buf ? (R *)be->lv_next : NULL;
+    const tess_cpu_q_push_t *const pu = lnext ? be->push[conv_out == TESS_Q_SWAPPED] : NULL;
+    const int64_t *const pus = lnext ? be->push_start[conv_out == TESS_Q_SWAPPED] : NULL;
     /* populations direction-major (cpu_q.h): tile k's direction i at k * ts + i * ds */
     const int64_t ts = tess_pop_tile_stride(g->pop, TESS_QL_Q), ds = tess_pop_dir_stride(g->pop);
 #pragma omp parallel num_threads(be->nthreads)
@@ -430,6 +452,7 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                 }
                 int64_t l = be->tile_link[k];
                 const int64_t l1 = be->tile_link[k + 1];
+                const R *st = link_val; /* AA: the next pre-pass value (link_vbase) */
                 if (curved) { /* runs of one form (sort_links, cpu_q.c), each loop with its form a constant */
                     const uint8_t *lk = be->link_local;
                     l = TESS_QFN(cpu_q_links_local)(&buf, self, ds, slots, lk, coef, l, l1, TESS_BOUZIDI_HALFWAY);
@@ -437,11 +460,11 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                     l = TESS_QFN(cpu_q_links_local)(&buf, self, ds, slots, lk, coef, l, l1, TESS_BOUZIDI_BEFORE2);
                     l = TESS_QFN(cpu_q_links_local)(&buf, self, ds, slots, lk, coef, l, l1, TESS_BOUZIDI_AFTER1);
                     l = TESS_QFN(cpu_q_links_local)(&buf, self, ds, slots, lk, coef, l, l1, TESS_BOUZIDI_AFTER2);
-                    if (use_buf) {
-                        const R *lv = link_val;
-                        l = TESS_QFN(cpu_q_links_pre)(&buf, self, ds, slots, lk, coef, lv, k, l, l1, TESS_BOUZIDI_BEFORE2);
-                        l = TESS_QFN(cpu_q_links_pre)(&buf, self, ds, slots, lk, coef, lv, k, l, l1, TESS_BOUZIDI_AFTER1);
-                        l = TESS_QFN(cpu_q_links_pre)(&buf, self, ds, slots, lk, coef, lv, k, l, l1, TESS_BOUZIDI_AFTER2);
+                    if (use_buf) { /* the tile's values packed from link_vbase[k], in this order */
+                        st = link_val + be->link_vbase[k];
+                        l = TESS_QFN(cpu_q_links_pre)(&buf, self, ds, slots, lk, coef, &st, k, l, l1, TESS_BOUZIDI_BEFORE2);
+                        l = TESS_QFN(cpu_q_links_pre)(&buf, self, ds, slots, lk, coef, &st, k, l, l1, TESS_BOUZIDI_AFTER1);
+                        l = TESS_QFN(cpu_q_links_pre)(&buf, self, ds, slots, lk, coef, &st, k, l, l1, TESS_BOUZIDI_AFTER2);
                     }
                 }
                 if (curved) /* what the runs left: AB's links that are not local, links whose rule does not apply */
@@ -453,9 +476,10 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
                         R v;
                         if (flags & 1u)
                             v = TESS_QFN(cpu_q_link_local)(&buf, self, ds, sl, coef + 4 * l, (int)(flags >> 1));
-                        else if (use_buf) /* the pre-pass's values and the tile's own */
-                            v = TESS_QFN(cpu_q_link_pre)(&buf, self, ds, sl, coef + 4 * l, link_val + 2 * l, k,
-                                                         (int)(flags >> 1));
+                        else if (use_buf) { /* the pre-pass's values and the tile's own */
+                            v = TESS_QFN(cpu_q_link_pre)(&buf, self, ds, sl, coef + 4 * l, st, k, (int)(flags >> 1));
+                            st += tess_cpu_q_link_nval((int)(flags >> 1));
+                        }
                         else
                             v = TESS_QFN(cpu_q_link_value)(be, src, conv_in, k, l);
                         buf.f[sl->i][sl->node] = v;
@@ -492,6 +516,8 @@ static void TESS_QFN(cpu_q_sweep)(tess_cpu_q_t *be, const R *src, R *dst, int co
             const char *lf[48];
             const int nlf = curved ? TESS_QFN(cpu_q_next_link_lines)(be, k + 1, use_buf, lf) : 0;
             TESS_QFN(cpu_q_collide_tile)(p, &buf, pf, npf, be->prefetch_l1, lf, nlf);
+            if (lnext && pus[k] < pus[k + 1]) /* the values this tile stores that the next step's links read */
+                TESS_QFN(cpu_q_hand_over)(lnext, pu + pus[k], pus[k + 1] - pus[k], &buf);
             R *out = dst + k * ts;
             if (conv_out == TESS_Q_CANON) {
                 if (src != dst) /* AB: the whole tile, no write-allocate */
@@ -584,6 +610,8 @@ void TESS_QFN(cpu_q_step)(tess_cpu_q_t *be, int part)
         be->cur = 1 - be->cur;
         return;
     }
+    be->lv_now = be->link_val; /* AA sets its half below */
+    be->lv_next = NULL;
     void (*sweep)(tess_cpu_q_t *, const R *, R *, int, int, int) =
         be->reference ? TESS_QFN(cpu_q_sweep_nodes) : TESS_QFN(cpu_q_sweep);
     if (be->cfg.pattern == TESS_PATTERN_AB) {
@@ -596,9 +624,19 @@ void TESS_QFN(cpu_q_step)(tess_cpu_q_t *be, int part)
     const int odd = (be->nsteps_done & 1) == 0;
     const int conv_in = odd ? TESS_Q_CANON : TESS_Q_SWAPPED, conv_out = odd ? TESS_Q_SWAPPED : TESS_Q_CANON;
     R *f = (R *)be->f[0];
+    /* link_val's halves alternate where the sweeps hand over the next step's link values (link_alt): a whole step
+     * (q_step, every tile) writes the other half, and the next step's pre-pass then has no links to read */
+    const int h = be->link_alt && (be->nsteps_done & 1);
+    be->lv_now = h ? be->link_alt : be->link_val;
+    be->lv_next = be->link_alt && be->whole && !be->reference && part == (TESS_CPU_Q_FIRST | TESS_CPU_Q_LAST) &&
+                          be->sweep_k0 == 0 && be->sweep_k1 == be->ntiles
+                      ? (h ? be->link_val : be->link_alt)
+                      : NULL;
     if (part & TESS_CPU_Q_FIRST)
-        TESS_QFN(cpu_q_prepass)(be, f, conv_in);
+        TESS_QFN(cpu_q_prepass)(be, f, conv_in, be->pushed_step == be->nsteps_done);
     sweep(be, f, f, conv_in, conv_out, 1);
+    if (part & TESS_CPU_Q_LAST)
+        be->pushed_step = be->lv_next ? be->nsteps_done + 1 : -1;
 }
 
 #undef CPU_Q_EX
