@@ -18,12 +18,15 @@ NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 # The fast (reproducible OFF) or reproducible configuration of a source tree, sm_90 only, with the resource report;
 # writes DIR.status (ok or failed) and DIR.cfg.log / DIR.build.log beside DIR.
 build() { # source, dir, reproducible, targets...
-    local s=$1 d=$2 r=$3
+    local s=$1 d=$2 r=$3 launcher=
     shift 3
+    # each object's ptxas report kept beside it (ci/nvcc-keep-report.sh), where the tree has the launcher
+    [ -x "$s/ci/nvcc-keep-report.sh" ] && launcher=$s/ci/nvcc-keep-report.sh
     { cmake -S "$s" -B "$d" -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON -DTESSERA_WITH_HWLOC=OFF \
         -DTESSERA_NATIVE=OFF -DTESSERA_WITH_CUDA=ON -DTESSERA_WITH_HIP=OFF \
         -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DTESSERA_CUDA_ARCHITECTURES=90 \
-        -DTESSERA_GPU_RESOURCE_REPORT=ON -DTESSERA_REPRODUCIBLE="$r" "${extra[@]}" >"$d.cfg.log" 2>&1 &&
+        -DTESSERA_GPU_RESOURCE_REPORT=ON -DTESSERA_REPRODUCIBLE="$r" "${extra[@]}" \
+        ${launcher:+"-DCMAKE_CUDA_COMPILER_LAUNCHER=$launcher"} >"$d.cfg.log" 2>&1 &&
         cmake --build "$d" -j 16 --target "$@" >"$d.build.log" 2>&1; } && echo ok >"$d.status" ||
         echo failed >"$d.status"
 }

@@ -22,7 +22,8 @@ cfg() { # dir reproducible targets...
     local d=$1 r=$2; shift 2
     cmake -S "$S" -B "$d" -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON -DTESSERA_WITH_HWLOC=OFF -DTESSERA_WITH_CUDA=ON \
         -DTESSERA_WITH_HIP=OFF -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DTESSERA_CUDA_ARCHITECTURES=90 \
-        -DTESSERA_GPU_RESOURCE_REPORT=ON -DTESSERA_REPRODUCIBLE="$r" "${extra[@]}" >"$d.cfg.log" 2>&1 &&
+        -DTESSERA_GPU_RESOURCE_REPORT=ON -DTESSERA_REPRODUCIBLE="$r" "${extra[@]}" \
+        "-DCMAKE_CUDA_COMPILER_LAUNCHER=$S/ci/nvcc-keep-report.sh" >"$d.cfg.log" 2>&1 &&
         cmake --build "$d" -j 16 --target "$@" >"$d.build.log" 2>&1 ||
         { echo "BUILD FAIL $d"; grep -B2 -A12 -E "error|Error" "$d.build.log" | head -60; tail -5 "$d.cfg.log"; }
 }
@@ -30,9 +31,7 @@ cfg /tmp/aa-repro ON test_matrix_cuda &
 cfg /tmp/aa-fast OFF test_matrix_cuda tessera test_gpu_vs_cpu_cuda test_gpu_variants_cuda test_gpu_check_cuda &
 wait
 echo "build: $((SECONDS - T0)) s"
-grep -E "Compiling entry|registers|stack frame" /tmp/aa-fast.build.log |
-    sed -E "s/.*entry function '([^']*)' for '(sm_[0-9]+)'.*/\1 \2/" | paste - - - |
-    sed -E 's/ptxas info +: //g; s/ +/ /g' >"$OUT/resources.txt"
+find /tmp/aa-fast -name '*.ptxas' -exec cat {} + | awk -f "$S/ci/ptxas-report.awk" | sort -u >"$OUT/resources.txt"
 for b in repro fast; do
     (cd /tmp/aa-$b/tests/matrix && timeout 120 ./test_matrix_cuda >/tmp/m-$b.log 2>&1; echo "exit $?" >>/tmp/m-$b.log)
     cp /tmp/m-$b.log "$OUT/matrix-$b.log"

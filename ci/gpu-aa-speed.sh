@@ -38,9 +38,8 @@ ok_after=1 ok_before=0
 waitfor /tmp/aas-after $pa "${AAS_BUILD_CAP:-330}" || ok_after=0
 [ -n "$pb" ] && waitfor /tmp/aas-before $pb "${AAS_BUILD_CAP:-330}" && ok_before=1
 step "fast builds done"
-grep -E "Compiling entry|registers|stack frame" /tmp/aas-after.build.log |
-    sed -E "s/.*entry function '([^']*)' for '(sm_[0-9]+)'.*/\1/" | paste - - - | c++filt |
-    sed -E 's/ptxas info +: //g; s/ +/ /g; s/\(float const\*.*\)|\(double const\*.*\)//' |
+find /tmp/aas-after -name '*.ptxas' -exec cat {} + | awk -f "$root/ci/ptxas-report.awk" | sed -E 's/ sm_[0-9]+\t/\t/' | c++filt |
+    sed -E 's/ptxas info +: //g; s/ +/ /g; s/\(float const\*[^\t]*\)|\(double const\*[^\t]*\)//' |
     grep -E 'tess_gpu_q_step' | sort -u >"$out/resources.txt"
 rowargs() {
     case $1 in

@@ -43,9 +43,8 @@ fi
 fast_ok=1
 waitfor /tmp/mrs-fast $pf "${MRS_BUILD_CAP:-300}" || fast_ok=0
 step "fast build done"
-grep -E "Compiling entry|registers|stack frame" /tmp/mrs-fast.build.log |
-    sed -E "s/.*entry function '([^']*)' for '(sm_[0-9]+)'.*/\1/" | paste - - - | c++filt |
-    sed -E 's/ptxas info +: //g; s/ +/ /g; s/\(float const\*.*\)|\(double const\*.*\)//' |
+find /tmp/mrs-fast -name '*.ptxas' -exec cat {} + | awk -f "$root/ci/ptxas-report.awk" | sed -E 's/ sm_[0-9]+\t/\t/' | c++filt |
+    sed -E 's/ptxas info +: //g; s/ +/ /g; s/\(float const\*[^\t]*\)|\(double const\*[^\t]*\)//' |
     grep -E 'tess_gpu_mr_(step|column)' >"$out/resources.txt"
 B=/tmp/mrs-fast/core/cli/tessera
 # mrsphp: the sphere bed with its two Zou-He pressure planes taken out, periodic along x too (what the planes cost)

@@ -35,6 +35,7 @@ build() { # dir, reproducible, targets...
     cmake -S "$root" -B "$d" -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON -DTESSERA_WITH_HWLOC=OFF \
         -DTESSERA_WITH_CUDA=ON -DTESSERA_WITH_HIP=OFF -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc \
         -DTESSERA_CUDA_ARCHITECTURES=90 -DTESSERA_GPU_RESOURCE_REPORT=ON -DTESSERA_REPRODUCIBLE="$r" "${extra[@]}" \
+        "-DCMAKE_CUDA_COMPILER_LAUNCHER=$root/ci/nvcc-keep-report.sh" \
         >"$d.cfg.log" 2>&1 && cmake --build "$d" -j "${GPU_PERF_JOBS:-8}" --target "$@" >"$d.build.log" 2>&1 ||
         { echo "BUILD FAILED: $d"; tail -40 "$d.build.log" "$d.cfg.log"; return 1; }
 }
@@ -45,8 +46,7 @@ p2=
 [ "$repro" = 1 ] && { build /tmp/perf-repro ON test_gpu_mr_cuda test_matrix_cuda tessera & p2=$!; }
 wait $p1 || exit 1
 [ -z "$p2" ] || wait $p2 || exit 1
-grep -E "Compiling entry|registers|stack frame" /tmp/perf-fast.build.log |
-    sed -E "s/.*entry function '([^']*)' for '(sm_[0-9]+)'.*/\1/" | paste - - - | c++filt |
+find /tmp/perf-fast -name '*.ptxas' -exec cat {} + | awk -f "$root/ci/ptxas-report.awk" | sed -E 's/ sm_[0-9]+\t/\t/' | c++filt |
     sed -E 's/ptxas info +: //g; s/ +/ /g' >"$out/resources.txt"
 IFS=' ' read -r -a envs <<<"${GPU_PERF_ENVS:--}"
 withenv() { # setting, command...
