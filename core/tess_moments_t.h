@@ -17,12 +17,29 @@
 #define TESS_MR_NM 10
 enum { TESS_MR_RHO = 0, TESS_MR_JX, TESS_MR_JY, TESS_MR_JZ, TESS_MR_PXX, TESS_MR_PYY, TESS_MR_PZZ, TESS_MR_PXY,
        TESS_MR_PXZ, TESS_MR_PYZ };
+/* The coefficients of tess_mr_coeffs: the ten of the expansion, then three partial sums of its even part
+ * (TESS_MR_HXY, HXZ, HYZ: tess_mr_partials). */
+#define TESS_MR_NH 13
+enum { TESS_MR_HXY = 10, TESS_MR_HXZ, TESS_MR_HYZ };
 #endif
+
+/* The partial sums of the even part that tess_q_hermite_population starts a diagonal direction with, in its order
+ * of additions (so the same bits as adding h0, h_aa, h_bb one by one): h[TESS_MR_HXY] = (h0 + h_xx) + h_yy,
+ * HXZ = (h0 + h_xx) + h_zz, HYZ = (h0 + h_yy) + h_zz. Where the coefficients of a node are read many times (the
+ * GPU's MR pull reads them from shared memory per population), a face diagonal then reads 4 values instead of 6,
+ * a D3Q27 corner 8 instead of 10. From h[0..9]: a GPU kernel that keeps only those ten calls it after its loads. */
+TESS_HD TESS_INLINE void TESS_FN(tess_mr_partials)(R *h)
+{
+    h[TESS_MR_HXY] = (h[0] + h[4]) + h[5];
+    h[TESS_MR_HXZ] = (h[0] + h[4]) + h[6];
+    h[TESS_MR_HYZ] = (h[0] + h[5]) + h[6];
+}
 
 /* Coefficients of the Hermite expansion (eq. 16) written as
  *   f_i = w_i [ h0 + c.h_j + sum_a c_a^2 h_aa + sum_{a<b} c_a c_b h_ab ]
- * with h0 = rho - (3/2) tr P, h_j = 3 j, h_aa = (9/2) P_aa, h_ab = 9 P_ab and P = Pi - rho/3 I. Computing
- * them once per node leaves a few additions per population. */
+ * with h0 = rho - (3/2) tr P, h_j = 3 j, h_aa = (9/2) P_aa, h_ab = 9 P_ab and P = Pi - rho/3 I, then the partial
+ * sums of tess_mr_partials (h: TESS_MR_NH values). Computing them once per node leaves a few additions per
+ * population. */
 TESS_HD TESS_INLINE void TESS_FN(tess_mr_coeffs)(const R *m, R *h)
 {
     const R third = m[TESS_MR_RHO] * (R)(1.0 / 3.0); /* a multiply: this runs per node per step */
@@ -37,6 +54,7 @@ TESS_HD TESS_INLINE void TESS_FN(tess_mr_coeffs)(const R *m, R *h)
     h[7] = (R)9 * m[TESS_MR_PXY];
     h[8] = (R)9 * m[TESS_MR_PXZ];
     h[9] = (R)9 * m[TESS_MR_PYZ];
+    TESS_FN(tess_mr_partials)(h);
 }
 
 /* Regularized collision in moment space (paper eqs. 17-18): rho is conserved, Pi relaxes towards

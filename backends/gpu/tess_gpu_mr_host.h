@@ -11,6 +11,7 @@ extern "C" {
 #include "tess_state_mr.h"
 }
 #include <math.h>
+#include <stdlib.h>
 
 TESS_GPU_OP int32_t tess_gpu_open_first(const tess_backend_t *be, int32_t k); /* tess_gpu_backend.h */
 
@@ -235,6 +236,10 @@ static int64_t tess_gpu_mr_plan(tess_backend_t *be, const tess_tiling_t *t)
 {
     be->mr_nodes = tess_gpu_mr_block_nodes(be->cfg.mr_layer, t->lattice,
                                            be->cfg.precision == TESS_PRECISION_SINGLE, t->eta_t);
+    { /* measurement only (branch gpu-mr27): 10 runs main's kernels of ten coefficient rows */
+        const char *v = getenv("TESS_GPU_MR_ROWS");
+        be->mr_rows = v && atoi(v) == 10 ? 10 : TESS_GPU_MR_ROWS;
+    }
     if (t->lattice == TESS_LATTICE_D2Q9 || t->ntiles == 0)
         return 0;
     for (int32_t k = 1; k < t->ntiles; k++)
@@ -511,16 +516,17 @@ TESS_GPU_OP tess_status tess_gpu_mr_parts(tess_backend_t *be, tess_error_t *err)
 
 /* A group kernel's launch: the instance with D3Q19's Zou-He planes (ZH) where this run has them in the plain
  * kernel (tess_gpu_mr_zou_he_in_plain), else the one without, so that every other run keeps its machine code. */
-template <typename R, int LAT, int GX, int GY, int GZ, bool ONE>
+template <typename R, int LAT, int GX, int GY, int GZ, bool ONE, int ROWS = 10>
 static void tess_gpu_mr_group_launch(const tess_backend_t *be, unsigned nb, size_t shared, const R *src, R *dst,
                                      const tess_gpu_q_args_t &a, const tess_gpu_mr_order_t &o,
                                      const tess_gpu_mr_part_t *part)
 {
     if (LAT == TESS_LATTICE_D3Q19 && be->consts.mr_any_zou_he)
-        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, LAT == TESS_LATTICE_D3Q19>
+        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, LAT == TESS_LATTICE_D3Q19, ROWS>
             <<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
     else
-        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE><<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
+        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, false, ROWS>
+            <<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
 }
 
 /* One MR step: the plain kernel over every group, then the list kernel over its nodes. The 2x2x2 group is
@@ -530,19 +536,30 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_big {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        tess_gpu_mr_group_launch<R, LAT, 2, 2, 2, ONE>(be, nb, shared_bytes(), src, dst, a, o, part);
+        if (be->mr_rows == 10)
+            tess_gpu_mr_group_launch<R, LAT, 2, 2, 2, ONE, 10>(be, nb, shared_bytes<10>(), src, dst, a, o, part);
+        else
+            tess_gpu_mr_group_launch<R, LAT, 2, 2, 2, ONE, TESS_GPU_MR_ROWS>(be, nb, shared_bytes<TESS_GPU_MR_ROWS>(),
+                                                                              src, dst, a, o, part);
     }
-    static size_t shared_bytes() { return tess_gpu_mr_block_halo<R, LAT, 2, 2, 2>::H::shared_bytes(); }
-    static gpuError_t opt_in()
+    template <int ROWS> static size_t shared_bytes()
+    {
+        return tess_gpu_mr_block_halo<R, LAT, 2, 2, 2, ROWS>::H::shared_bytes();
+    }
+    template <int ROWS> static gpuError_t opt_in_rows()
     {
         const gpuError_t rc =
-            gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE>),
-                                gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
+            gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, false, ROWS>),
+                                gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes<ROWS>());
         if (rc != gpuSuccess || LAT != TESS_LATTICE_D3Q19)
             return rc;
         return gpuFuncSetAttribute(
-            reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, LAT == TESS_LATTICE_D3Q19>),
-            gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
+            reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, LAT == TESS_LATTICE_D3Q19, ROWS>),
+            gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes<ROWS>());
+    }
+    static gpuError_t opt_in(const tess_backend_t *be)
+    {
+        return be->mr_rows == 10 ? opt_in_rows<10>() : opt_in_rows<TESS_GPU_MR_ROWS>();
     }
 };
 template <int LAT, bool ONE> struct tess_gpu_mr_big<double, LAT, ONE> {
@@ -550,21 +567,21 @@ template <int LAT, bool ONE> struct tess_gpu_mr_big<double, LAT, ONE> {
                        const tess_gpu_mr_order_t &, const tess_gpu_mr_part_t *, unsigned)
     {
     }
-    static gpuError_t opt_in() { return gpuSuccess; }
+    static gpuError_t opt_in(const tess_backend_t *) { return gpuSuccess; }
 };
 template <typename R, bool ONE> struct tess_gpu_mr_big<R, TESS_LATTICE_D2Q9, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *, const tess_gpu_mr_order_t &,
                        const tess_gpu_mr_part_t *, unsigned)
     {
     }
-    static gpuError_t opt_in() { return gpuSuccess; }
+    static gpuError_t opt_in(const tess_backend_t *) { return gpuSuccess; }
 };
 template <bool ONE> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *,
                        const tess_gpu_mr_order_t &, const tess_gpu_mr_part_t *, unsigned)
     {
     }
-    static gpuError_t opt_in() { return gpuSuccess; }
+    static gpuError_t opt_in(const tess_backend_t *) { return gpuSuccess; }
 };
 
 /* The column sweep (tess_gpu_mr_column) of the 3D lattices; opt_in: its dynamic shared memory, once at initialise. */
@@ -572,14 +589,23 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_sweep {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        tess_gpu_mr_column<R, LAT, ONE><<<nb, 256, tess_gpu_mr_col<R, LAT>::shared_bytes()>>>(
-            src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
+        if (be->mr_rows == 10)
+            tess_gpu_mr_column<R, LAT, ONE, 10><<<nb, 256, tess_gpu_mr_col<R, LAT, 10>::shared_bytes()>>>(
+                src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
+        else
+            tess_gpu_mr_column<R, LAT, ONE, TESS_GPU_MR_ROWS>
+                <<<nb, 256, tess_gpu_mr_col<R, LAT, TESS_GPU_MR_ROWS>::shared_bytes()>>>(
+                    src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
     }
-    static gpuError_t opt_in()
+    template <int ROWS> static gpuError_t opt_in_rows()
     {
-        return gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE>),
+        return gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE, ROWS>),
                                    gpuFuncAttributeMaxDynamicSharedMemorySize,
-                                   (int)tess_gpu_mr_col<R, LAT>::shared_bytes());
+                                   (int)tess_gpu_mr_col<R, LAT, ROWS>::shared_bytes());
+    }
+    static gpuError_t opt_in(const tess_backend_t *be)
+    {
+        return be->mr_rows == 10 ? opt_in_rows<10>() : opt_in_rows<TESS_GPU_MR_ROWS>();
     }
 };
 template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, ONE> {
@@ -587,7 +613,7 @@ template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, O
                        const tess_gpu_mr_part_t *, unsigned)
     {
     }
-    static gpuError_t opt_in() { return gpuSuccess; }
+    static gpuError_t opt_in(const tess_backend_t *) { return gpuSuccess; }
 };
 
 /* The opt-in of the plain kernel's dynamic shared memory beyond the default 48 KiB (tess_gpu_mr_big's padded
@@ -596,8 +622,8 @@ template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, O
 template <typename R, int LAT, bool ONE> static gpuError_t tess_gpu_mr_opt_in_lat(const tess_backend_t *be)
 {
     if (be->mr_nodes >= 1024)
-        return tess_gpu_mr_sweep<R, LAT, ONE>::opt_in();
-    return be->mr_nodes == 512 ? tess_gpu_mr_big<R, LAT, ONE>::opt_in() : gpuSuccess;
+        return tess_gpu_mr_sweep<R, LAT, ONE>::opt_in(be);
+    return be->mr_nodes == 512 ? tess_gpu_mr_big<R, LAT, ONE>::opt_in(be) : gpuSuccess;
 }
 
 template <typename R> static gpuError_t tess_gpu_mr_opt_in_r(const tess_backend_t *be)
