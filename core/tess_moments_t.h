@@ -18,21 +18,23 @@
 enum { TESS_MR_RHO = 0, TESS_MR_JX, TESS_MR_JY, TESS_MR_JZ, TESS_MR_PXX, TESS_MR_PYY, TESS_MR_PZZ, TESS_MR_PXY,
        TESS_MR_PXZ, TESS_MR_PYZ };
 /* The coefficients of tess_mr_coeffs: the ten of the expansion, then three partial sums of its even part
- * (TESS_MR_HXY, HXZ, HYZ: tess_mr_partials). */
+ * (TESS_MR_AX, AY, BXY: tess_mr_partials). */
 #define TESS_MR_NH 13
-enum { TESS_MR_HXY = 10, TESS_MR_HXZ, TESS_MR_HYZ };
+enum { TESS_MR_AX = 10, TESS_MR_AY, TESS_MR_BXY };
 #endif
 
-/* The partial sums of the even part that tess_q_hermite_population starts a diagonal direction with, in its order
- * of additions (so the same bits as adding h0, h_aa, h_bb one by one): h[TESS_MR_HXY] = (h0 + h_xx) + h_yy,
- * HXZ = (h0 + h_xx) + h_zz, HYZ = (h0 + h_yy) + h_zz. Where the coefficients of a node are read many times (the
- * GPU's MR pull reads them from shared memory per population), a face diagonal then reads 4 values instead of 6,
- * a D3Q27 corner 8 instead of 10. From h[0..9]: a GPU kernel that keeps only those ten calls it after its loads. */
+/* The partial sums of the even part h0 (+ h_xx) (+ h_yy) (+ h_zz) that tess_q_hermite_population starts from,
+ * summed in its order (so the same bits as adding the terms one by one): h[TESS_MR_AX] = h0 + h_xx, AY = h0 + h_yy,
+ * BXY = (h0 + h_xx) + h_yy. The population then reads h0, h_zz, the three h_j, the three h_ab and these three,
+ * never h_xx and h_yy alone: where the coefficients of a node are read many times (the GPU's MR pull reads them
+ * from shared memory per population) 11 values serve, an x or y axis reads 2 of them instead of 3, an xy diagonal
+ * 4 instead of 6, xz and yz 5, a D3Q27 corner 8 instead of 10. From h[0..9]: a GPU kernel that keeps those ten
+ * calls it after its loads. */
 TESS_HD TESS_INLINE void TESS_FN(tess_mr_partials)(R *h)
 {
-    h[TESS_MR_HXY] = (h[0] + h[4]) + h[5];
-    h[TESS_MR_HXZ] = (h[0] + h[4]) + h[6];
-    h[TESS_MR_HYZ] = (h[0] + h[5]) + h[6];
+    h[TESS_MR_AX] = h[0] + h[4];
+    h[TESS_MR_AY] = h[0] + h[5];
+    h[TESS_MR_BXY] = h[TESS_MR_AX] + h[5];
 }
 
 /* Coefficients of the Hermite expansion (eq. 16) written as

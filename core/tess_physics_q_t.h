@@ -277,24 +277,10 @@ TESS_HD TESS_INLINE R TESS_QFN(tess_q_hermite_population)(int i, const R *h)
 {
     const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
     const int wn[TESS_QL_Q] = TESS_QL_W;
-    /* e = h0 (+ h_xx) (+ h_yy) (+ h_zz) in this order; a diagonal starts from its partial sum (tess_mr_partials) */
-    R e;
-    if (cx[i] && cy[i] && cz[i])
-        e = h[TESS_MR_HXY] + h[6];
-    else if (cx[i] && cy[i])
-        e = h[TESS_MR_HXY];
-    else if (cx[i] && cz[i])
-        e = h[TESS_MR_HXZ];
-    else if (cy[i] && cz[i])
-        e = h[TESS_MR_HYZ];
-    else if (cx[i])
-        e = h[0] + h[4];
-    else if (cy[i])
-        e = h[0] + h[5];
-    else if (cz[i])
-        e = h[0] + h[6];
-    else
-        e = h[0];
+    /* e = h0 (+ h_xx) (+ h_yy) (+ h_zz) in this order, from the partial sums of tess_mr_partials */
+    R e = cx[i] && cy[i] ? h[TESS_MR_BXY] : cx[i] ? h[TESS_MR_AX] : cy[i] ? h[TESS_MR_AY] : h[0];
+    if (cz[i])
+        e += h[6];
     if (cx[i] && cy[i])
         e = cx[i] * cy[i] > 0 ? e + h[7] : e - h[7];
     if (cx[i] && cz[i])

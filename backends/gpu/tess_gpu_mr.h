@@ -101,9 +101,27 @@ static __device__ __forceinline__ bool tess_gpu_mr_fetch(const R *__restrict__ s
     return true;
 }
 
+/* The coefficient rows the padded kernels (the 2x2x2 group, the column sweep) keep per node: on CUDA 11, the ones
+ * tess_q_hermite_population reads (tess_mr_partials: h_xx and h_yy only through the partial sums), so that a pull
+ * reads fewer of them (D3Q19 71 a node instead of 91, D3Q27 135 instead of 171); 11 rows keep each kernel's
+ * blocks a multiprocessor and its L1 (13 rows took the 2x2x2 group's carveout to 228 KB and its L1 to 24 KB:
+ * -28%, docs/performance-notes.md, "GPU MR: partial sums"). On HIP the ten of the expansion (not measured on an
+ * AMD GPU; an AMD LDS of 64 KB), the pull adds the partial sums up itself (tess_gpu_mr_pull). The packed groups
+ * (2x2x1, one tile: static shared memory) keep ten. Row s holds coefficient tess_gpu_mr_row<ROWS>(s). */
+#if defined(TESS_GPU_CUDA)
+#define TESS_GPU_MR_ROWS 11
+#else
+#define TESS_GPU_MR_ROWS 10
+#endif
+template <int ROWS> static __host__ __device__ __forceinline__ constexpr int tess_gpu_mr_row(int s)
+{
+    static_assert(ROWS == 10 || ROWS == 11, "10 rows (h0 .. h9) or 11 (without h_xx, h_yy: the partial sums)");
+    return ROWS == 11 && s >= 4 ? s + 2 : s;
+}
+
 /* Incoming population i of the node at index own of a block's coefficient rows (s_h: row s at s * stride, ROWS
- * rows: the first ROWS of tess_mr_coeffs's TESS_MR_NH, tess_gpu_mr_rows): from its upstream node up where that is
- * wet, else bounced back from the node's own coefficients (moving walls included). */
+ * rows of tess_mr_coeffs's TESS_MR_NH, TESS_GPU_MR_ROWS): from its upstream node up where that is wet, else
+ * bounced back from the node's own coefficients (moving walls included). */
 template <typename R, int LATTICE, int ROWS>
 static __device__ __forceinline__ R tess_gpu_mr_pull(const R *s_h, int stride, const uint8_t *s_code, int i, int up,
                                                      int own, const tess_params_t *p)
@@ -115,8 +133,8 @@ static __device__ __forceinline__ R tess_gpu_mr_pull(const R *s_h, int stride, c
     const int from = code == TESS_GPU_WET ? up : own;
     TESS_UNROLL
     for (int s = 0; s < ROWS; s++)
-        h[s] = s_h[s * stride + from];
-    if (ROWS < TESS_MR_NH)
+        h[tess_gpu_mr_row<ROWS>(s)] = s_h[s * stride + from];
+    if (ROWS == 10)
         tess_gpu_mr<R, LATTICE>::partials(h);
     if (code == TESS_GPU_WET)
         return tess_gpu_mr<R, LATTICE>::population(i, h);
@@ -219,15 +237,6 @@ template <int GX, int GY, int GZ> struct tess_gpu_mr_group {
 #define TESS_GPU_MR_PLANE32 144
 #else
 #define TESS_GPU_MR_PLANE32 120
-#endif
-/* The coefficient rows the padded kernels (the 2x2x2 group, the column sweep) keep per node: on CUDA all
- * TESS_MR_NH of tess_mr_coeffs, the partial sums included, so that a pull reads fewer of them (a face diagonal 4
- * instead of 6); on HIP the ten of the expansion (an AMD LDS of 64 KB would hold one column-sweep block, not two),
- * the pull adds the partial sums up itself (tess_gpu_mr_pull). The packed groups (2x2x1, one tile) keep ten. */
-#if defined(TESS_GPU_CUDA)
-#define TESS_GPU_MR_ROWS TESS_MR_NH
-#else
-#define TESS_GPU_MR_ROWS 10
 #endif
 template <typename R, int HX, int HY, int HZ, bool PAD, int ROWS> struct tess_gpu_mr_halo {
     enum {
@@ -349,7 +358,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
                 M::coeffs(m, h);
                 TESS_UNROLL
                 for (int s = 0; s < ROWS; s++)
-                    s_h[s][jp] = h[s];
+                    s_h[s][jp] = h[tess_gpu_mr_row<ROWS>(s)];
             }
             continue;
         }
@@ -357,7 +366,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
             M::coeffs(m, h);
             TESS_UNROLL
             for (int s = 0; s < ROWS; s++)
-                s_h[s][jp] = h[s];
+                s_h[s][jp] = h[tess_gpu_mr_row<ROWS>(s)];
         }
         s_code[jp] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
     }
@@ -457,7 +466,7 @@ static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s
     M::coeffs(m, h);
     TESS_UNROLL
     for (int s = 0; s < ROWS; s++)
-        s_h[s * C::NR + at] = h[s];
+        s_h[s * C::NR + at] = h[tess_gpu_mr_row<ROWS>(s)];
 }
 
 /* part (two copies, tess_gpu_mr_part_t): block b walks the layers [part[b].j0, part[b].j1) of column part[b].group
