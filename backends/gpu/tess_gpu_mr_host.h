@@ -11,7 +11,6 @@ extern "C" {
 #include "tess_state_mr.h"
 }
 #include <math.h>
-#include <stdlib.h>
 
 TESS_GPU_OP int32_t tess_gpu_open_first(const tess_backend_t *be, int32_t k); /* tess_gpu_backend.h */
 
@@ -236,10 +235,6 @@ static int64_t tess_gpu_mr_plan(tess_backend_t *be, const tess_tiling_t *t)
 {
     be->mr_nodes = tess_gpu_mr_block_nodes(be->cfg.mr_layer, t->lattice,
                                            be->cfg.precision == TESS_PRECISION_SINGLE, t->eta_t);
-    { /* measurement only (branch gpu-mr27): 10 runs main's kernels of ten coefficient rows */
-        const char *v = getenv("TESS_GPU_MR_ROWS");
-        be->mr_rows = v && atoi(v) == 10 ? 10 : TESS_GPU_MR_ROWS;
-    }
     if (t->lattice == TESS_LATTICE_D2Q9 || t->ntiles == 0)
         return 0;
     for (int32_t k = 1; k < t->ntiles; k++)
@@ -536,30 +531,23 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_big {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        if (be->mr_rows == 10)
-            tess_gpu_mr_group_launch<R, LAT, 2, 2, 2, ONE, 10>(be, nb, shared_bytes<10>(), src, dst, a, o, part);
-        else
-            tess_gpu_mr_group_launch<R, LAT, 2, 2, 2, ONE, TESS_GPU_MR_ROWS>(be, nb, shared_bytes<TESS_GPU_MR_ROWS>(),
-                                                                              src, dst, a, o, part);
+        tess_gpu_mr_group_launch<R, LAT, 2, 2, 2, ONE, TESS_GPU_MR_ROWS>(be, nb, shared_bytes(), src, dst, a, o, part);
     }
-    template <int ROWS> static size_t shared_bytes()
+    static size_t shared_bytes()
     {
-        return tess_gpu_mr_block_halo<R, LAT, 2, 2, 2, ROWS>::H::shared_bytes();
+        return tess_gpu_mr_block_halo<R, LAT, 2, 2, 2, TESS_GPU_MR_ROWS>::H::shared_bytes();
     }
-    template <int ROWS> static gpuError_t opt_in_rows()
+    static gpuError_t opt_in()
     {
-        const gpuError_t rc =
-            gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, false, ROWS>),
-                                gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes<ROWS>());
+        const gpuError_t rc = gpuFuncSetAttribute(
+            reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, false, TESS_GPU_MR_ROWS>),
+            gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
         if (rc != gpuSuccess || LAT != TESS_LATTICE_D3Q19)
             return rc;
         return gpuFuncSetAttribute(
-            reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, LAT == TESS_LATTICE_D3Q19, ROWS>),
-            gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes<ROWS>());
-    }
-    static gpuError_t opt_in(const tess_backend_t *be)
-    {
-        return be->mr_rows == 10 ? opt_in_rows<10>() : opt_in_rows<TESS_GPU_MR_ROWS>();
+            reinterpret_cast<const void *>(
+                tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, LAT == TESS_LATTICE_D3Q19, TESS_GPU_MR_ROWS>),
+            gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
     }
 };
 template <int LAT, bool ONE> struct tess_gpu_mr_big<double, LAT, ONE> {
@@ -567,21 +555,21 @@ template <int LAT, bool ONE> struct tess_gpu_mr_big<double, LAT, ONE> {
                        const tess_gpu_mr_order_t &, const tess_gpu_mr_part_t *, unsigned)
     {
     }
-    static gpuError_t opt_in(const tess_backend_t *) { return gpuSuccess; }
+    static gpuError_t opt_in() { return gpuSuccess; }
 };
 template <typename R, bool ONE> struct tess_gpu_mr_big<R, TESS_LATTICE_D2Q9, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const R *, R *, const tess_gpu_mr_order_t &,
                        const tess_gpu_mr_part_t *, unsigned)
     {
     }
-    static gpuError_t opt_in(const tess_backend_t *) { return gpuSuccess; }
+    static gpuError_t opt_in() { return gpuSuccess; }
 };
 template <bool ONE> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9, ONE> {
     static void launch(tess_backend_t *, const tess_gpu_q_args_t &, const double *, double *,
                        const tess_gpu_mr_order_t &, const tess_gpu_mr_part_t *, unsigned)
     {
     }
-    static gpuError_t opt_in(const tess_backend_t *) { return gpuSuccess; }
+    static gpuError_t opt_in() { return gpuSuccess; }
 };
 
 /* The column sweep (tess_gpu_mr_column) of the 3D lattices; opt_in: its dynamic shared memory, once at initialise. */
@@ -589,23 +577,15 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_sweep {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        if (be->mr_rows == 10)
-            tess_gpu_mr_column<R, LAT, ONE, 10><<<nb, 256, tess_gpu_mr_col<R, LAT, 10>::shared_bytes()>>>(
-                src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
-        else
-            tess_gpu_mr_column<R, LAT, ONE, TESS_GPU_MR_ROWS>
-                <<<nb, 256, tess_gpu_mr_col<R, LAT, TESS_GPU_MR_ROWS>::shared_bytes()>>>(
-                    src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
+        tess_gpu_mr_column<R, LAT, ONE, TESS_GPU_MR_ROWS>
+            <<<nb, 256, tess_gpu_mr_col<R, LAT, TESS_GPU_MR_ROWS>::shared_bytes()>>>(src, dst, a, be->mr_map,
+                                                                                   be->mr_nodes / 256, o, part);
     }
-    template <int ROWS> static gpuError_t opt_in_rows()
+    static gpuError_t opt_in()
     {
-        return gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE, ROWS>),
+        return gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE, TESS_GPU_MR_ROWS>),
                                    gpuFuncAttributeMaxDynamicSharedMemorySize,
-                                   (int)tess_gpu_mr_col<R, LAT, ROWS>::shared_bytes());
-    }
-    static gpuError_t opt_in(const tess_backend_t *be)
-    {
-        return be->mr_rows == 10 ? opt_in_rows<10>() : opt_in_rows<TESS_GPU_MR_ROWS>();
+                                   (int)tess_gpu_mr_col<R, LAT, TESS_GPU_MR_ROWS>::shared_bytes());
     }
 };
 template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, ONE> {
@@ -613,7 +593,7 @@ template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, O
                        const tess_gpu_mr_part_t *, unsigned)
     {
     }
-    static gpuError_t opt_in(const tess_backend_t *) { return gpuSuccess; }
+    static gpuError_t opt_in() { return gpuSuccess; }
 };
 
 /* The opt-in of the plain kernel's dynamic shared memory beyond the default 48 KiB (tess_gpu_mr_big's padded
@@ -622,8 +602,8 @@ template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, O
 template <typename R, int LAT, bool ONE> static gpuError_t tess_gpu_mr_opt_in_lat(const tess_backend_t *be)
 {
     if (be->mr_nodes >= 1024)
-        return tess_gpu_mr_sweep<R, LAT, ONE>::opt_in(be);
-    return be->mr_nodes == 512 ? tess_gpu_mr_big<R, LAT, ONE>::opt_in(be) : gpuSuccess;
+        return tess_gpu_mr_sweep<R, LAT, ONE>::opt_in();
+    return be->mr_nodes == 512 ? tess_gpu_mr_big<R, LAT, ONE>::opt_in() : gpuSuccess;
 }
 
 template <typename R> static gpuError_t tess_gpu_mr_opt_in_r(const tess_backend_t *be)
