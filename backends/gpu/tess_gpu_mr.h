@@ -4,7 +4,8 @@
  *
  * One block per group of tiles (one tile, 2x2x1 or 2x2x2). The block gathers the moments of its tiles and of the
  * one-node halo around them (the tile map in shared memory, as the AB kernel does), turns every gathered node's
- * moments into the ten coefficients of its Hermite expansion once (tess_mr_coeffs) and keeps them in shared memory;
+ * moments into the coefficients of its Hermite expansion once (tess_mr_coeffs, partial sums included) and keeps
+ * them in shared memory (TESS_GPU_MR_ROWS of them);
  * each node then rebuilds every incoming population from its upstream node's coefficients
  * (tess_q_hermite_population), bounces back from its own where the upstream node is dry (tess_q_bounce_back, moving
  * walls included), sums the moments (tess_q_hermite_moments), collides in moment space (tess_q_moment_collide, body
@@ -229,8 +230,8 @@ template <int GX, int GY, int GZ> struct tess_gpu_mr_group {
  * speed"). PAD: rows 12 apart put a plane's 16 nodes into 16 distinct banks, and planes 144 apart (16 mod 32) the
  * next plane's into the other 16, whatever the shift of the upstream direction; in FP64 a half-warp (one plane)
  * is one wavefront, so planes 120 apart suffice (within an AMD LDS's 64 KB for the column sweep's ring). PAD for
- * the 2x2x2 FP32 group (in dynamic shared memory: 57,600 B) and the column sweep's ring; the 2x2x1 FP64 group
- * stays packed (48 KB static: padded it would need 57,600 B and lose a block per multiprocessor, which cost the
+ * the 2x2x2 FP32 group (in dynamic shared memory: 11 rows, 63,360 B) and the column sweep's ring; the 2x2x1 FP64
+ * group stays packed (48 KB static: padded it would need 57,600 B and lose a block per multiprocessor, which cost the
  * sphere bed 2.4%). On HIP FP32 planes are 120 apart too, so that an AMD LDS of 64 KB holds two column-sweep
  * blocks (2 x 28,800 B) as it did packed (not measured on an AMD GPU). */
 #if defined(TESS_GPU_CUDA)
@@ -259,7 +260,7 @@ template <typename R, int LATTICE, int GX, int GY, int GZ, int ROWS> struct tess
 };
 
 /* The group kernel's register cap (CUDA): the ZH instance at most at the registers of the instance without planes
- * (2x2x2 FP32 32: 3 blocks of 512 on the H100, held there by their 57,600 B of shared memory; 2x2x1 FP32 32, 8
+ * (2x2x2 FP32 32: 3 blocks of 512 on the H100, held there by their 63,360 B of shared memory; 2x2x1 FP32 32, 8
  * blocks of 256; 2x2x1 FP64 64, 4 of 256); uncapped, the plane tiles' path took the 2x2x2 FP32 group to 50 registers
  * (2 blocks) and the 2x2x1 FP64 group to 66 (3 blocks); capped it needs no spills (ptxas, sm_90). One tile and the
  * instances without planes: no cap. */
@@ -415,9 +416,9 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
  * group), and each thread issues the loads of the next layer's planes before it computes the current one, so
  * they are in flight during the computation (the latency behind a block's gather and its barrier was what held
  * the group kernel back). Per node the same core functions in the same order as tess_gpu_mr_step: the same bits.
- * Dynamic shared memory: 10 coefficients of 6 planes of 10 x 10 nodes, padded (tess_gpu_mr_halo: 6 x 144 places
- * in FP32, 34,560 B, on HIP 6 x 120, 28,800 B; 6 x 120 in FP64, 57,600 B; opted in on CUDA, within the 64 KB of an
- * AMD LDS). Capped at 64
+ * Dynamic shared memory: ROWS coefficients (TESS_GPU_MR_ROWS) of 6 planes of 10 x 10 nodes, padded
+ * (tess_gpu_mr_halo: 6 x 144 places in FP32, 11 rows 38,016 B; 6 x 120 in FP64, 63,360 B; opted in; on HIP 10 rows
+ * of 6 x 120, 28,800 B / 57,600 B, within the 64 KB of an AMD LDS). Capped at 64
  * registers in FP32 (4 blocks a multiprocessor on the H100) and 128 in FP64 (2 blocks; D3Q27 spills 20 B). */
 template <typename R, int LATTICE, int ROWS> struct tess_gpu_mr_col {
     enum {
