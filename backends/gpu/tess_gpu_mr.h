@@ -105,7 +105,7 @@ static __device__ __forceinline__ bool tess_gpu_mr_fetch(const R *__restrict__ s
 /* The coefficient rows the padded kernels (the 2x2x2 group, the column sweep) keep per node: on CUDA 11, the ones
  * tess_q_hermite_population reads (tess_mr_partials: h_xx and h_yy only through the partial sums), so that a pull
  * reads fewer of them (D3Q19 71 a node instead of 91, D3Q27 135 instead of 171); 11 rows keep each kernel's
- * blocks a multiprocessor and its L1 (13 rows took the 2x2x2 group's carveout to 228 KB and its L1 to 24 KB:
+ * blocks a multiprocessor and its L1 (13 rows took the 2x2x2 group's carveout to 228 KB and its L1 to 28 KB:
  * -28%, docs/performance-notes.md, "GPU MR: partial sums"). On HIP the ten of the expansion (not measured on an
  * AMD GPU; an AMD LDS of 64 KB), the pull adds the partial sums up itself (tess_gpu_mr_pull). The packed groups
  * (2x2x1, one tile: static shared memory) keep ten. Row s holds coefficient tess_gpu_mr_row<ROWS>(s). */
