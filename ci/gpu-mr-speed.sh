@@ -23,7 +23,9 @@
 # through the list kernel, as before), 1 and 3 (commits 90833eb, 0e926a6: "GPU MR: the bed's pressure planes");
 # branch gpu-mr-bed2 with no setting, one tree a call (commits 19c55da, 0e75232: "GPU MR: the plane tiles' own path");
 # branch gpu-mr-bed5 with TESS_GPU_MR_SPLIT=1..4 and 9 (tests), the sparse groups split into smaller blocks (commit
-# 3c2b85c; not kept: "GPU MR: the bed's sparse groups split").
+# 3c2b85c; not kept: "GPU MR: the bed's sparse groups split"); branch gpu-mr27 with TESS_GPU_MR_ROWS=10, main's ten
+# coefficient rows against 13 and 11 (commits c2e9355, 3f9a120; 11 kept: "GPU MR: partial sums of the Hermite
+# coefficients").
 # Outputs under $OUT
 # (the device tool's folder) or ./gpu-mr-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
 set -uo pipefail

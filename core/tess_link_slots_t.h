@@ -48,7 +48,7 @@ TESS_HD TESS_INLINE R TESS_QFN(tess_link_slot_load)(tess_pop_layout_t pop, const
 {
 #if TESS_QL_Q != 13
     if (ms) {
-        R mo[TESS_MR_NM], h[10];
+        R mo[TESS_MR_NM], h[TESS_MR_NH];
         TESS_QFN(tess_q_mr_load)(ms, (int32_t)(m >> 6), (int)(m & 63), mo);
         TESS_QPFN(tess_mr_coeffs)(mo, h);
         return TESS_QFN(tess_q_hermite_population)(j, h);

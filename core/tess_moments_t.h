@@ -17,12 +17,31 @@
 #define TESS_MR_NM 10
 enum { TESS_MR_RHO = 0, TESS_MR_JX, TESS_MR_JY, TESS_MR_JZ, TESS_MR_PXX, TESS_MR_PYY, TESS_MR_PZZ, TESS_MR_PXY,
        TESS_MR_PXZ, TESS_MR_PYZ };
+/* The coefficients of tess_mr_coeffs: the ten of the expansion, then three partial sums of its even part
+ * (TESS_MR_AX, AY, BXY: tess_mr_partials). */
+#define TESS_MR_NH 13
+enum { TESS_MR_AX = 10, TESS_MR_AY, TESS_MR_BXY };
 #endif
+
+/* The partial sums of the even part h0 (+ h_xx) (+ h_yy) (+ h_zz) that tess_q_hermite_population starts from,
+ * summed in its order (so the same bits as adding the terms one by one): h[TESS_MR_AX] = h0 + h_xx, AY = h0 + h_yy,
+ * BXY = (h0 + h_xx) + h_yy. The population then reads h0, h_zz, the three h_j, the three h_ab and these three,
+ * never h_xx and h_yy alone: where the coefficients of a node are read many times (the GPU's MR pull reads them
+ * from shared memory per population) 11 values serve, an x or y axis reads 2 of them instead of 3, an xy diagonal
+ * 4 instead of 6, xz and yz 5, a D3Q27 corner 8 instead of 10. From h[0..9]: a GPU kernel that keeps those ten
+ * calls it after its loads. */
+TESS_HD TESS_INLINE void TESS_FN(tess_mr_partials)(R *h)
+{
+    h[TESS_MR_AX] = h[0] + h[4];
+    h[TESS_MR_AY] = h[0] + h[5];
+    h[TESS_MR_BXY] = h[TESS_MR_AX] + h[5];
+}
 
 /* Coefficients of the Hermite expansion (eq. 16) written as
  *   f_i = w_i [ h0 + c.h_j + sum_a c_a^2 h_aa + sum_{a<b} c_a c_b h_ab ]
- * with h0 = rho - (3/2) tr P, h_j = 3 j, h_aa = (9/2) P_aa, h_ab = 9 P_ab and P = Pi - rho/3 I. Computing
- * them once per node leaves a few additions per population. */
+ * with h0 = rho - (3/2) tr P, h_j = 3 j, h_aa = (9/2) P_aa, h_ab = 9 P_ab and P = Pi - rho/3 I, then the partial
+ * sums of tess_mr_partials (h: TESS_MR_NH values). Computing them once per node leaves a few additions per
+ * population. */
 TESS_HD TESS_INLINE void TESS_FN(tess_mr_coeffs)(const R *m, R *h)
 {
     const R third = m[TESS_MR_RHO] * (R)(1.0 / 3.0); /* a multiply: this runs per node per step */
@@ -37,6 +56,7 @@ TESS_HD TESS_INLINE void TESS_FN(tess_mr_coeffs)(const R *m, R *h)
     h[7] = (R)9 * m[TESS_MR_PXY];
     h[8] = (R)9 * m[TESS_MR_PXZ];
     h[9] = (R)9 * m[TESS_MR_PYZ];
+    TESS_FN(tess_mr_partials)(h);
 }
 
 /* Regularized collision in moment space (paper eqs. 17-18): rho is conserved, Pi relaxes towards

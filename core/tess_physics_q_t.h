@@ -267,7 +267,8 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_moment_collide)(const tess_params_t *p,
 #endif
 }
 
-/* Population i of the second-order Hermite expansion (paper eq. 16) with the coefficients h of tess_mr_coeffs:
+/* Population i of the second-order Hermite expansion (paper eq. 16) with the coefficients h of tess_mr_coeffs
+ * (TESS_MR_NH values, the partial sums included):
  *   f_i = w_i [h0 + c.h_j + sum_a c_a^2 h_aa + sum_{a<b} c_a c_b h_ab]
  * summed over the lattice's axes; the same operations whether one population or all are rebuilt (the MR
  * pattern's backward streaming recomputes single ones). The even part comes first and is the same expression for
@@ -276,11 +277,8 @@ TESS_HD TESS_INLINE R TESS_QFN(tess_q_hermite_population)(int i, const R *h)
 {
     const int cx[TESS_QL_Q] = TESS_QL_CX, cy[TESS_QL_Q] = TESS_QL_CY, cz[TESS_QL_Q] = TESS_QL_CZ;
     const int wn[TESS_QL_Q] = TESS_QL_W;
-    R e = h[0];
-    if (cx[i])
-        e += h[4];
-    if (cy[i])
-        e += h[5];
+    /* e = h0 (+ h_xx) (+ h_yy) (+ h_zz) in this order, from the partial sums of tess_mr_partials */
+    R e = cx[i] && cy[i] ? h[TESS_MR_BXY] : cx[i] ? h[TESS_MR_AX] : cy[i] ? h[TESS_MR_AY] : h[0];
     if (cz[i])
         e += h[6];
     if (cx[i] && cy[i])
@@ -297,7 +295,7 @@ TESS_HD TESS_INLINE R TESS_QFN(tess_q_hermite_population)(int i, const R *h)
 /* Eq. 16 for all directions, from the ten moments. */
 TESS_HD TESS_INLINE void TESS_QFN(tess_q_hermite_populations)(const R *m, R *f)
 {
-    R h[10];
+    R h[TESS_MR_NH];
     TESS_QPFN(tess_mr_coeffs)(m, h);
     TESS_UNROLL
     for (int i = 0; i < TESS_QL_Q; i++)

@@ -68,7 +68,7 @@ TESS_HD TESS_INLINE R TESS_QFN(tess_q_load)(const tess_q_grid_t *g, const tess_p
 {
 #if TESS_QL_Q != 13
     if (ms) {
-        R m[TESS_MR_NM], h[10];
+        R m[TESS_MR_NM], h[TESS_MR_NH];
         TESS_QFN(tess_q_mr_load)(ms, k, tess_q_grid_local(g, x, y, z), m);
         TESS_QPFN(tess_mr_coeffs)(m, h);
         return TESS_QFN(tess_q_hermite_population)(j, h);

@@ -10,7 +10,7 @@ static void TESS_QFN(state_mr_convert)(const tess_tiling_t *t, R *pops, int cano
 #pragma omp parallel for schedule(static)
     for (int32_t k = k0; k < k1; k++)
         for (int n = 0; n < 64; n++) {
-            R f[TESS_QL_Q], m[TESS_MR_NM], h[10];
+            R f[TESS_QL_Q], m[TESS_MR_NM], h[TESS_MR_NH];
             if (to_moments) {
                 for (int i = 0; i < TESS_QL_Q; i++)
                     f[i] = pops[canonical ? tess_state_index(t, k, i, n)

@@ -63,7 +63,7 @@ static void TESS_QFN(cpu_q_mrw_prepass)(tess_cpu_q_t *be, const R *ms)
 #pragma omp for schedule(static)
     for (int32_t k = 0; k < be->ntiles; k++) { /* links from other blocks; sorted by upstream node */
         int64_t hsrc = -1;
-        R h[10] = {0}; /* set by the first entry (gcc cannot see it) */
+        R h[TESS_MR_NH] = {0}; /* set by the first entry (gcc cannot see it) */
         for (int64_t e = w->cross_start[k]; e < w->cross_start[k + 1]; e++) {
             const int64_t src = w->cross[e].src;
             if (src != hsrc) {
@@ -90,7 +90,7 @@ static void TESS_QFN(cpu_q_mrw_rebuild)(const tess_cpu_q_t *be, int32_t b, int z
             continue;
         R *TESS_RESTRICT dst = TESS_QFN(cpu_q_mrw_tile)(w, win, slot, c);
         for (int n = 0; n < 64; n++) {
-            R m[TESS_MR_NM], h[10];
+            R m[TESS_MR_NM], h[TESS_MR_NH];
             TESS_QFN(tess_q_mr_load)(ms, k, n, m);
             TESS_QPFN(tess_mr_coeffs)(m, h);
             TESS_UNROLL

@@ -4,7 +4,8 @@
  *
  * One block per group of tiles (one tile, 2x2x1 or 2x2x2). The block gathers the moments of its tiles and of the
  * one-node halo around them (the tile map in shared memory, as the AB kernel does), turns every gathered node's
- * moments into the ten coefficients of its Hermite expansion once (tess_mr_coeffs) and keeps them in shared memory;
+ * moments into the coefficients of its Hermite expansion once (tess_mr_coeffs, partial sums included) and keeps
+ * them in shared memory (TESS_GPU_MR_ROWS of them);
  * each node then rebuilds every incoming population from its upstream node's coefficients
  * (tess_q_hermite_population), bounces back from its own where the upstream node is dry (tess_q_bounce_back, moving
  * walls included), sums the moments (tess_q_hermite_moments), collides in moment space (tess_q_moment_collide, body
@@ -38,6 +39,7 @@ template <typename R, int LATTICE> struct tess_gpu_mr;
             tess_q_mr_store_##NAME(ms, k, local, m);                                                               \
         }                                                                                                          \
         static __host__ __device__ __forceinline__ void coeffs(const R *m, R *h) { tess_mr_coeffs_##P(m, h); }     \
+        static __host__ __device__ __forceinline__ void partials(R *h) { tess_mr_partials_##P(h); }                \
         static __host__ __device__ __forceinline__ R population(int i, const R *h)                               \
         {                                                                                                          \
             return tess_q_hermite_population_##NAME(i, h);                                                         \
@@ -100,20 +102,41 @@ static __device__ __forceinline__ bool tess_gpu_mr_fetch(const R *__restrict__ s
     return true;
 }
 
-/* Incoming population i of the node at index own of a block's coefficient rows (s_h: row s at s * stride): from
- * its upstream node up where that is wet, else bounced back from the node's own coefficients (moving walls
- * included). */
-template <typename R, int LATTICE>
+/* The coefficient rows the padded kernels (the 2x2x2 group, the column sweep) keep per node: on CUDA 11, the ones
+ * tess_q_hermite_population reads (tess_mr_partials: h_xx and h_yy only through the partial sums), so that a pull
+ * reads fewer of them (D3Q19 71 a node instead of 91, D3Q27 135 instead of 171); 11 rows keep each kernel's
+ * blocks a multiprocessor and its L1 (13 rows took the 2x2x2 group's carveout to 228 KB and its L1 to 28 KB:
+ * -28%, docs/performance-notes.md, "GPU MR: partial sums"). On HIP the ten of the expansion (not measured on an
+ * AMD GPU; an AMD LDS of 64 KB), the pull adds the partial sums up itself (tess_gpu_mr_pull). The packed groups
+ * (2x2x1, one tile: static shared memory) keep ten. Row s holds coefficient tess_gpu_mr_row<ROWS>(s). */
+#if defined(TESS_GPU_CUDA)
+#define TESS_GPU_MR_ROWS 11
+#else
+#define TESS_GPU_MR_ROWS 10
+#endif
+template <int ROWS> static __host__ __device__ __forceinline__ constexpr int tess_gpu_mr_row(int s)
+{
+    static_assert(ROWS == 10 || ROWS == 11, "10 rows (h0 .. h9) or 11 (without h_xx, h_yy: the partial sums)");
+    return ROWS == 11 && s >= 4 ? s + 2 : s;
+}
+
+/* Incoming population i of the node at index own of a block's coefficient rows (s_h: row s at s * stride, ROWS
+ * rows of tess_mr_coeffs's TESS_MR_NH, TESS_GPU_MR_ROWS): from its upstream node up where that is wet, else
+ * bounced back from the node's own coefficients (moving walls included). */
+template <typename R, int LATTICE, int ROWS>
 static __device__ __forceinline__ R tess_gpu_mr_pull(const R *s_h, int stride, const uint8_t *s_code, int i, int up,
                                                      int own, const tess_params_t *p)
 {
     const unsigned code = s_code[up];
-    /* Only the coefficients population i uses are read (the rest of h is dead after inlining). */
-    R h[10];
+    /* Only the coefficients population i uses are read (the rest of h is dead after inlining); with ten rows the
+     * partial sums come from them, the same additions. */
+    R h[TESS_MR_NH];
     const int from = code == TESS_GPU_WET ? up : own;
     TESS_UNROLL
-    for (int s = 0; s < 10; s++)
-        h[s] = s_h[s * stride + from];
+    for (int s = 0; s < ROWS; s++)
+        h[tess_gpu_mr_row<ROWS>(s)] = s_h[s * stride + from];
+    if (ROWS == 10)
+        tess_gpu_mr<R, LATTICE>::partials(h);
     if (code == TESS_GPU_WET)
         return tess_gpu_mr<R, LATTICE>::population(i, h);
     return tess_gpu_q<R, LATTICE>::bounce_back(i, tess_gpu_mr<R, LATTICE>::population(tess_gpu_q<R, LATTICE>::opp(i), h),
@@ -122,15 +145,15 @@ static __device__ __forceinline__ R tess_gpu_mr_pull(const R *s_h, int stride, c
 
 /* All Q incoming populations of the node at index own of a group's halo whose rows lie XP apart and planes PP
  * apart (tess_gpu_mr_halo), in direction order. */
-template <typename R, int LATTICE, int XP, int PP>
+template <typename R, int LATTICE, int XP, int PP, int ROWS>
 static __device__ __forceinline__ void tess_gpu_mr_pull_node(const R *s_h, int stride, const uint8_t *s_code, int own,
                                                              const tess_params_t *p, R *f)
 {
     typedef tess_gpu_q<R, LATTICE> L;
     TESS_UNROLL
     for (int i = 0; i < L::q; i++)
-        f[i] = tess_gpu_mr_pull<R, LATTICE>(s_h, stride, s_code, i, own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i),
-                                            own, p);
+        f[i] = tess_gpu_mr_pull<R, LATTICE, ROWS>(s_h, stride, s_code, i,
+                                                  own - L::cx(i) - XP * L::cy(i) - PP * L::cz(i), own, p);
 }
 
 /* The rest of a node's MR step from its incoming populations f: the moments, the collision in moment space, the
@@ -207,8 +230,8 @@ template <int GX, int GY, int GZ> struct tess_gpu_mr_group {
  * speed"). PAD: rows 12 apart put a plane's 16 nodes into 16 distinct banks, and planes 144 apart (16 mod 32) the
  * next plane's into the other 16, whatever the shift of the upstream direction; in FP64 a half-warp (one plane)
  * is one wavefront, so planes 120 apart suffice (within an AMD LDS's 64 KB for the column sweep's ring). PAD for
- * the 2x2x2 FP32 group (in dynamic shared memory: 57,600 B) and the column sweep's ring; the 2x2x1 FP64 group
- * stays packed (48 KB static: padded it would need 57,600 B and lose a block per multiprocessor, which cost the
+ * the 2x2x2 FP32 group (in dynamic shared memory: 11 rows, 63,360 B) and the column sweep's ring; the 2x2x1 FP64
+ * group stays packed (48 KB static: padded it would need 57,600 B and lose a block per multiprocessor, which cost the
  * sphere bed 2.4%). On HIP FP32 planes are 120 apart too, so that an AMD LDS of 64 KB holds two column-sweep
  * blocks (2 x 28,800 B) as it did packed (not measured on an AMD GPU). */
 #if defined(TESS_GPU_CUDA)
@@ -216,28 +239,28 @@ template <int GX, int GY, int GZ> struct tess_gpu_mr_group {
 #else
 #define TESS_GPU_MR_PLANE32 120
 #endif
-template <typename R, int HX, int HY, int HZ, bool PAD> struct tess_gpu_mr_halo {
+template <typename R, int HX, int HY, int HZ, bool PAD, int ROWS> struct tess_gpu_mr_halo {
     enum {
         PADDED = PAD, XP = PAD ? 12 : HX, PP = !PAD ? HX * HY : sizeof(R) == 4 ? TESS_GPU_MR_PLANE32 : 120,
         NHP = HZ * PP,
         OK = HX <= XP && HY * XP <= PP
     };
     static_assert(OK, "a padded halo row or plane too short");
-    static size_t shared_bytes() { return (size_t)10 * NHP * sizeof(R); }
+    static size_t shared_bytes() { return (size_t)ROWS * NHP * sizeof(R); }
 };
 
 /* The group kernel's halo (tess_gpu_mr_step): (EX GX + 2) x (EY GY + 2) x (EZ GZ + 2) nodes (2D: one plane),
  * padded for the 2x2x2 groups (FP32 only). */
-template <typename R, int LATTICE, int GX, int GY, int GZ> struct tess_gpu_mr_block_halo {
+template <typename R, int LATTICE, int GX, int GY, int GZ, int ROWS> struct tess_gpu_mr_block_halo {
     typedef tess_gpu_q<R, LATTICE> L;
     enum {
         HX = L::ex * GX + 2, HY = L::ey * GY + 2, HZ = L::ez == 1 ? 1 : L::ez * GZ + 2, PAD = GX * GY * GZ == 8
     };
-    typedef tess_gpu_mr_halo<R, HX, HY, HZ, PAD> H;
+    typedef tess_gpu_mr_halo<R, HX, HY, HZ, PAD, ROWS> H;
 };
 
 /* The group kernel's register cap (CUDA): the ZH instance at most at the registers of the instance without planes
- * (2x2x2 FP32 32: 3 blocks of 512 on the H100, held there by their 57,600 B of shared memory; 2x2x1 FP32 32, 8
+ * (2x2x2 FP32 32: 3 blocks of 512 on the H100, held there by their 63,360 B of shared memory; 2x2x1 FP32 32, 8
  * blocks of 256; 2x2x1 FP64 64, 4 of 256); uncapped, the plane tiles' path took the 2x2x2 FP32 group to 50 registers
  * (2 blocks) and the 2x2x1 FP64 group to 66 (3 blocks); capped it needs no spills (ptxas, sm_90). One tile and the
  * instances without planes: no cap. */
@@ -263,7 +286,7 @@ struct tess_gpu_mr_part_t {
  * in one array, tess_gpu_mr_order.h): the block's group comes from its ticket, it waits before its writes and
  * counts its layers done after them, and a dry node carries its moments over to the new place. part (two copies):
  * block b runs the group part[b].group and writes only tiles in [a.k0, a.ntiles); NULL: group b, every tile. */
-template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE, bool ZH = false>
+template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE, bool ZH = false, int ROWS = 10>
 __global__ void TESS_GPU_BOUNDS(64 * GX * GY * GZ, (tess_gpu_mr_zh_blocks<R, GX * GY * GZ, ZH>::value))
 tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                  const int32_t *__restrict__ map, const tess_gpu_mr_order_t o,
@@ -276,15 +299,16 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez, BX = EX * GX, BY = EY * GY, BZ = EZ * GZ,
         HX = BX + 2, HY = BY + 2, ZO = EZ == 1 ? 0 : 1, HZ = BZ + 2 * ZO, NH = HX * HY * HZ, NTH = 64 * G::NT
     };
-    typedef typename tess_gpu_mr_block_halo<R, LATTICE, GX, GY, GZ>::H H;
+    typedef typename tess_gpu_mr_block_halo<R, LATTICE, GX, GY, GZ, ROWS>::H H;
     enum { PAD = H::PADDED, XP = H::XP, PP = H::PP, NHP = H::NHP };
+    static_assert(PAD || ROWS == 10, "a packed halo keeps ten rows (static shared memory)");
     __shared__ int32_t s_map[G::STRIDE];
     __shared__ uint8_t s_code[NHP];
     __shared__ int32_t s_b;
     __shared__ uint8_t s_zh[ZH ? G::NT : 1]; /* ZH: whether member tile t holds a Zou-He node */
     /* The Hermite coefficients of the group's and halo's nodes, one row per coefficient (tess_gpu_mr_halo): static
      * where packed, dynamic (H::shared_bytes()) where padded. */
-    __shared__ R s_hs[PAD ? 1 : 10][PAD ? 1 : NH];
+    __shared__ R s_hs[PAD ? 1 : ROWS][PAD ? 1 : NH];
     extern __shared__ double tess_gpu_mr_dyn[];
     R(*const s_h)[NHP] = PAD ? reinterpret_cast<R(*)[NHP]>(tess_gpu_mr_dyn) : reinterpret_cast<R(*)[NHP]>(&s_hs[0][0]);
     const int tid = (int)threadIdx.x;
@@ -326,7 +350,7 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         /* The moments are loaded whatever the node type (a dry node of a stored tile holds valid values that
          * nobody uses), so the loads need not wait for the type's. */
         unsigned type;
-        R m[TESS_MR_NM], h[10];
+        R m[TESS_MR_NM], h[TESS_MR_NH];
         if (!ONE) { /* two copies: t2 is a tile or -1 */
             type = t2 < 0 ? 0u : a.node_type[64 * (size_t)t2 + l2];
             s_code[jp] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
@@ -334,16 +358,16 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
                 M::load(src, t2, l2, m);
                 M::coeffs(m, h);
                 TESS_UNROLL
-                for (int s = 0; s < 10; s++)
-                    s_h[s][jp] = h[s];
+                for (int s = 0; s < ROWS; s++)
+                    s_h[s][jp] = h[tess_gpu_mr_row<ROWS>(s)];
             }
             continue;
         }
         if (tess_gpu_mr_fetch<R, LATTICE, ONE>(src, a.node_type, o, t2, l2, &type, m)) {
             M::coeffs(m, h);
             TESS_UNROLL
-            for (int s = 0; s < 10; s++)
-                s_h[s][jp] = h[s];
+            for (int s = 0; s < ROWS; s++)
+                s_h[s][jp] = h[tess_gpu_mr_row<ROWS>(s)];
         }
         s_code[jp] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
     }
@@ -365,12 +389,12 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
              * below, main's code): the node's own type, issued before the pull, for its plane's reconstruction
              * after it */
             const unsigned own_type = a.node_type[64 * (size_t)k + n];
-            tess_gpu_mr_pull_node<R, LATTICE, XP, PP>(&s_h[0][0], NHP, s_code, own, p, f);
+            tess_gpu_mr_pull_node<R, LATTICE, XP, PP, ROWS>(&s_h[0][0], NHP, s_code, own, p, f);
             if (c->mr_zou_he[own_type])
                 tess_gpu_mr_zou_he<R, LATTICE>(p, own_type, a.step, f);
             tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
         } else {
-            tess_gpu_mr_pull_node<R, LATTICE, XP, PP>(&s_h[0][0], NHP, s_code, own, p, f);
+            tess_gpu_mr_pull_node<R, LATTICE, XP, PP, ROWS>(&s_h[0][0], NHP, s_code, own, p, f);
             tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
         }
     } else if (ONE && k >= 0) {
@@ -392,18 +416,18 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
  * group), and each thread issues the loads of the next layer's planes before it computes the current one, so
  * they are in flight during the computation (the latency behind a block's gather and its barrier was what held
  * the group kernel back). Per node the same core functions in the same order as tess_gpu_mr_step: the same bits.
- * Dynamic shared memory: 10 coefficients of 6 planes of 10 x 10 nodes, padded (tess_gpu_mr_halo: 6 x 144 places
- * in FP32, 34,560 B, on HIP 6 x 120, 28,800 B; 6 x 120 in FP64, 57,600 B; opted in on CUDA, within the 64 KB of an
- * AMD LDS). Capped at 64
+ * Dynamic shared memory: ROWS coefficients (TESS_GPU_MR_ROWS) of 6 planes of 10 x 10 nodes, padded
+ * (tess_gpu_mr_halo: 6 x 144 places in FP32, 11 rows 38,016 B; 6 x 120 in FP64, 63,360 B; opted in; on HIP 10 rows
+ * of 6 x 120, 28,800 B / 57,600 B, within the 64 KB of an AMD LDS). Capped at 64
  * registers in FP32 (4 blocks a multiprocessor on the H100) and 128 in FP64 (2 blocks; D3Q27 spills 20 B). */
-template <typename R, int LATTICE> struct tess_gpu_mr_col {
+template <typename R, int LATTICE, int ROWS> struct tess_gpu_mr_col {
     enum {
         EX = tess_gpu_q<R, LATTICE>::ex, EY = tess_gpu_q<R, LATTICE>::ey, EZ = tess_gpu_q<R, LATTICE>::ez, GX = 2,
         GY = 2, HX = EX * GX + 2, HY = EY * GY + 2, PL = HX * HY, RING = EZ + 2, NL = RING * PL, MX = GX + 2,
         MY = GY + 2, NTH = 64 * GX * GY, NEW = EZ * PL, PER = (NEW + NTH - 1) / NTH
     };
     /* the ring's places, padded against bank conflicts: rows XP apart, planes PP, RING planes of NR values */
-    typedef tess_gpu_mr_halo<R, HX, HY, RING, true> H;
+    typedef tess_gpu_mr_halo<R, HX, HY, RING, true, ROWS> H;
     enum { XP = H::XP, PP = H::PP, NR = H::NHP };
     static size_t shared_bytes() { return H::shared_bytes(); }
 };
@@ -416,7 +440,7 @@ static __device__ __forceinline__ void tess_gpu_mr_column_get(const R *__restric
                                                               const int32_t *__restrict__ gm, int p0, int e,
                                                               unsigned *type, R *m)
 {
-    typedef tess_gpu_mr_col<R, LATTICE> C;
+    typedef tess_gpu_mr_col<R, LATTICE, 10> C; /* the planes' geometry only */
     const int p = p0 + e / C::PL, j = e % C::PL;
     const int hx = j % C::HX - 1, hy = j / C::HX - 1;
     /* the node's tile place in the map (-1 .. G) and its local coordinates; plane -1 is layer -1's top */
@@ -430,26 +454,26 @@ static __device__ __forceinline__ void tess_gpu_mr_column_get(const R *__restric
     }
 }
 
-template <typename R, int LATTICE>
+template <typename R, int LATTICE, int ROWS>
 static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s_code, int p0, int e,
                                                               unsigned type, const R *m)
 {
-    typedef tess_gpu_mr_col<R, LATTICE> C;
+    typedef tess_gpu_mr_col<R, LATTICE, ROWS> C;
     typedef tess_gpu_mr<R, LATTICE> M;
     const int p = p0 + e / C::PL, j = e % C::PL;
     const int at = ((p + 1) % C::RING) * C::PP + (j / C::HX) * C::XP + j % C::HX;
     s_code[at] = tess_gpu_c.wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
-    R h[10];
+    R h[TESS_MR_NH];
     M::coeffs(m, h);
     TESS_UNROLL
-    for (int s = 0; s < 10; s++)
-        s_h[s * C::NR + at] = h[s];
+    for (int s = 0; s < ROWS; s++)
+        s_h[s * C::NR + at] = h[tess_gpu_mr_row<ROWS>(s)];
 }
 
 /* part (two copies, tess_gpu_mr_part_t): block b walks the layers [part[b].j0, part[b].j1) of column part[b].group
  * (its first layer's planes gathered as the first layer's are) and writes only tiles in [a.k0, a.ntiles); NULL:
  * column b, every layer, every tile. */
-template <typename R, int LATTICE, bool ONE>
+template <typename R, int LATTICE, bool ONE, int ROWS>
 __global__ void TESS_GPU_BOUNDS(256, sizeof(R) == 4 ? 4 : 2)
 tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                    const int32_t *__restrict__ map, int nlayers, const tess_gpu_mr_order_t o,
@@ -457,12 +481,12 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
 {
     typedef tess_gpu_q<R, LATTICE> L;
     typedef tess_gpu_mr<R, LATTICE> M;
-    typedef tess_gpu_mr_col<R, LATTICE> C;
+    typedef tess_gpu_mr_col<R, LATTICE, ROWS> C;
     /* places in the ring: rows XP apart, planes PP (tess_gpu_mr_col) */
     enum { Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez, XP = C::XP, PP = C::PP, NTH = C::NTH };
     static_assert(EZ > 1, "the column sweep is for the 3D lattices");
     extern __shared__ double tess_gpu_mr_dyn[];
-    R *const s_h = reinterpret_cast<R *>(tess_gpu_mr_dyn); /* [10][NR], one row per coefficient */
+    R *const s_h = reinterpret_cast<R *>(tess_gpu_mr_dyn); /* [ROWS][NR], one row per coefficient */
     __shared__ uint8_t s_code[C::NR];
     __shared__ int32_t s_b;
     const int tid = (int)threadIdx.x;
@@ -487,7 +511,7 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         unsigned type;
         R m[TESS_MR_NM];
         tess_gpu_mr_column_get<R, LATTICE, ONE>(src, a, o, gm, EZ * j0 - 1, e, &type, m);
-        tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, EZ * j0 - 1, e, type, m);
+        tess_gpu_mr_column_put<R, LATTICE, ROWS>(s_h, s_code, EZ * j0 - 1, e, type, m);
     }
     int known = -1; /* thread 0: the last layer of the last complete wait range (tess_gpu_mr_wait_next) */
     if (ONE && tid == 0)
@@ -527,8 +551,8 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
             for (int i = 0; i < Q; i++) {
                 int us = base + z + 1 - L::cz(i);
                 us -= us >= C::RING ? C::RING : 0;
-                f[i] = tess_gpu_mr_pull<R, LATTICE>(s_h, C::NR, s_code, i, us * PP + col - L::cx(i) - XP * L::cy(i),
-                                                    own, p);
+                f[i] = tess_gpu_mr_pull<R, LATTICE, ROWS>(s_h, C::NR, s_code, i,
+                                                          us * PP + col - L::cx(i) - XP * L::cy(i), own, p);
             }
             tess_gpu_mr_finish<R, LATTICE>(p, f, dst, k, n);
         } else if (ONE && k >= 0) { /* one copy: a dry node's moments move to the new place */
@@ -551,7 +575,7 @@ tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gp
         for (int r = 0; r < C::PER; r++) {
             const int e = tid + NTH * r;
             if (e < C::NEW)
-                tess_gpu_mr_column_put<R, LATTICE>(s_h, s_code, p0, e, nt[r], nm[r]);
+                tess_gpu_mr_column_put<R, LATTICE, ROWS>(s_h, s_code, p0, e, nt[r], nm[r]);
         }
         if (ONE && tid == 0)
             tess_gpu_mr_wait_next(o, l0 + j + 1, have, &known);

@@ -511,16 +511,17 @@ TESS_GPU_OP tess_status tess_gpu_mr_parts(tess_backend_t *be, tess_error_t *err)
 
 /* A group kernel's launch: the instance with D3Q19's Zou-He planes (ZH) where this run has them in the plain
  * kernel (tess_gpu_mr_zou_he_in_plain), else the one without, so that every other run keeps its machine code. */
-template <typename R, int LAT, int GX, int GY, int GZ, bool ONE>
+template <typename R, int LAT, int GX, int GY, int GZ, bool ONE, int ROWS = 10>
 static void tess_gpu_mr_group_launch(const tess_backend_t *be, unsigned nb, size_t shared, const R *src, R *dst,
                                      const tess_gpu_q_args_t &a, const tess_gpu_mr_order_t &o,
                                      const tess_gpu_mr_part_t *part)
 {
     if (LAT == TESS_LATTICE_D3Q19 && be->consts.mr_any_zou_he)
-        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, LAT == TESS_LATTICE_D3Q19>
+        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, LAT == TESS_LATTICE_D3Q19, ROWS>
             <<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
     else
-        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE><<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
+        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, false, ROWS>
+            <<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
 }
 
 /* One MR step: the plain kernel over every group, then the list kernel over its nodes. The 2x2x2 group is
@@ -530,18 +531,22 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_big {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        tess_gpu_mr_group_launch<R, LAT, 2, 2, 2, ONE>(be, nb, shared_bytes(), src, dst, a, o, part);
+        tess_gpu_mr_group_launch<R, LAT, 2, 2, 2, ONE, TESS_GPU_MR_ROWS>(be, nb, shared_bytes(), src, dst, a, o, part);
     }
-    static size_t shared_bytes() { return tess_gpu_mr_block_halo<R, LAT, 2, 2, 2>::H::shared_bytes(); }
+    static size_t shared_bytes()
+    {
+        return tess_gpu_mr_block_halo<R, LAT, 2, 2, 2, TESS_GPU_MR_ROWS>::H::shared_bytes();
+    }
     static gpuError_t opt_in()
     {
-        const gpuError_t rc =
-            gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE>),
-                                gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
+        const gpuError_t rc = gpuFuncSetAttribute(
+            reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, false, TESS_GPU_MR_ROWS>),
+            gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
         if (rc != gpuSuccess || LAT != TESS_LATTICE_D3Q19)
             return rc;
         return gpuFuncSetAttribute(
-            reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, LAT == TESS_LATTICE_D3Q19>),
+            reinterpret_cast<const void *>(
+                tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, LAT == TESS_LATTICE_D3Q19, TESS_GPU_MR_ROWS>),
             gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
     }
 };
@@ -572,14 +577,15 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_sweep {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        tess_gpu_mr_column<R, LAT, ONE><<<nb, 256, tess_gpu_mr_col<R, LAT>::shared_bytes()>>>(
-            src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
+        tess_gpu_mr_column<R, LAT, ONE, TESS_GPU_MR_ROWS>
+            <<<nb, 256, tess_gpu_mr_col<R, LAT, TESS_GPU_MR_ROWS>::shared_bytes()>>>(src, dst, a, be->mr_map,
+                                                                                   be->mr_nodes / 256, o, part);
     }
     static gpuError_t opt_in()
     {
-        return gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE>),
+        return gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE, TESS_GPU_MR_ROWS>),
                                    gpuFuncAttributeMaxDynamicSharedMemorySize,
-                                   (int)tess_gpu_mr_col<R, LAT>::shared_bytes());
+                                   (int)tess_gpu_mr_col<R, LAT, TESS_GPU_MR_ROWS>::shared_bytes());
     }
 };
 template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, ONE> {
