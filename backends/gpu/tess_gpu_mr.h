@@ -472,9 +472,10 @@ static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s
 
 /* part (two copies, tess_gpu_mr_part_t): block b walks the layers [part[b].j0, part[b].j1) of column part[b].group
  * (its first layer's planes gathered as the first layer's are) and writes only tiles in [a.k0, a.ntiles); NULL:
- * column b, every layer, every tile. */
-template <typename R, int LATTICE, bool ONE, int ROWS>
-__global__ void TESS_GPU_BOUNDS(256, sizeof(R) == 4 ? 4 : 2)
+ * column b, every layer, every tile. MINB (measurement only, branch gpu-mr28): blocks a multiprocessor for the
+ * register cap; 0: main's, 4 (FP32) / 2 (FP64). */
+template <typename R, int LATTICE, bool ONE, int ROWS, int MINB = 0>
+__global__ void TESS_GPU_BOUNDS(256, MINB ? MINB : sizeof(R) == 4 ? 4 : 2)
 tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                    const int32_t *__restrict__ map, int nlayers, const tess_gpu_mr_order_t o,
                    const tess_gpu_mr_part_t *__restrict__ part)
