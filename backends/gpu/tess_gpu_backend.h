@@ -47,8 +47,6 @@ struct tess_backend {
     int32_t *mr_map;     /* MR: the groups' tile maps (tess_gpu_mr.h); NULL for one tile per group */
     int32_t mr_ngroups;  /* MR: blocks of a step */
     int mr_nodes;        /* MR: nodes a block updates (64, 256 or 512) */
-    int mr_cap;          /* MR, measurement only (branch gpu-mr28): TESS_GPU_MR_CAP=1, the D3Q19 column sweep at
-                          * 5 blocks a multiprocessor (FP32) / 3 (FP64) */
     /* MR with one copy of the moments (tess_gpu_mr_order.h): the state's array f[0] holds ntiles + mr_gap tiles,
      * the state at tile offset mr_gap (cur 0) or 0 (cur 1); mr_gap 0: two copies, f[0] and f[1]. */
     int64_t mr_gap;

@@ -419,7 +419,8 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
  * Dynamic shared memory: ROWS coefficients (TESS_GPU_MR_ROWS) of 6 planes of 10 x 10 nodes, padded
  * (tess_gpu_mr_halo: 6 x 144 places in FP32, 11 rows 38,016 B; 6 x 120 in FP64, 63,360 B; opted in; on HIP 10 rows
  * of 6 x 120, 28,800 B / 57,600 B, within the 64 KB of an AMD LDS). Capped at 64
- * registers in FP32 (4 blocks a multiprocessor on the H100) and 128 in FP64 (2 blocks; D3Q27 spills 20 B). */
+ * registers in FP32 (4 blocks a multiprocessor on the H100) and 128 in FP64 (2 blocks; D3Q27 spills 20 B); tighter
+ * caps (5 / 3 blocks) spilled and lost 22-29% (docs/performance-notes.md, "GPU MR: tighter register caps"). */
 template <typename R, int LATTICE, int ROWS> struct tess_gpu_mr_col {
     enum {
         EX = tess_gpu_q<R, LATTICE>::ex, EY = tess_gpu_q<R, LATTICE>::ey, EZ = tess_gpu_q<R, LATTICE>::ez, GX = 2,
@@ -472,10 +473,9 @@ static __device__ __forceinline__ void tess_gpu_mr_column_put(R *s_h, uint8_t *s
 
 /* part (two copies, tess_gpu_mr_part_t): block b walks the layers [part[b].j0, part[b].j1) of column part[b].group
  * (its first layer's planes gathered as the first layer's are) and writes only tiles in [a.k0, a.ntiles); NULL:
- * column b, every layer, every tile. MINB (measurement only, branch gpu-mr28): blocks a multiprocessor for the
- * register cap; 0: main's, 4 (FP32) / 2 (FP64). */
-template <typename R, int LATTICE, bool ONE, int ROWS, int MINB = 0>
-__global__ void TESS_GPU_BOUNDS(256, MINB ? MINB : sizeof(R) == 4 ? 4 : 2)
+ * column b, every layer, every tile. */
+template <typename R, int LATTICE, bool ONE, int ROWS>
+__global__ void TESS_GPU_BOUNDS(256, sizeof(R) == 4 ? 4 : 2)
 tess_gpu_mr_column(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                    const int32_t *__restrict__ map, int nlayers, const tess_gpu_mr_order_t o,
                    const tess_gpu_mr_part_t *__restrict__ part)

@@ -235,10 +235,6 @@ static int64_t tess_gpu_mr_plan(tess_backend_t *be, const tess_tiling_t *t)
 {
     be->mr_nodes = tess_gpu_mr_block_nodes(be->cfg.mr_layer, t->lattice,
                                            be->cfg.precision == TESS_PRECISION_SINGLE, t->eta_t);
-    { /* measurement only (branch gpu-mr28): 1 runs the D3Q19 column sweep under the tighter register caps */
-        const char *v = getenv("TESS_GPU_MR_CAP");
-        be->mr_cap = v && atoi(v) == 1;
-    }
     if (t->lattice == TESS_LATTICE_D2Q9 || t->ntiles == 0)
         return 0;
     for (int32_t k = 1; k < t->ntiles; k++)
@@ -576,50 +572,20 @@ template <bool ONE> struct tess_gpu_mr_big<double, TESS_LATTICE_D2Q9, ONE> {
     static gpuError_t opt_in() { return gpuSuccess; }
 };
 
-/* The column sweep (tess_gpu_mr_column) of the 3D lattices; opt_in: its dynamic shared memory, once at initialise.
- * CAP (measurement only, branch gpu-mr28; CUDA, D3Q19): TESS_GPU_MR_CAP=1 launches the instance capped at 5 blocks a
- * multiprocessor (FP32, 48 registers) or 3 (FP64, 80) instead of main's 4 / 2. */
+/* The column sweep (tess_gpu_mr_column) of the 3D lattices; opt_in: its dynamic shared memory, once at initialise. */
 template <typename R, int LAT, bool ONE> struct tess_gpu_mr_sweep {
-    enum { CAP = sizeof(R) == 4 ? 5 : 3 };
-    static bool capped(const tess_backend_t *be)
-    {
-#if defined(TESS_GPU_CUDA)
-        return LAT == TESS_LATTICE_D3Q19 && be->mr_cap;
-#else
-        (void)be;
-        return false;
-#endif
-    }
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        const size_t shared = tess_gpu_mr_col<R, LAT, TESS_GPU_MR_ROWS>::shared_bytes();
-#if defined(TESS_GPU_CUDA)
-        if constexpr (LAT == TESS_LATTICE_D3Q19) {
-            if (capped(be)) {
-                tess_gpu_mr_column<R, LAT, ONE, TESS_GPU_MR_ROWS, CAP>
-                    <<<nb, 256, shared>>>(src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
-                return;
-            }
-        }
-#endif
         tess_gpu_mr_column<R, LAT, ONE, TESS_GPU_MR_ROWS>
-            <<<nb, 256, shared>>>(src, dst, a, be->mr_map, be->mr_nodes / 256, o, part);
+            <<<nb, 256, tess_gpu_mr_col<R, LAT, TESS_GPU_MR_ROWS>::shared_bytes()>>>(src, dst, a, be->mr_map,
+                                                                                   be->mr_nodes / 256, o, part);
     }
-    static gpuError_t opt_in(const tess_backend_t *be)
+    static gpuError_t opt_in()
     {
-        const int shared = (int)tess_gpu_mr_col<R, LAT, TESS_GPU_MR_ROWS>::shared_bytes();
-#if defined(TESS_GPU_CUDA)
-        if constexpr (LAT == TESS_LATTICE_D3Q19) {
-            if (capped(be))
-                return gpuFuncSetAttribute(
-                    reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE, TESS_GPU_MR_ROWS, CAP>),
-                    gpuFuncAttributeMaxDynamicSharedMemorySize, shared);
-        }
-#endif
-        (void)be;
         return gpuFuncSetAttribute(reinterpret_cast<const void *>(tess_gpu_mr_column<R, LAT, ONE, TESS_GPU_MR_ROWS>),
-                                   gpuFuncAttributeMaxDynamicSharedMemorySize, shared);
+                                   gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                   (int)tess_gpu_mr_col<R, LAT, TESS_GPU_MR_ROWS>::shared_bytes());
     }
 };
 template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, ONE> {
@@ -627,7 +593,7 @@ template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, O
                        const tess_gpu_mr_part_t *, unsigned)
     {
     }
-    static gpuError_t opt_in(const tess_backend_t *) { return gpuSuccess; }
+    static gpuError_t opt_in() { return gpuSuccess; }
 };
 
 /* The opt-in of the plain kernel's dynamic shared memory beyond the default 48 KiB (tess_gpu_mr_big's padded
@@ -636,7 +602,7 @@ template <typename R, bool ONE> struct tess_gpu_mr_sweep<R, TESS_LATTICE_D2Q9, O
 template <typename R, int LAT, bool ONE> static gpuError_t tess_gpu_mr_opt_in_lat(const tess_backend_t *be)
 {
     if (be->mr_nodes >= 1024)
-        return tess_gpu_mr_sweep<R, LAT, ONE>::opt_in(be);
+        return tess_gpu_mr_sweep<R, LAT, ONE>::opt_in();
     return be->mr_nodes == 512 ? tess_gpu_mr_big<R, LAT, ONE>::opt_in() : gpuSuccess;
 }
 
