@@ -25,7 +25,8 @@
 # branch gpu-mr-bed5 with TESS_GPU_MR_SPLIT=1..4 and 9 (tests), the sparse groups split into smaller blocks (commit
 # 3c2b85c; not kept: "GPU MR: the bed's sparse groups split"); branch gpu-mr27 with TESS_GPU_MR_ROWS=10, main's ten
 # coefficient rows against 13 and 11 (commits c2e9355, 3f9a120; 11 kept: "GPU MR: partial sums of the Hermite
-# coefficients").
+# coefficients"); branch gpu-mr28 with TESS_GPU_MR_CAP=1, the D3Q19 column sweep capped at 5 blocks (FP32) / 3
+# (FP64) a multiprocessor (commit af48dcb; not kept: "GPU MR: tighter register caps on the column sweep").
 # Outputs under $OUT
 # (the device tool's folder) or ./gpu-mr-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
 set -uo pipefail

@@ -419,7 +419,8 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
  * Dynamic shared memory: ROWS coefficients (TESS_GPU_MR_ROWS) of 6 planes of 10 x 10 nodes, padded
  * (tess_gpu_mr_halo: 6 x 144 places in FP32, 11 rows 38,016 B; 6 x 120 in FP64, 63,360 B; opted in; on HIP 10 rows
  * of 6 x 120, 28,800 B / 57,600 B, within the 64 KB of an AMD LDS). Capped at 64
- * registers in FP32 (4 blocks a multiprocessor on the H100) and 128 in FP64 (2 blocks; D3Q27 spills 20 B). */
+ * registers in FP32 (4 blocks a multiprocessor on the H100) and 128 in FP64 (2 blocks; D3Q27 spills 20 B); tighter
+ * caps (5 / 3 blocks) spilled and lost 22-29% (docs/performance-notes.md, "GPU MR: tighter register caps"). */
 template <typename R, int LATTICE, int ROWS> struct tess_gpu_mr_col {
     enum {
         EX = tess_gpu_q<R, LATTICE>::ex, EY = tess_gpu_q<R, LATTICE>::ey, EZ = tess_gpu_q<R, LATTICE>::ez, GX = 2,
