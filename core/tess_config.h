@@ -34,6 +34,19 @@
 #define TESS_UNROLL
 #endif
 
+/* A product rounded on its own, never fused with a later addition into a multiply-add, even in the CUDA fast build
+ * (nvcc contracts there): for a product that one kernel keeps in registers and adds to at once while another
+ * stores it and adds to the value read back, so that both round alike (tess_mr_coeffs). The C code never
+ * contracts (-ffp-contract=off). HIP's __fmul_rn may be a plain product that the compiler can still fuse; HIP
+ * keeps such products in memory in every kernel, so its kernels agree. */
+#if defined(__CUDA_ARCH__)
+#define TESS_MUL_ALONE_f64(a, b) __dmul_rn((a), (b))
+#define TESS_MUL_ALONE_f32(a, b) __fmul_rn((a), (b))
+#else
+#define TESS_MUL_ALONE_f64(a, b) ((a) * (b))
+#define TESS_MUL_ALONE_f32(a, b) ((a) * (b))
+#endif
+
 #define TESS_VERSION_STRING "0.1.0"
 
 #endif

@@ -50,9 +50,11 @@ TESS_HD TESS_INLINE void TESS_FN(tess_mr_coeffs)(const R *m, R *h)
     h[1] = (R)3 * m[TESS_MR_JX];
     h[2] = (R)3 * m[TESS_MR_JY];
     h[3] = (R)3 * m[TESS_MR_JZ];
-    h[4] = (R)4.5 * pxx;
-    h[5] = (R)4.5 * pyy;
-    h[6] = (R)4.5 * pzz;
+    /* Rounded alone: the partial sums below add to h_xx and h_yy at once, where the GPU kernels that keep ten
+     * rows add to the stored value (the same bits in the fast build as well). */
+    h[4] = TESS_FN(TESS_MUL_ALONE)((R)4.5, pxx);
+    h[5] = TESS_FN(TESS_MUL_ALONE)((R)4.5, pyy);
+    h[6] = TESS_FN(TESS_MUL_ALONE)((R)4.5, pzz);
     h[7] = (R)9 * m[TESS_MR_PXY];
     h[8] = (R)9 * m[TESS_MR_PXZ];
     h[9] = (R)9 * m[TESS_MR_PYZ];
