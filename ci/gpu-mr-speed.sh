@@ -26,7 +26,8 @@
 # 3c2b85c; not kept: "GPU MR: the bed's sparse groups split"); branch gpu-mr27 with TESS_GPU_MR_ROWS=10, main's ten
 # coefficient rows against 13 and 11 (commits c2e9355, 3f9a120; 11 kept: "GPU MR: partial sums of the Hermite
 # coefficients"); branch gpu-mr-bed6 with TESS_GPU_MR_BED6=1, 2 (the 2x2x2 FP32 group's gather), 4, 8 (the group
-# order) and MRS_FAST_TESTS ("GPU MR: the bed's gather and group order"); branch gpu-mr28 with TESS_GPU_MR_CAP=1, the D3Q19 column sweep capped at 5 blocks (FP32) / 3
+# order) and MRS_FAST_TESTS (commit 925c2d8; 1 kept for D3Q19: "GPU MR: the bed's gather and group order");
+# branch gpu-mr28 with TESS_GPU_MR_CAP=1, the D3Q19 column sweep capped at 5 blocks (FP32) / 3
 # (FP64) a multiprocessor (commit af48dcb; not kept: "GPU MR: tighter register caps on the column sweep").
 # Outputs under $OUT
 # (the device tool's folder) or ./gpu-mr-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).

@@ -264,8 +264,8 @@ template <typename R, int LATTICE, int GX, int GY, int GZ, int ROWS> struct tess
  * blocks of 256; 2x2x1 FP64 64, 4 of 256); uncapped, the plane tiles' path took the 2x2x2 FP32 group to 50 registers
  * (2 blocks) and the 2x2x1 FP64 group to 66 (3 blocks); capped it needs no spills (ptxas, sm_90). One tile and the
  * instances without planes: no cap. */
-template <typename R, int NT, bool ZH, int V = 0> struct tess_gpu_mr_zh_blocks {
-    enum { value = V == 2 ? 3 : ZH && NT > 1 ? (sizeof(R) == 4 ? 2048 : 1024) / (64 * NT) : 0 };
+template <typename R, int NT, bool ZH> struct tess_gpu_mr_zh_blocks {
+    enum { value = ZH && NT > 1 ? (sizeof(R) == 4 ? 2048 : 1024) / (64 * NT) : 0 };
 };
 
 /* A distributed rank's step in parts (tess_gpu_dist.h; two copies only): one block's group, a group with a member
@@ -286,12 +286,8 @@ struct tess_gpu_mr_part_t {
  * in one array, tess_gpu_mr_order.h): the block's group comes from its ticket, it waits before its writes and
  * counts its layers done after them, and a dry node carries its moments over to the new place. part (two copies):
  * block b runs the group part[b].group and writes only tiles in [a.k0, a.ntiles); NULL: group b, every tile. */
-/* V (measurement only, gpu-mr-bed6; two copies): 0 main's gather; 1 a place's type and moments loaded in one block,
- * coefficients only for wet places (a dry place's are never read: tess_gpu_mr_pull takes the node's own); 2 as 1
- * with the thread's places unrolled, every load issued before the first coefficient (capped at 3 blocks: 40
- * registers, the blocks shared memory allows). */
-template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE, bool ZH = false, int ROWS = 10, int V = 0>
-__global__ void TESS_GPU_BOUNDS(64 * GX * GY * GZ, (tess_gpu_mr_zh_blocks<R, GX * GY * GZ, ZH, V>::value))
+template <typename R, int LATTICE, int GX, int GY, int GZ, bool ONE, bool ZH = false, int ROWS = 10>
+__global__ void TESS_GPU_BOUNDS(64 * GX * GY * GZ, (tess_gpu_mr_zh_blocks<R, GX * GY * GZ, ZH>::value))
 tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a,
                  const int32_t *__restrict__ map, const tess_gpu_mr_order_t o,
                  const tess_gpu_mr_part_t *__restrict__ part)
@@ -341,49 +337,44 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         const int32_t kt = s_map[G::NMAP + tid];
         s_zh[tid] = kt >= 0 ? c->mr_zh_tile[kt] : (uint8_t)0;
     }
-    if (!ONE && V > 0) {
-        /* the variants: per place its geometry, then (V 2: for all the thread's places first) type and moments */
-        enum { PER = (NH + NTH - 1) / NTH, NR = V == 2 ? PER : 1 };
+    /* D3Q19's 2x2x2 group with two copies (the sphere bed's FP32 kernel): a place's type and moments are loaded in
+     * one block, so that the moment loads go out with the type's (in the loop below they wait behind the type's wet
+     * lookup: one dependent global round trip a place in the SASS), and only wet places get coefficients (a dry
+     * place's are never read: tess_gpu_mr_pull takes the node's own). On the H100 the bed's FP32 step +2.8%; both
+     * places' loads first gained nothing, and D3Q27 lost with it (docs/performance-notes.md, "GPU MR: the bed's
+     * gather and group order"), so the other instances keep the loop below. */
+    enum { SPLIT = !ONE && LATTICE == TESS_LATTICE_D3Q19 && G::NT == 8, PER = (NH + NTH - 1) / NTH };
+    if (SPLIT) {
         TESS_UNROLL
-        for (int r0 = 0; r0 < PER; r0 += NR) {
-            unsigned ty[NR];
-            int jps[NR];
-            bool has[NR];
-            R mm[NR][TESS_MR_NM];
-            TESS_UNROLL
-            for (int r = 0; r < NR; r++) {
-                const int j = tid + NTH * (r0 + r);
-                const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
-                jps[r] = PAD ? (hz + ZO) * PP + (hy + 1) * XP + (hx + 1) : j;
-                const int ax = (hx + EX) / EX - 1, ay = (hy + EY) / EY - 1, az = (hz + EZ) / EZ - 1;
-                const int ox = hx < 0 || hx >= BX, oy = hy < 0 || hy >= BY, oz = hz < 0 || hz >= BZ;
-                const bool used = j < NH && (Q == 27 || EZ == 1 || ox + oy + oz < 3);
-                const int32_t t2 = used ? s_map[(ax + 1) + G::MX * ((ay + 1) + G::MY * (az + 1))] : -1;
-                const int l2 = (hx - ax * EX) + EX * ((hy - ay * EY) + EY * (hz - az * EZ));
-                has[r] = t2 >= 0;
-                ty[r] = 0u;
-                if (has[r]) {
-                    ty[r] = a.node_type[64 * (size_t)t2 + l2];
-                    M::load(src, t2, l2, mm[r]);
-                }
+        for (int r = 0; r < PER; r++) {
+            const int j = tid + NTH * r;
+            const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
+            const int jp = PAD ? (hz + ZO) * PP + (hy + 1) * XP + (hx + 1) : j;
+            const int ax = (hx + EX) / EX - 1, ay = (hy + EY) / EY - 1, az = (hz + EZ) / EZ - 1;
+            const int ox = hx < 0 || hx >= BX, oy = hy < 0 || hy >= BY, oz = hz < 0 || hz >= BZ;
+            const bool used = j < NH && (Q == 27 || EZ == 1 || ox + oy + oz < 3);
+            const int32_t t2 = used ? s_map[(ax + 1) + G::MX * ((ay + 1) + G::MY * (az + 1))] : -1;
+            const int l2 = (hx - ax * EX) + EX * ((hy - ay * EY) + EY * (hz - az * EZ));
+            unsigned type = 0u;
+            R m[TESS_MR_NM];
+            if (t2 >= 0) {
+                type = a.node_type[64 * (size_t)t2 + l2];
+                M::load(src, t2, l2, m);
             }
-            TESS_UNROLL
-            for (int r = 0; r < NR; r++) {
-                if (tid + NTH * (r0 + r) >= NH)
-                    continue;
-                const bool wet = c->wet[ty[r]];
-                s_code[jps[r]] = wet ? (uint8_t)TESS_GPU_WET : (uint8_t)ty[r];
-                if (has[r] && wet) {
-                    R h[TESS_MR_NH];
-                    M::coeffs(mm[r], h);
-                    TESS_UNROLL
-                    for (int s = 0; s < ROWS; s++)
-                        s_h[s][jps[r]] = h[tess_gpu_mr_row<ROWS>(s)];
-                }
+            if (j >= NH)
+                continue;
+            const bool wet = c->wet[type];
+            s_code[jp] = wet ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
+            if (t2 >= 0 && wet) {
+                R h[TESS_MR_NH];
+                M::coeffs(m, h);
+                TESS_UNROLL
+                for (int s = 0; s < ROWS; s++)
+                    s_h[s][jp] = h[tess_gpu_mr_row<ROWS>(s)];
             }
         }
     }
-    for (int j = tid; (ONE || V == 0) && j < NH; j += NTH) { /* main's gather */
+    for (int j = tid; !SPLIT && j < NH; j += NTH) {
         const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
         const int jp = PAD ? (hz + ZO) * PP + (hy + 1) * XP + (hx + 1) : j; /* its place in s_h and s_code */
         /* the place of the node's tile in the map (-1 .. G) and its local coordinates */
@@ -394,7 +385,8 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         const int32_t t2 = used ? s_map[(ax + 1) + G::MX * ((ay + 1) + G::MY * (az + 1))] : -1;
         const int l2 = (hx - ax * EX) + EX * ((hy - ay * EY) + EY * (hz - az * EZ));
         /* The moments are loaded whatever the node type (a dry node of a stored tile holds valid values that
-         * nobody uses), so the loads need not wait for the type's. */
+         * nobody uses), so the loads need not wait for the type's (in the C++; in the SASS of the two-copy path
+         * they do, behind the wet lookup: see SPLIT above). */
         unsigned type;
         R m[TESS_MR_NM], h[TESS_MR_NH];
         if (!ONE) { /* two copies: t2 is a tile or -1 */

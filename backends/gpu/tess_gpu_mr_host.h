@@ -14,20 +14,6 @@ extern "C" {
 
 TESS_GPU_OP int32_t tess_gpu_open_first(const tess_backend_t *be, int32_t k); /* tess_gpu_backend.h */
 
-/* gpu-mr-bed6's measurement switch TESS_GPU_MR_BED6 (read once): bits 0-1 the 2x2x2 FP32 two-copy group's (D3Q19, D3Q27)
- * gather variant (1, 2: tess_gpu_mr_step's V; 3 counts as 2), bit 2 the groups launched fullest first (a stable
- * sort by stored members), bit 3 the same within each row of groups (same tile layers) only. */
-static int tess_gpu_mr_bed6(void)
-{
-    static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("TESS_GPU_MR_BED6");
-        v = e ? atoi(e) : 0;
-        v = v < 0 ? 0 : v;
-    }
-    return v;
-}
-
 /* Values per node in one copy of the MR state. */
 static int tess_gpu_mr_values(const tess_backend_t *be)
 {
@@ -443,27 +429,6 @@ static tess_status tess_gpu_mr_upload(tess_backend_t *be, const tess_tiling_t *t
                     m[(ax + 1) + MX * ((ay + 1) + MY * (az + 1))] = tile;
                 }
     }
-    if (!one && (tess_gpu_mr_bed6() & 12) && groups > 1) {
-        /* gpu-mr-bed6 (measurement): the groups fullest first (bit 2) or fullest first within each row (bit 3) */
-        tess_gpu_mr_key_t *ord = (tess_gpu_mr_key_t *)malloc((size_t)groups * sizeof *ord);
-        int32_t *moved = (int32_t *)malloc((size_t)groups * STRIDE * sizeof *moved);
-        if (ord && moved) {
-            for (g = 0; g < groups; g++) {
-                int members = 0;
-                for (int e = 0; e < NT; e++)
-                    members += map[(size_t)g * STRIDE + NMAP + e] >= 0;
-                const int64_t row = (tess_gpu_mr_bed6() & 4) ? 0 : grow[g];
-                ord[g].key = (row * 64 + (NT - members)) * ((int64_t)groups + 1) + g; /* stable */
-                ord[g].tile = g;
-            }
-            qsort(ord, (size_t)groups, sizeof *ord, tess_gpu_mr_key_cmp);
-            for (g = 0; g < groups; g++)
-                memcpy(moved + (size_t)g * STRIDE, map + (size_t)ord[g].tile * STRIDE, STRIDE * sizeof *map);
-            memcpy(map, moved, (size_t)groups * STRIDE * sizeof *map);
-        }
-        free(ord);
-        free(moved);
-    }
     tess_status st = TESS_OK;
     if (odd)
         st = tess_fail(err, TESS_ERR_INPUT, "the MR tile maps: a neighbour tile outside the layers next to its group "
@@ -545,25 +510,18 @@ TESS_GPU_OP tess_status tess_gpu_mr_parts(tess_backend_t *be, tess_error_t *err)
 }
 
 /* A group kernel's launch: the instance with D3Q19's Zou-He planes (ZH) where this run has them in the plain
- * kernel (tess_gpu_mr_zou_he_in_plain), else the one without, so that every other run keeps its machine code.
- * V: the measurement variants of gpu-mr-bed6 (tess_gpu_mr_step). */
-template <typename R, int LAT, int GX, int GY, int GZ, bool ONE, int ROWS = 10, int V = 0>
+ * kernel (tess_gpu_mr_zou_he_in_plain), else the one without, so that every other run keeps its machine code. */
+template <typename R, int LAT, int GX, int GY, int GZ, bool ONE, int ROWS = 10>
 static void tess_gpu_mr_group_launch(const tess_backend_t *be, unsigned nb, size_t shared, const R *src, R *dst,
                                      const tess_gpu_q_args_t &a, const tess_gpu_mr_order_t &o,
                                      const tess_gpu_mr_part_t *part)
 {
     if (LAT == TESS_LATTICE_D3Q19 && be->consts.mr_any_zou_he)
-        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, LAT == TESS_LATTICE_D3Q19, ROWS, V>
+        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, LAT == TESS_LATTICE_D3Q19, ROWS>
             <<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
     else
-        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, false, ROWS, V>
+        tess_gpu_mr_step<R, LAT, GX, GY, GZ, ONE, false, ROWS>
             <<<nb, 64 * GX * GY * GZ, shared>>>(src, dst, a, be->mr_map, o, part);
-}
-
-static int tess_gpu_mr_bed6_gather(const tess_backend_t *be)
-{
-    const int g = tess_gpu_mr_bed6() & 3;
-    return be->shape.lattice != TESS_LATTICE_D2Q9 && be->mr_gap == 0 ? (g == 3 ? 2 : g) : 0;
 }
 
 /* One MR step: the plain kernel over every group, then the list kernel over its nodes. The 2x2x2 group is
@@ -573,32 +531,7 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_big {
     static void launch(tess_backend_t *be, const tess_gpu_q_args_t &a, const R *src, R *dst,
                        const tess_gpu_mr_order_t &o, const tess_gpu_mr_part_t *part, unsigned nb)
     {
-        const int v = ONE ? 0 : tess_gpu_mr_bed6_gather(be);
-        if constexpr (!ONE) {
-            if (v == 1) {
-                tess_gpu_mr_group_launch<R, LAT, 2, 2, 2, ONE, TESS_GPU_MR_ROWS, 1>(be, nb, shared_bytes(), src, dst,
-                                                                                   a, o, part);
-                return;
-            }
-            if (v == 2) {
-                tess_gpu_mr_group_launch<R, LAT, 2, 2, 2, ONE, TESS_GPU_MR_ROWS, 2>(be, nb, shared_bytes(), src, dst,
-                                                                                   a, o, part);
-                return;
-            }
-        }
         tess_gpu_mr_group_launch<R, LAT, 2, 2, 2, ONE, TESS_GPU_MR_ROWS>(be, nb, shared_bytes(), src, dst, a, o, part);
-    }
-    template <int V> static gpuError_t opt_in_v()
-    {
-        const gpuError_t rc = gpuFuncSetAttribute(
-            reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, false, TESS_GPU_MR_ROWS, V>),
-            gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
-        if (rc != gpuSuccess || LAT != TESS_LATTICE_D3Q19)
-            return rc;
-        return gpuFuncSetAttribute(
-            reinterpret_cast<const void *>(
-                tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, LAT == TESS_LATTICE_D3Q19, TESS_GPU_MR_ROWS, V>),
-            gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
     }
     static size_t shared_bytes()
     {
@@ -609,13 +542,6 @@ template <typename R, int LAT, bool ONE> struct tess_gpu_mr_big {
         const gpuError_t rc = gpuFuncSetAttribute(
             reinterpret_cast<const void *>(tess_gpu_mr_step<R, LAT, 2, 2, 2, ONE, false, TESS_GPU_MR_ROWS>),
             gpuFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes());
-        if constexpr (!ONE) {
-            if (rc == gpuSuccess && (tess_gpu_mr_bed6() & 3)) {
-                const gpuError_t rv = (tess_gpu_mr_bed6() & 3) == 1 ? opt_in_v<1>() : opt_in_v<2>();
-                if (rv != gpuSuccess)
-                    return rv;
-            }
-        }
         if (rc != gpuSuccess || LAT != TESS_LATTICE_D3Q19)
             return rc;
         return gpuFuncSetAttribute(
