@@ -25,7 +25,9 @@
 # branch gpu-mr-bed5 with TESS_GPU_MR_SPLIT=1..4 and 9 (tests), the sparse groups split into smaller blocks (commit
 # 3c2b85c; not kept: "GPU MR: the bed's sparse groups split"); branch gpu-mr27 with TESS_GPU_MR_ROWS=10, main's ten
 # coefficient rows against 13 and 11 (commits c2e9355, 3f9a120; 11 kept: "GPU MR: partial sums of the Hermite
-# coefficients"); branch gpu-mr28 with TESS_GPU_MR_CAP=1, the D3Q19 column sweep capped at 5 blocks (FP32) / 3
+# coefficients"); branch gpu-mr-bed6 with TESS_GPU_MR_BED6=1, 2 (the 2x2x2 FP32 group's gather), 4, 8 (the group
+# order) and MRS_FAST_TESTS (commit 925c2d8; 1 kept for D3Q19: "GPU MR: the bed's gather and group order");
+# branch gpu-mr28 with TESS_GPU_MR_CAP=1, the D3Q19 column sweep capped at 5 blocks (FP32) / 3
 # (FP64) a multiprocessor (commit af48dcb; not kept: "GPU MR: tighter register caps on the column sweep").
 # Outputs under $OUT
 # (the device tool's folder) or ./gpu-mr-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
@@ -35,7 +37,11 @@ deadline=${MRS_DEADLINE:-420}
 . "$root/ci/device-bench-lib.sh" gpu-mr-speed
 step build
 rm -f /tmp/mrs-fast.status /tmp/mrs-repro.status
-setsid bash -c "$(declare -f build); root='$root'; extra=(${extra[*]:-}); build '$root' /tmp/mrs-fast OFF tessera" &
+# MRS_FAST_TESTS (a list of settings): test_gpu_mr_cuda built in the fast tree too and run under each (its
+# block-shape checks are asserted there as well)
+ftarget=
+[ -n "${MRS_FAST_TESTS:-}" ] && ftarget=test_gpu_mr_cuda
+setsid bash -c "$(declare -f build); root='$root'; extra=(${extra[*]:-}); build '$root' /tmp/mrs-fast OFF tessera $ftarget" &
 pf=$!
 pr=
 if [ "${MRS_REPRO:-0}" = 1 ]; then
@@ -104,6 +110,15 @@ run_tests() { # the bitwise tests in the reproducible build, under each setting 
     fi
 }
 [ "${MRS_TESTS_FIRST:-0}" = 1 ] && run_tests
+if [ "$fast_ok" = 1 ] && [ -n "${MRS_FAST_TESTS:-}" ]; then
+    for s in $MRS_FAST_TESTS; do
+        [ "$(left)" -lt 40 ] && { echo "fast tests [$s] skipped: time"; continue; }
+        withenv "$s" timeout 120 /tmp/mrs-fast/tests/gpu/test_gpu_mr_cuda >/tmp/mrf.log 2>&1
+        echo "[fast $s] test_gpu_mr exit $?: $(grep -c '^ok' /tmp/mrf.log) ok, $(grep -c FAIL /tmp/mrf.log) FAIL" |
+            tee -a "$out/tests.txt"
+        grep FAIL /tmp/mrf.log | head -5
+    done
+fi
 if [ "$fast_ok" = 1 ]; then
     step bench
     for item in ${MRS_ROWS:-}; do

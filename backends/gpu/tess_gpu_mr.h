@@ -337,7 +337,44 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         const int32_t kt = s_map[G::NMAP + tid];
         s_zh[tid] = kt >= 0 ? c->mr_zh_tile[kt] : (uint8_t)0;
     }
-    for (int j = tid; j < NH; j += NTH) {
+    /* D3Q19's 2x2x2 group with two copies (the sphere bed's FP32 kernel): a place's type and moments are loaded in
+     * one block, so that the moment loads go out with the type's (in the loop below they wait behind the type's wet
+     * lookup: one dependent global round trip a place in the SASS), and only wet places get coefficients (a dry
+     * place's are never read: tess_gpu_mr_pull takes the node's own). On the H100 the bed's FP32 step +2.8%; both
+     * places' loads first gained nothing, and D3Q27 lost with it (docs/performance-notes.md, "GPU MR: the bed's
+     * gather and group order"), so the other instances keep the loop below. */
+    enum { SPLIT = !ONE && LATTICE == TESS_LATTICE_D3Q19 && G::NT == 8, PER = (NH + NTH - 1) / NTH };
+    if (SPLIT) {
+        TESS_UNROLL
+        for (int r = 0; r < PER; r++) {
+            const int j = tid + NTH * r;
+            const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
+            const int jp = PAD ? (hz + ZO) * PP + (hy + 1) * XP + (hx + 1) : j;
+            const int ax = (hx + EX) / EX - 1, ay = (hy + EY) / EY - 1, az = (hz + EZ) / EZ - 1;
+            const int ox = hx < 0 || hx >= BX, oy = hy < 0 || hy >= BY, oz = hz < 0 || hz >= BZ;
+            const bool used = j < NH && (Q == 27 || EZ == 1 || ox + oy + oz < 3);
+            const int32_t t2 = used ? s_map[(ax + 1) + G::MX * ((ay + 1) + G::MY * (az + 1))] : -1;
+            const int l2 = (hx - ax * EX) + EX * ((hy - ay * EY) + EY * (hz - az * EZ));
+            unsigned type = 0u;
+            R m[TESS_MR_NM];
+            if (t2 >= 0) {
+                type = a.node_type[64 * (size_t)t2 + l2];
+                M::load(src, t2, l2, m);
+            }
+            if (j >= NH)
+                continue;
+            const bool wet = c->wet[type];
+            s_code[jp] = wet ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
+            if (t2 >= 0 && wet) {
+                R h[TESS_MR_NH];
+                M::coeffs(m, h);
+                TESS_UNROLL
+                for (int s = 0; s < ROWS; s++)
+                    s_h[s][jp] = h[tess_gpu_mr_row<ROWS>(s)];
+            }
+        }
+    }
+    for (int j = tid; !SPLIT && j < NH; j += NTH) {
         const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
         const int jp = PAD ? (hz + ZO) * PP + (hy + 1) * XP + (hx + 1) : j; /* its place in s_h and s_code */
         /* the place of the node's tile in the map (-1 .. G) and its local coordinates */
@@ -348,7 +385,8 @@ tess_gpu_mr_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_
         const int32_t t2 = used ? s_map[(ax + 1) + G::MX * ((ay + 1) + G::MY * (az + 1))] : -1;
         const int l2 = (hx - ax * EX) + EX * ((hy - ay * EY) + EY * (hz - az * EZ));
         /* The moments are loaded whatever the node type (a dry node of a stored tile holds valid values that
-         * nobody uses), so the loads need not wait for the type's. */
+         * nobody uses), so the loads need not wait for the type's (in the C++; in the SASS of the two-copy path
+         * they do, behind the wet lookup: see SPLIT above). */
         unsigned type;
         R m[TESS_MR_NM], h[TESS_MR_NH];
         if (!ONE) { /* two copies: t2 is a tile or -1 */
