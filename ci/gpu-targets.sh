@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One device call for the rows that issues 11 and 12 set targets on (docs/performance.md, "On the H200: where the
-# targets ... stand"): `tessera bench` on each of them, the peer FluidX3D in the same call (ci/peer-fluidx3d.sh, built in the
-# background while the rows run) for the ratios the targets name, then the reproducible build's bitwise GPU tests
-# and `tessera run --check cpu` with the time that is left. Prints the rows, the peer and the tests last.
+# targets ... stand"): `tessera bench` on each of them, the peer FluidX3D in the same call (ci/peer-fluidx3d.sh,
+# built in the background while the rows run) for the ratios the targets name, then the reproducible build's bitwise
+# GPU tests and `tessera run --check cpu` with the time that is left. Prints the rows, the peer and the tests last.
 #
 # The builds can be made beforehand on the development machine and carried (the device's minutes are the scarce
 # ones; on the lent H100 the two builds took about 270 s): GT_FAST and GT_REPRO name folders, relative to the
