@@ -19,6 +19,7 @@ deadline=${GT_DEADLINE:-570}
 . "$root/ci/device-bench-lib.sh" gpu-targets
 log=$out/targets.txt
 : >"$log"
+status=0 # non-zero when a row, a test or a cross-check fails
 
 if [ -n "${GT_FLUIDX3D:-}" ]; then
     step "peer FluidX3D: building in the background"
@@ -77,7 +78,7 @@ for r in ${GT_ROWS:-c19 mr19 c27 mr27 d13 d2q9 s5 s5mr sbb sbz}; do
     case $r in mr* | s5mr) steps=100 ;; esac
     # shellcheck disable=SC2046 # rowargs is a list of arguments
     timeout 90 "$tessera" bench --backend cuda --steps "$steps" --reps 3 --out /tmp/gt-bench $(rowargs "$r") \
-        >"/tmp/gt-$r.log" 2>&1 || echo "row $r: exit $?" | tee -a "$log"
+        >"/tmp/gt-$r.log" 2>&1 || { echo "row $r: exit $?" | tee -a "$log"; status=1; }
     grep -E "^copy bandwidth" "/tmp/gt-$r.log" | sed "s/^/[$r] /" >>"$log"
     grep -E "^(cavity|spheres)" "/tmp/gt-$r.log" | sed "s/^/[$r] /" >>"$log"
 done
@@ -104,6 +105,7 @@ if [ -n "$repro" ]; then
         f=$(find "$repro" -name "$t" -type f | head -1)
         timeout "$(($(left) - 10))" "$f" >"/tmp/$t.log" 2>&1
         rc=$?
+        [ $rc -eq 0 ] || status=1
         echo "test $t: exit $rc, $(grep -cw ok "/tmp/$t.log") ok, $(grep -cw FAIL "/tmp/$t.log") FAIL; last line:" \
             "$(tail -1 "/tmp/$t.log")" | tee -a "$log"
         grep -w FAIL "/tmp/$t.log" | head -5 | tee -a "$log"
@@ -114,9 +116,13 @@ if [ -n "$repro" ]; then
             [ "$(left)" -lt 20 ] && continue
             timeout 60 "$b" run "$root/cases/cavity3d.ini" --backend cuda --precision $prec --steps 200 \
                 --out /tmp/gt-check --overwrite --quiet --check cpu >/tmp/gt-check.log 2>&1
-            echo "check cpu ($b, $prec): exit $? $(grep -iE 'check|diff' /tmp/gt-check.log | tail -1)" | tee -a "$log"
+            rc=$?
+            [ $rc -eq 0 ] || status=1
+            echo "check cpu ($b, $prec): exit $rc $(grep -iE 'check|diff' /tmp/gt-check.log | tail -1)" | tee -a "$log"
         done
     done
 fi
 step done
 cat "$log"
+echo "status: $status"
+exit $status
