@@ -806,10 +806,13 @@ TESS_GPU_OP void tess_gpu_describe(const tess_backend_t *be, char *buf, size_t l
         snprintf(kernel, sizeof kernel, "%s tile kernel, pattern %s, %d tile%s per block%s", lat ? lat->name : "?",
                  be->cfg.pattern == TESS_PATTERN_AA ? "aa" : "ab", be->tiles_per_block,
                  be->tiles_per_block == 1 ? "" : "s",
-                 be->cfg.pattern != TESS_PATTERN_AA || be->cfg.precision != TESS_PRECISION_DOUBLE ? ""
-                 : be->shape.lattice == TESS_LATTICE_D3Q19 ? " (odd step: 2, tess_gpu_q_pair)"
-                 : be->shape.lattice == TESS_LATTICE_D3Q27 ? " (odd step without links: 2, tess_gpu_q_pair_pf)"
-                                                           : "");
+                 be->cfg.pattern != TESS_PATTERN_AA ? ""
+                 : be->cfg.precision == TESS_PRECISION_DOUBLE && be->shape.lattice == TESS_LATTICE_D3Q19
+                     ? " (odd step: 2, tess_gpu_q_pair)"
+                 : (be->cfg.precision == TESS_PRECISION_DOUBLE && be->shape.lattice == TESS_LATTICE_D3Q27) ||
+                         (be->cfg.precision != TESS_PRECISION_DOUBLE && be->shape.lattice == TESS_LATTICE_D3Q19)
+                     ? " (odd step without links: 2, tess_gpu_q_pair_pf)"
+                     : "");
     snprintf(buf, len,
              "%s %s (compute capability %d.%d), %d multiprocessors, %.1f GiB, %d MHz, memory %d MHz x %d bit, "
              "L2 %d MiB, %s",

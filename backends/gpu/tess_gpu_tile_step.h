@@ -450,9 +450,14 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_pair {
  * and PF_OWN) in the kernels without curved links (PAIRPF of tess_gpu_q_step, set by tess_gpu_pick_q_full):
  * D3Q27 FP64, whose odd step paired waits on memory at 16 warps an SM with the L2 fabric at 85%, where the
  * prefetches put bytes in flight without registers (docs/performance-notes.md, "GPU AA: PF1 in the paired D3Q27
- * FP64 odd step": LBGK +4.7% on the H100, paired alone +0.2%, PF1 alone -1.4%; regularized +9.3%). */
+ * FP64 odd step": LBGK +4.7% on the H100, paired alone +0.2%, PF1 alone -1.4%; regularized +9.3%); D3Q19 FP32
+ * (the H200, "AB's own-tile prefetch on the H200": +2.1% on the cavity, +2.0% on the sphere bed at porosity 0.5,
+ * with the masked plane index of tess_gpu_q_step; paired alone +1.0% and -3.3%). */
 template <typename R, int LATTICE, int PAT> struct tess_gpu_q_pair_pf {
-    enum { value = PAT == TESS_GPU_AA_ODD && LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 8 };
+    enum {
+        value = PAT == TESS_GPU_AA_ODD && ((LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 8) ||
+                                           (LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4))
+    };
 };
 
 /* Tiles a block of the tile kernel sweeps whatever the configuration's tiles_per_block says (0: as it says): two
@@ -466,9 +471,16 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_tpb {
  * barriers"): the D3Q19 FP32 AA even step, whose pull reads only the own tile (its time -3.5%; the pair +1.6% on
  * the cavity, +2.2% on the sphere bed at porosity 0.5). It lost in every unpaired odd step (the fabric between the
  * L2's two partitions is at 95-97% of its peak there; the prefetches add to it; paired, D3Q27 FP64 gains:
- * tess_gpu_q_pair_pf) and in the FP64 even steps (-0.9% and -1.4%). */
+ * tess_gpu_q_pair_pf) and in the FP64 even steps (-0.9% and -1.4%). On the H200 ("AB's own-tile prefetch on the
+ * H200"): the FP32 AB sweep of D3Q19 and D3Q27 without curved links (the kernel leaves it out of the link kernels,
+ * not measured with it), whose warps wait on memory at 71 registers: D3Q19 +8.6% on the cavity, +7.8% on the sphere
+ * bed at porosity 0.5; D3Q27 LBGK +7.3%, regularized +3.0%. FP64 AB lost 6.2% with it (its fabric at 93% already). */
 template <typename R, int LATTICE, int PAT> struct tess_gpu_q_own_prefetch {
-    enum { value = PAT == TESS_GPU_AA_EVEN && LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 };
+    enum {
+        value = sizeof(R) == 4 &&
+                ((PAT == TESS_GPU_AA_EVEN && LATTICE == TESS_LATTICE_D3Q19) ||
+                 (PAT == TESS_GPU_AB && (LATTICE == TESS_LATTICE_D3Q19 || LATTICE == TESS_LATTICE_D3Q27)))
+    };
 };
 
 /* Whether AA's odd step stores without allocating L1 lines (st.global.L1::no_allocate; NA in the kernel) in the
@@ -525,7 +537,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         SRANGE = EARLY && F64,
         MASKS = F64 && Q <= TESS_GPU_PACK_MASK_Q,
         PAIR = (PAIRPF || tess_gpu_q_pair<R, LATTICE, PAT>::value) && EX * EY == 16, /* two tiles a block */
-        PF_OWN = (PAIRPF || tess_gpu_q_own_prefetch<R, LATTICE, PAT>::value) && VARIANT == TESS_KERNEL_FULL,
+        PF_OWN = (PAIRPF || (tess_gpu_q_own_prefetch<R, LATTICE, PAT>::value && !EARLY)) &&
+                 VARIANT == TESS_KERNEL_FULL,
         SECTORS = Q * 64 * (int)sizeof(R) / 32, /* of a tile's populations */
         NA = tess_gpu_q_store_na<R, LATTICE, PAT>::value && !LINKS && VARIANT == TESS_KERNEL_FULL
     };
@@ -542,10 +555,15 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     /* Thread n of tile t of the block is node n (one or two tiles: tiles_per_block), or with PAIR (tess_gpu_q_pair)
      * each warp takes one z-plane (16 nodes) of both tiles of the block. Fixed at compile time, so that the
      * compiler recomputes the node from the thread index instead of keeping it across the collision. Either way
-     * each node does the same operations: the same bits. */
+     * each node does the same operations: the same bits. The paired plane index masked to the tile's four (the
+     * block has 128 threads; the mask tells the compiler n < 64) gave different code that measured faster on the
+     * H200 in D3Q19 FP32's odd step (+3.8%) and D3Q27 FP64's (regularized +5.8%, LBGK +0.4%), slower in D3Q19
+     * FP64's (-1.3% on the cavity, +2.8% on the bed): not there (docs/performance-notes.md, "AB's own-tile
+     * prefetch on the H200"). */
     const unsigned tid = threadIdx.x;
     const int local = PAIR ? (int)((tid >> 4) & 1u) : (int)(tid >> 6);
-    const int n = PAIR ? (int)((tid & 15u) | ((tid >> 5) << 4)) : (int)(tid & 63u);
+    const unsigned plane = LATTICE == TESS_LATTICE_D3Q19 && F64 ? tid >> 5 : (tid >> 5) & 3u;
+    const int n = PAIR ? (int)((tid & 15u) | (plane << 4)) : (int)(tid & 63u);
     const int32_t k = a.k0 + (int32_t)(blockIdx.x * (blockDim.x >> 6)) + local;
     const bool active = k < a.ntiles;
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
