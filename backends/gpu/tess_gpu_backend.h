@@ -787,6 +787,24 @@ TESS_GPU_OP double tess_gpu_copy_bandwidth(tess_backend_t *be, size_t bytes, tes
     return result;
 }
 
+/* How AA's odd step sweeps its tiles, as tess_gpu_describe reports it: from the traits that choose it
+ * (tess_gpu_q_pair, tess_gpu_q_pair_pf), so that the report follows them. */
+template <typename R, int LAT> static const char *tess_gpu_odd_pairing_of(void)
+{
+    return tess_gpu_q_pair<R, LAT, TESS_GPU_AA_ODD>::value      ? " (odd step: 2, tess_gpu_q_pair)"
+           : tess_gpu_q_pair_pf<R, LAT, TESS_GPU_AA_ODD>::value ? " (odd step without links: 2, tess_gpu_q_pair_pf)"
+                                                               : "";
+}
+template <typename R> static const char *tess_gpu_odd_pairing(int lattice)
+{
+    switch (lattice) {
+    case TESS_LATTICE_D2Q9: return tess_gpu_odd_pairing_of<R, TESS_LATTICE_D2Q9>();
+    case TESS_LATTICE_D3Q13: return tess_gpu_odd_pairing_of<R, TESS_LATTICE_D3Q13>();
+    case TESS_LATTICE_D3Q27: return tess_gpu_odd_pairing_of<R, TESS_LATTICE_D3Q27>();
+    default: return tess_gpu_odd_pairing_of<R, TESS_LATTICE_D3Q19>();
+    }
+}
+
 TESS_GPU_OP void tess_gpu_describe(const tess_backend_t *be, char *buf, size_t len)
 {
     gpuDeviceProp_t prop;
@@ -807,12 +825,8 @@ TESS_GPU_OP void tess_gpu_describe(const tess_backend_t *be, char *buf, size_t l
                  be->cfg.pattern == TESS_PATTERN_AA ? "aa" : "ab", be->tiles_per_block,
                  be->tiles_per_block == 1 ? "" : "s",
                  be->cfg.pattern != TESS_PATTERN_AA ? ""
-                 : be->cfg.precision == TESS_PRECISION_DOUBLE && be->shape.lattice == TESS_LATTICE_D3Q19
-                     ? " (odd step: 2, tess_gpu_q_pair)"
-                 : (be->cfg.precision == TESS_PRECISION_DOUBLE && be->shape.lattice == TESS_LATTICE_D3Q27) ||
-                         (be->cfg.precision != TESS_PRECISION_DOUBLE && be->shape.lattice == TESS_LATTICE_D3Q19)
-                     ? " (odd step without links: 2, tess_gpu_q_pair_pf)"
-                     : "");
+                 : be->cfg.precision == TESS_PRECISION_DOUBLE ? tess_gpu_odd_pairing<double>(be->shape.lattice)
+                                                              : tess_gpu_odd_pairing<float>(be->shape.lattice));
     snprintf(buf, len,
              "%s %s (compute capability %d.%d), %d multiprocessors, %.1f GiB, %d MHz, memory %d MHz x %d bit, "
              "L2 %d MiB, %s",
