@@ -20,11 +20,12 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision)
     if (collision == TESS_COLLISION_MRT)
         return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_MRT>::value, TESS_KERNEL_FULL, LINKS, PAT, 0,
                                !LINKS && tess_gpu_q_pair_pf<R, LAT, PAT>::value>;
+    /* Regularized and LBGK: with the register cap that measured faster (tess_gpu_q_reg_cap; tess_gpu_q_cap,
+     * tess_gpu_q_links_cap). Every collision without links: paired with PF1 where tess_gpu_q_pair_pf says. */
     if (collision == TESS_COLLISION_REGULARIZED)
         return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_REGULARIZED>::value, TESS_KERNEL_FULL,
-                               LINKS, PAT, 0, !LINKS && tess_gpu_q_pair_pf<R, LAT, PAT>::value>;
-    /* LBGK: with the register cap that measured faster (tess_gpu_q_cap, tess_gpu_q_links_cap). Every collision
-     * without links: paired with PF1 where tess_gpu_q_pair_pf says. */
+                               LINKS, PAT, LINKS ? 0 : (int)tess_gpu_q_reg_cap<R, LAT, PAT>::value,
+                               !LINKS && tess_gpu_q_pair_pf<R, LAT, PAT>::value>;
     return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, LINKS, PAT,
                            LINKS ? (int)tess_gpu_q_links_cap<R, LAT, PAT>::value
                                  : (int)tess_gpu_q_cap<R, LAT, PAT>::value,

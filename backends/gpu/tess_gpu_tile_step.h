@@ -408,25 +408,39 @@ template <typename R, int LATTICE> struct tess_gpu_q_tile_stores {
 #define TESS_GPU_BOUNDS(T, MINB) __launch_bounds__(T)
 #endif
 
-/* The cap of the LBGK kernel without curved links where it measured faster on the H100 (docs/performance-notes.md,
- * "GPU AA", the second part), as blocks of 64 TESS_GPU_MAX_TILES_PER_BLOCK threads per multiprocessor, i.e. at
- * most 65536 / (128 value) registers a thread: D3Q19 FP64 odd step 128 -> 96 (20 bytes of spills), D3Q27 FP64
- * both steps 154 and 146 -> 128, D3Q27 FP32 odd step 128 -> 96 (no spills). The D3Q19 FP32 odd step at 64
- * (72 -> 64, 32 bytes of spills) gained 1.4% on the cavity and lost 2.7% on a sphere bed: left at 72. The
- * distributed ranks' tile offset (tess_gpu_q_args_t.k0) then took D3Q19 FP32's AB sweep to 73 registers and its
- * odd step to 80, and AB FP32 measured 6% slower (80.8% of copy against 86%): 7 blocks hold both at 72 again
- * (AB 71 without spills; the odd step 72, 4 bytes of spills). D3Q27 FP32's even step went 72 -> 96 too, but
- * holding it at 72 spills 80 bytes: not capped. Since LBGK adds the Guo term per direction and the odd step stores
- * through its tiles (tess_gpu_q_tile_stores), D3Q27 FP64 needs 144 (odd) and 126 (even) registers uncapped, and
- * D3Q27 FP32's even step 71; the D3Q19 FP32 odd step holds 72 without spills. */
+/* The cap of the LBGK kernel without curved links where it measured faster, as blocks of 64
+ * TESS_GPU_MAX_TILES_PER_BLOCK threads per multiprocessor, i.e. at most 65536 / (128 value) registers a thread
+ * (docs/performance-notes.md, "GPU AA" (the second part, H100) and "Register caps of the FP32 kernels on the H200"):
+ * - D3Q19 FP64 odd step 128 -> 96 (20 bytes of spills); D3Q27 FP64 both steps 154 and 146 -> 128 (since LBGK adds
+ *   the Guo term per direction and the odd step stores through its tiles, tess_gpu_q_tile_stores, they need 144
+ *   and 126 uncapped); D3Q27 FP32 odd step 128 -> 96 (no spills). H100.
+ * - D3Q19 FP32, AB and both AA steps, at 64 (8 blocks) without spills: on the H200, where the own-tile prefetch
+ *   (tess_gpu_q_own_prefetch, tess_gpu_q_pair_pf) holds no register, the warps of 64 registers waited less than
+ *   those of 71-72: AB +3.9% on the cavity and +5.0% on the sphere bed at porosity 0.5, AA +3%. (On the H100
+ *   before the prefetch the odd step at 64 had 32 bytes of spills, +1.4% on the cavity and -2.7% on a bed.)
+ * - D3Q27 FP32 AB at 72 (7 blocks) without spills: +3.7% on the H200 (at 64 it spills 72 bytes and lost 15%).
+ * D3Q27 FP32's even step is not capped: at 72 it spills 80 bytes. */
 template <typename R, int LATTICE, int PAT> struct tess_gpu_q_cap {
     enum {
-        value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 && PAT != TESS_GPU_AA_EVEN ? 7
+        value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 ? 8
+                : LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 4 && PAT == TESS_GPU_AB ? 7
                 : PAT == TESS_GPU_AB ? 0
                 : LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 8 && PAT == TESS_GPU_AA_ODD ? 5
                 : LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 8 ? 4
                 : LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 4 && PAT == TESS_GPU_AA_ODD ? 5
                                                                                          : 0
+    };
+};
+
+/* The same for the regularized kernel without curved links: FP32 AB of D3Q19 and D3Q27 at 64 registers (8 blocks)
+ * without spills, from 73 and 80: +11.8% and +5.8% on the H200's cavity ("Register caps of the FP32 kernels on the
+ * H200"). AA's regularized kernels were not measured with a cap. */
+template <typename R, int LATTICE, int PAT> struct tess_gpu_q_reg_cap {
+    enum {
+        value = sizeof(R) == 4 && PAT == TESS_GPU_AB &&
+                        (LATTICE == TESS_LATTICE_D3Q19 || LATTICE == TESS_LATTICE_D3Q27)
+                    ? 8
+                    : 0
     };
 };
 
