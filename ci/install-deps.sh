@@ -4,7 +4,7 @@
 # it is expected at /usr/local/cuda; without it Tessera builds without the CUDA backend.
 set -euo pipefail
 
-packages=(cmake gcc g++ make pkg-config libinih-dev libhwloc-dev zlib1g-dev python3-vtk9 python3-numpy
+packages=(cmake gcc g++ make ninja-build pkg-config libinih-dev libhwloc-dev zlib1g-dev python3-vtk9 python3-numpy
           hipcc libamdhip64-dev gnuplot-nox clang libclang-rt-14-dev libomp-dev
           openmpi-bin libopenmpi-dev)
 

@@ -40,6 +40,12 @@ report_disk
 run "$root/ci/install-deps.sh"
 report_disk
 
+# Ninja for every CMake folder of this run (the main build, the sanitized one, ci/fuzz.sh's): one build graph, no
+# recursive make (docs/testing.md, "CI time").
+if command -v ninja >/dev/null; then
+    export CMAKE_GENERATOR=Ninja
+fi
+
 gpu_opts=()
 if [ -x /usr/local/cuda/bin/nvcc ]; then
     # sm_90 only (the lent H100/H200): each architecture compiles every kernel again, and the build is most of
