@@ -415,11 +415,13 @@ template <typename R, int LATTICE> struct tess_gpu_q_tile_stores {
  *   the Guo term per direction and the odd step stores through its tiles, tess_gpu_q_tile_stores, they need 144
  *   and 126 uncapped); D3Q27 FP32 odd step 128 -> 96 (no spills). H100.
  * - D3Q19 FP32, AB and both AA steps, at 64 (8 blocks) without spills: on the H200, where the own-tile prefetch
- *   (tess_gpu_q_own_prefetch, tess_gpu_q_pair_pf) holds no register, the warps of 64 registers waited less than
- *   those of 71-72: AB +3.9% on the cavity and +5.0% on the sphere bed at porosity 0.5, AA +3%. (On the H100
- *   before the prefetch the odd step at 64 had 32 bytes of spills, +1.4% on the cavity and -2.7% on a bed.)
+ *   (tess_gpu_q_own_prefetch, tess_gpu_q_pair_pf) holds no register, 32 warps a multiprocessor (64 registers)
+ *   hide more of the memory wait than 28 (71-72): AB +3.9% on the cavity and +5.0% on the sphere bed at porosity
+ *   0.5, AA +3%. (On the H100, before the prefetch, the odd step at 64 spilled 32 bytes: +1.4% on the cavity,
+ *   -2.7% on a bed.)
  * - D3Q27 FP32 AB at 72 (7 blocks) without spills: +3.7% on the H200 (at 64 it spills 72 bytes and lost 15%).
- * D3Q27 FP32's even step is not capped: at 72 it spills 80 bytes. */
+ * D3Q27 FP32's even step is not capped: at 72 it spills 80 bytes. Tighter FP64 caps spill and lost 4-31% on the
+ * H200; the D3Q19 FP64 odd step relaxed to 128 (no spills, fewer warps) lost 7%. */
 template <typename R, int LATTICE, int PAT> struct tess_gpu_q_cap {
     enum {
         value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 ? 8
