@@ -130,9 +130,8 @@ static void tess_gpu_check_launch(const void *f, const uint8_t *node_type, int32
 
 /* Reduces the state in f (precision single or not, lattice; the engine's storage) into r. The physics must be in
  * tess_gpu_c. Returns the first runtime error. */
-/* Unused in the step translation units, which include this file through tess_gpu_backend.h. */
-static __attribute__((unused)) gpuError_t tess_gpu_check_state(const void *f, const uint8_t *node_type, int32_t ntiles,
-                                                               int lattice, int single, tess_check_t *r)
+static gpuError_t tess_gpu_check_state(const void *f, const uint8_t *node_type, int32_t ntiles, int lattice, int single,
+                                       tess_check_t *r)
 {
     r->rho_min = INFINITY;
     r->rho_max = -INFINITY;

@@ -2,7 +2,7 @@
  * for CUDA and HIP: the rank's device chosen by its local rank, a step over a range of tiles (the boundary tiles,
  * then the interior ones while the halo messages travel; MR as well, below), and the halo slots gathered into and
  * scattered from a contiguous device buffer by two small kernels over the plan's slot lists. A backend source
- * includes this after tess_gpu_backend.h and exports the engine with TESS_GPU_DEFINE_DIST.
+ * includes this after tess_gpu_ops.h and exports the engine with TESS_GPU_DEFINE_DIST.
  *
  * MR in parts: with two copies of the moments (a rank's usual case: its local tiling is not in tile-layer order,
  * so one copy is not offered, tess_gpu_mr_plan) the boundary tiles' new moments go into the next copy, which the
@@ -13,7 +13,7 @@
 #ifndef TESS_GPU_DIST_H
 #define TESS_GPU_DIST_H
 
-#include "tess_gpu_backend.h"
+#include "tess_gpu_ops.h"
 extern "C" {
 #include "tess_dist_engine.h"
 #include "tess_mpi.h"

@@ -1,8 +1,8 @@
 /* The host side of the GPU's moment representation (tess_gpu_mr.h): the state's conversion to and from moments,
  * the list of nodes the plain kernel leaves to the core's whole MR node, the launch and the divergence check.
- * Included by tess_gpu_backend.h after its backend structure; the MR state lives in f[0] (one copy and its extra
- * tiles, tess_gpu_mr_order.h) or in the two copies f[0], f[1] (moments instead of populations), and its open-node
- * list (open, nopen). Every access to the moments goes through tess_gpu_mr_copy. */
+ * Included by tess_gpu_ops.h after the backend's record (tess_gpu_backend.h); the MR state lives in f[0] (one copy
+ * and its extra tiles, tess_gpu_mr_order.h) or in the two copies f[0], f[1] (moments instead of populations), and its
+ * open-node list (open, nopen). Every access to the moments goes through tess_gpu_mr_copy. */
 #ifndef TESS_GPU_MR_HOST_H
 #define TESS_GPU_MR_HOST_H
 
@@ -11,8 +11,6 @@ extern "C" {
 #include "tess_state_mr.h"
 }
 #include <math.h>
-
-TESS_GPU_OP int32_t tess_gpu_open_first(const tess_backend_t *be, int32_t k); /* tess_gpu_backend.h */
 
 /* Values per node in one copy of the MR state. */
 static int tess_gpu_mr_values(const tess_backend_t *be)
