@@ -28,6 +28,7 @@ extern "C" {
 typedef struct {
     const int32_t *neighbors;   /* 27 per tile */
     const uint8_t *node_type;   /* 64 per tile, local order */
+    const uint8_t *halo_type;   /* per tile its halo's node types (tess_gpu_halo_stride, tess_gpu_halo_place) */
     const tess_link_t *links;   /* the tiling's curved-wall links, sorted by tile and node */
     const tess_gpu_link_slot_t *slots; /* per link: where its rule reads (tess_gpu_link_slots.h) */
     const tess_gpu_link_pack_t *packs; /* the same in 16 bytes (the AB kernel) */
@@ -40,6 +41,27 @@ typedef struct {
     int32_t ntiles;             /* the sweep updates tiles [k0, ntiles) (a distributed rank: a range of them) */
     int32_t k0;
 } tess_gpu_q_args_t;
+
+/* A tile's halo of one node (the tile and the nodes around it): HX x HY x HZ places, x fastest, place j at
+ * (j % HX - 1, (j / HX) % HY - 1, j / (HX HY) - 1) of the tile (2D: one plane, z = 0). Its node types per tile (0:
+ * no tile there) are stored stride bytes apart, a multiple of 32 so that each tile's start is sector-aligned. */
+static __host__ __device__ __forceinline__ int tess_gpu_halo_places(int ex, int ey, int ez)
+{
+    return (ex + 2) * (ey + 2) * (ez == 1 ? 1 : ez + 2);
+}
+static __host__ __device__ __forceinline__ int tess_gpu_halo_stride(int ex, int ey, int ez)
+{
+    return (tess_gpu_halo_places(ex, ey, ez) + 31) & ~31;
+}
+/* Place j's neighbour slot (0 .. 26, tess_tiling_t.neighbors) and its node's local index in that tile. */
+static __host__ __device__ __forceinline__ void tess_gpu_halo_place(int ex, int ey, int ez, int j, int *slot, int *local)
+{
+    const int hxn = ex + 2, hyn = ey + 2, zo = ez == 1 ? 0 : 1;
+    const int hx = j % hxn - 1, hy = (j / hxn) % hyn - 1, hz = j / (hxn * hyn) - zo;
+    const int sx = hx < 0 ? -1 : hx >= ex ? 1 : 0, sy = hy < 0 ? -1 : hy >= ey ? 1 : 0, sz = hz < 0 ? -1 : hz >= ez ? 1 : 0;
+    *slot = (sx + 1) + 3 * (sy + 1) + 9 * (sz + 1);
+    *local = (hx - sx * ex) + ex * ((hy - sy * ey) + ey * (hz - sz * ez));
+}
 
 /* A lattice at compile time: the core's per-node functions of one lattice and precision, its tile extent and
  * its direction tables. */
@@ -535,7 +557,8 @@ __device__ __forceinline__ void tess_gpu_prefetch_l2(const void *p)
 
 /* PAIRPF: pair tiles and prefetch the own tile (tess_gpu_q_pair_pf), besides what tess_gpu_q_pair and
  * tess_gpu_q_own_prefetch say; launched with two tiles a block (tess_gpu_launch_step). */
-template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0, bool PAIRPF = false>
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0, bool PAIRPF = false,
+          bool HALOP = false>
 __global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
 tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
 {
@@ -556,6 +579,9 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         PF_OWN = (PAIRPF || (tess_gpu_q_own_prefetch<R, LATTICE, PAT>::value && !EARLY)) &&
                  VARIANT == TESS_KERNEL_FULL,
         SECTORS = Q * 64 * (int)sizeof(R) / 32, /* of a tile's populations */
+        /* (HALO, measurement switch gpu-halo) the halo's node types from the per-tile copy, before the first
+         * barrier, and no second barrier where no link phase needs it */
+        HALO = HALOP && !EARLY, HS = (NH + 31) & ~31,
         NA = tess_gpu_q_store_na<R, LATTICE, PAT>::value && !LINKS && VARIANT == TESS_KERNEL_FULL
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
@@ -584,6 +610,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     const bool active = k < a.ntiles;
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
     const tess_gpu_constants_t *c = &tess_gpu_c;
+    unsigned own_early = 0u; /* (HALO) the node's type, loaded before the first barrier */
 
     if (VARIANT != TESS_KERNEL_READ_WRITE_ONLY) {
         /* Algorithm 2, lines 1-4: the neighbourhood, then the node codes of the tile and its halo. */
@@ -618,8 +645,15 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             s_lrank[local][n] = 0u;
             s_lapply[local][n] = 0u;
         }
+        if (HALO && active) {
+            own_early = a.node_type[64 * (size_t)k + n]; /* no block thread loads the tile's own types now */
+            for (int j = n; j < NH; j += 64) {
+                const unsigned type = a.halo_type[(size_t)HS * k + j];
+                s_code[local][j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
+            }
+        }
         __syncthreads();
-        if (active) {
+        if (!HALO && active) {
             for (int j = n; j < NH; j += 64) {
                 const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
                 const int sx = hx < 0 ? -1 : hx >= EX ? 1 : 0, sy = hy < 0 ? -1 : hy >= EY ? 1 : 0,
@@ -687,11 +721,12 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 atomicMin(&s_lfirst[local][node], at);
             }
         }
-        __syncthreads();
+        if (!HALO)
+            __syncthreads();
     }
     if (!active)
         return;
-    const unsigned own_type = active ? a.node_type[64 * (size_t)k + n] : 0u;
+    const unsigned own_type = HALO ? own_early : active ? a.node_type[64 * (size_t)k + n] : 0u;
     /* Dry nodes leave at once (nothing reads them as fluid). */
     const bool wet = active && c->wet[own_type];
     if (!wet)
