@@ -10,7 +10,6 @@
 #define TESS_GPU_LAUNCH_H
 
 #include "tess_gpu_backend.h"
-#include <stdlib.h>
 
 /* The engine's kernel for a lattice, a collision, a variant and a pattern's step (tess_gpu_tile_step.h). */
 template <typename R> using tess_gpu_q_kernel_t = void (*)(const R *, R *, const tess_gpu_q_args_t);
@@ -27,14 +26,6 @@ static tess_gpu_q_kernel_t<R> tess_gpu_pick_q_full(int collision)
         return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_REGULARIZED>::value, TESS_KERNEL_FULL,
                                LINKS, PAT, LINKS ? 0 : (int)tess_gpu_q_reg_cap<R, LAT, PAT>::value,
                                !LINKS && tess_gpu_q_pair_pf<R, LAT, PAT>::value>;
-    /* MEASUREMENT SWITCH (gpu-halo, not for merge): TESS_GPU_HALO=1 runs AB LBGK without links with the halo's
-     * node types from the per-tile copy */
-    if constexpr (PAT == TESS_GPU_AB && !LINKS && (LAT == TESS_LATTICE_D3Q19 || LAT == TESS_LATTICE_D3Q27)) {
-        const char *e = getenv("TESS_GPU_HALO");
-        if (e && e[0] == '1')
-            return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, false,
-                                   PAT, (int)tess_gpu_q_cap<R, LAT, PAT>::value, false, true>;
-    }
     return tess_gpu_q_step<R, LAT, tess_gpu_q_model<LAT, TESS_COLLISION_LBGK>::value, TESS_KERNEL_FULL, LINKS, PAT,
                            LINKS ? (int)tess_gpu_q_links_cap<R, LAT, PAT>::value
                                  : (int)tess_gpu_q_cap<R, LAT, PAT>::value,

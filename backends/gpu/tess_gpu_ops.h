@@ -138,7 +138,8 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
                    sizeof(int32_t) + sizeof(double)) +
                  nt * 64 * (sizeof(int64_t) + 1) + (nt + 1) * sizeof(int64_t)
            : 0;
-    const size_t hstride = (size_t)tess_gpu_halo_stride(t->ex, t->ey, t->ez);
+    /* each tile's halo of node types (the tile kernel's; MR gathers its own) */
+    const size_t hstride = be->cfg.pattern == TESS_PATTERN_MR ? 0 : (size_t)tess_gpu_halo_stride(t->ex, t->ey, t->ez);
     const size_t rest = nt * (30 * sizeof(int32_t) + 64 + hstride) + lbytes;
     size_t free_b = 0, total_b = 0;
     TESS_GPU_TRY(gpuMemGetInfo(&free_b, &total_b), err, "querying device memory");
@@ -162,7 +163,7 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
         rc = gpuMalloc((void **)&be->neighbors, nt * 27 * sizeof(int32_t));
     if (rc == gpuSuccess)
         rc = gpuMalloc((void **)&be->node_type, nt * 64);
-    if (rc == gpuSuccess)
+    if (rc == gpuSuccess && hstride)
         rc = gpuMalloc((void **)&be->halo_type, nt * hstride);
     if (rc == gpuSuccess)
         rc = gpuMalloc((void **)&be->corner, nt * 3 * sizeof(int32_t));
@@ -241,6 +242,11 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
         if (!be->host_type)
             return tess_fail(err, TESS_ERR_NOMEM, "out of host memory for the node types of %d tiles", t->ntiles);
         memcpy(be->host_type, t->node_type, (size_t)t->ntiles * 64);
+        TESS_GPU_TRY(gpuMemcpy(be->corner, t->tile_corner, (size_t)t->ntiles * 3 * sizeof(int32_t),
+                               gpuMemcpyHostToDevice),
+                     err, "uploading the tile corners");
+    }
+    if (t->ntiles > 0 && hstride) {
         /* each tile's halo of node types, so that the tile kernel reads it in one coalesced run (tess_gpu_halo_place) */
         uint8_t *halo = (uint8_t *)calloc((size_t)t->ntiles, hstride);
         if (!halo)
@@ -256,9 +262,6 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
         const gpuError_t rh = gpuMemcpy(be->halo_type, halo, (size_t)t->ntiles * hstride, gpuMemcpyHostToDevice);
         free(halo);
         TESS_GPU_TRY(rh, err, "uploading the halo node types");
-        TESS_GPU_TRY(gpuMemcpy(be->corner, t->tile_corner, (size_t)t->ntiles * 3 * sizeof(int32_t),
-                               gpuMemcpyHostToDevice),
-                     err, "uploading the tile corners");
     }
     if (be->cfg.pattern == TESS_PATTERN_MR)
         return tess_gpu_mr_upload(be, t, err);

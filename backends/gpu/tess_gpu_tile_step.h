@@ -4,7 +4,8 @@
  * and the store through the conventions of its odd and even steps (TESS_GPU_AA_ODD, TESS_GPU_AA_EVEN).
  *
  * What makes it fast is the tile paper's Algorithm 2: the 3x3x3 tile neighbourhood and the node codes of the
- * tile and its one-node halo are copied to shared memory behind the only barrier, so the pull of a bulk or
+ * tile and its one-node halo (from the tile's own copy of its halo's node types, one coalesced run, made at upload:
+ * tess_gpu_halo_place) are copied to shared memory behind the only barrier, so the pull of a bulk or
  * bounce-back node reads no node type from global memory and issues all its loads unconditionally. Boundaries
  * are data: a fluid node without links takes that plain path; a node with curved-wall links (Bouzidi) takes the
  * plain path and then a fix-up over its own link list; a D3Q19 Zou-He plane node takes the plain path and its
@@ -409,7 +410,8 @@ tess_gpu_q_link_pass(const R *__restrict__ f, const tess_gpu_q_args_t a, const i
  * TESS_KERNEL_FULL, or the measurement variants (propagation without collision; read and write
  * only). LINKS: whether the run has curved-wall links (Bouzidi); a kernel without carries none of their code or
  * registers, and the measurement variants pull with halfway walls only. AB computes the link values in the
- * kernel, before the node codes' barrier; AA reads them from tess_gpu_q_link_pass, which ran before the sweep. */
+ * kernel, between the first barrier and a second one; AA reads them from tess_gpu_q_link_pass, which ran before the
+ * sweep. */
 /* Curved-wall link values a tile keeps in shared memory (2 KiB in FP64); a tile with more puts the rest in
  * global memory. */
 #define TESS_GPU_TILE_LINKS 256
@@ -557,8 +559,7 @@ __device__ __forceinline__ void tess_gpu_prefetch_l2(const void *p)
 
 /* PAIRPF: pair tiles and prefetch the own tile (tess_gpu_q_pair_pf), besides what tess_gpu_q_pair and
  * tess_gpu_q_own_prefetch say; launched with two tiles a block (tess_gpu_launch_step). */
-template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0, bool PAIRPF = false,
-          bool HALOP = false>
+template <typename R, int LATTICE, int COLL, int VARIANT, bool LINKS, int PAT, int MINB = 0, bool PAIRPF = false>
 __global__ void TESS_GPU_BOUNDS(64 * TESS_GPU_MAX_TILES_PER_BLOCK, MINB)
 tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q_args_t a)
 {
@@ -579,9 +580,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         PF_OWN = (PAIRPF || (tess_gpu_q_own_prefetch<R, LATTICE, PAT>::value && !EARLY)) &&
                  VARIANT == TESS_KERNEL_FULL,
         SECTORS = Q * 64 * (int)sizeof(R) / 32, /* of a tile's populations */
-        /* (HALO, measurement switch gpu-halo) the halo's node types from the per-tile copy, before the first
-         * barrier, and no second barrier where no link phase needs it */
-        HALO = HALOP && !EARLY, HS = (NH + 31) & ~31,
+        HS = (NH + 31) & ~31, /* bytes between two tiles' halo node types (tess_gpu_halo_stride) */
         NA = tess_gpu_q_store_na<R, LATTICE, PAT>::value && !LINKS && VARIANT == TESS_KERNEL_FULL
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
@@ -610,10 +609,16 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     const bool active = k < a.ntiles;
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
     const tess_gpu_constants_t *c = &tess_gpu_c;
-    unsigned own_early = 0u; /* (HALO) the node's type, loaded before the first barrier */
+    /* The node's type before the barrier, beside the halo's: no other load of the block brings the tile's own line. */
+    const unsigned own_type = active ? a.node_type[64 * (size_t)k + n] : 0u;
 
     if (VARIANT != TESS_KERNEL_READ_WRITE_ONLY) {
-        /* Algorithm 2, lines 1-4: the neighbourhood, then the node codes of the tile and its halo. */
+        /* Algorithm 2, lines 1-4: the neighbourhood and the node codes of the tile and its halo. The codes come
+         * from the tile's copy of its halo's node types (216 bytes, 100 in 2D; one coalesced run) beside the
+         * neighbourhood's loads, not through it: gathered from up to 27 tiles' node types behind the neighbourhood
+         * and a second barrier, they cost a dependent round trip, a barrier and a quarter of the kernel's
+         * instructions (H200: D3Q19 AB FP64 +5.3%, FP32 +10.2%; docs/performance-notes.md, "The halo's node
+         * types from a per-tile copy"). */
         if (active && n < 27)
             s_nb[local][n] = a.neighbors[27 * (size_t)k + n];
         /* (PF_OWN) the tile's own Q direction blocks (contiguous) on their way to L2 while the neighbourhood and the
@@ -645,30 +650,16 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             s_lrank[local][n] = 0u;
             s_lapply[local][n] = 0u;
         }
-        if (HALO && active) {
-            own_early = a.node_type[64 * (size_t)k + n]; /* no block thread loads the tile's own types now */
+        if (active)
             for (int j = n; j < NH; j += 64) {
                 const unsigned type = a.halo_type[(size_t)HS * k + j];
                 s_code[local][j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
             }
-        }
         __syncthreads();
-        if (!HALO && active) {
-            for (int j = n; j < NH; j += 64) {
-                const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
-                const int sx = hx < 0 ? -1 : hx >= EX ? 1 : 0, sy = hy < 0 ? -1 : hy >= EY ? 1 : 0,
-                          sz = hz < 0 ? -1 : hz >= EZ ? 1 : 0;
-                const int32_t t2 = s_nb[local][(sx + 1) + 3 * (sy + 1) + 9 * (sz + 1)];
-                const unsigned type =
-                    t2 < 0 ? 0u
-                           : a.node_type[64 * (size_t)t2 + (hx - sx * EX) + EX * ((hy - sy * EY) + EY * (hz - sz * EZ))];
-                s_code[local][j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
-            }
-        }
-        /* AB's curved-wall links: the tile's threads compute them, one link each, while the node codes' loads
-         * are in flight and no population is live in registers, into shared memory (global beyond
-         * TESS_GPU_TILE_LINKS), with each node's range of links, behind the barrier the node codes need anyway
-         * (a link reads only the previous step's copy, so nothing orders it after the pull). Spread evenly over
+        /* AB's curved-wall links: the tile's threads compute them, one link each, after the first barrier (they
+         * address through the neighbourhood) with no population live in registers, into shared memory (global
+         * beyond TESS_GPU_TILE_LINKS), with each node's range of links, behind a second barrier (a link reads
+         * only the previous step's copy, so nothing orders it after the pull). Spread evenly over
          * the tile's threads rather than over the few nodes with links; from packed slots (16 bytes a link); no
          * call, no spill (docs/performance-notes.md, "Bouzidi on the GPU": V10, V14, V15). */
         if (EARLY && active) {
@@ -721,12 +712,11 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 atomicMin(&s_lfirst[local][node], at);
             }
         }
-        if (!HALO)
+        if (EARLY)
             __syncthreads();
     }
     if (!active)
         return;
-    const unsigned own_type = HALO ? own_early : active ? a.node_type[64 * (size_t)k + n] : 0u;
     /* Dry nodes leave at once (nothing reads them as fluid). */
     const bool wet = active && c->wet[own_type];
     if (!wet)
