@@ -27,6 +27,7 @@ struct tess_backend {
     int64_t nsteps_done; /* steps since initialise: AA's copy is canonical after an even number */
     int32_t *neighbors;  /* 27 per tile */
     uint8_t *node_type;  /* 64 per tile */
+    uint8_t *halo_type;  /* per tile the node types of its halo (tess_gpu_halo_stride bytes) */
     int32_t *corner;     /* 3 per tile: its first node's box coordinates (profiled inlets) */
     tess_link_t *links;  /* curved-wall links and per-node ranges; NULL when the tiling has none */
     int64_t *node_link;
@@ -113,6 +114,7 @@ static tess_gpu_q_args_t tess_gpu_args(const tess_backend_t *be)
     tess_gpu_q_args_t a;
     a.neighbors = be->neighbors;
     a.node_type = be->node_type;
+    a.halo_type = be->halo_type;
     a.corner = be->corner;
     a.links = be->links;
     a.node_link = be->node_link;

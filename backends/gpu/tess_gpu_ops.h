@@ -67,6 +67,7 @@ TESS_GPU_OP void tess_gpu_free_device(tess_backend_t *be)
     (void)gpuFree(be->f[1]);
     (void)gpuFree(be->neighbors);
     (void)gpuFree(be->node_type);
+    (void)gpuFree(be->halo_type);
     (void)gpuFree(be->corner);
     (void)gpuFree(be->links);
     (void)gpuFree(be->node_link);
@@ -104,6 +105,7 @@ TESS_GPU_OP void tess_gpu_free_device(tess_backend_t *be)
     be->f[0] = be->f[1] = NULL;
     be->neighbors = NULL;
     be->node_type = NULL;
+    be->halo_type = NULL;
     be->corner = NULL;
     be->links = NULL;
     be->node_link = NULL;
@@ -136,7 +138,9 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
                    sizeof(int32_t) + sizeof(double)) +
                  nt * 64 * (sizeof(int64_t) + 1) + (nt + 1) * sizeof(int64_t)
            : 0;
-    const size_t rest = nt * (30 * sizeof(int32_t) + 64) + lbytes;
+    /* each tile's halo of node types (the tile kernel's; MR gathers its own) */
+    const size_t hstride = be->cfg.pattern == TESS_PATTERN_MR ? 0 : (size_t)tess_gpu_halo_stride(t->ex, t->ey, t->ez);
+    const size_t rest = nt * (30 * sizeof(int32_t) + 64 + hstride) + lbytes;
     size_t free_b = 0, total_b = 0;
     TESS_GPU_TRY(gpuMemGetInfo(&free_b, &total_b), err, "querying device memory");
     /* MR's one copy where asked for (mr_copies 1), or by default where two copies would not fit: it runs slower
@@ -159,6 +163,8 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
         rc = gpuMalloc((void **)&be->neighbors, nt * 27 * sizeof(int32_t));
     if (rc == gpuSuccess)
         rc = gpuMalloc((void **)&be->node_type, nt * 64);
+    if (rc == gpuSuccess && hstride)
+        rc = gpuMalloc((void **)&be->halo_type, nt * hstride);
     if (rc == gpuSuccess)
         rc = gpuMalloc((void **)&be->corner, nt * 3 * sizeof(int32_t));
     if (rc == gpuSuccess && nl)
@@ -239,6 +245,23 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
         TESS_GPU_TRY(gpuMemcpy(be->corner, t->tile_corner, (size_t)t->ntiles * 3 * sizeof(int32_t),
                                gpuMemcpyHostToDevice),
                      err, "uploading the tile corners");
+    }
+    if (t->ntiles > 0 && hstride) {
+        /* each tile's halo of node types, so that the tile kernel reads it in one coalesced run (tess_gpu_halo_place) */
+        uint8_t *halo = (uint8_t *)calloc((size_t)t->ntiles, hstride);
+        if (!halo)
+            return tess_fail(err, TESS_ERR_NOMEM, "out of host memory for the halo node types of %d tiles", t->ntiles);
+        const int places = tess_gpu_halo_places(t->ex, t->ey, t->ez);
+        for (int32_t k = 0; k < t->ntiles; k++)
+            for (int j = 0; j < places; j++) {
+                int slot, local;
+                tess_gpu_halo_place(t->ex, t->ey, t->ez, j, &slot, &local);
+                const int32_t t2 = t->neighbors[27 * (size_t)k + slot];
+                halo[hstride * (size_t)k + j] = t2 < 0 ? 0 : t->node_type[64 * (size_t)t2 + local];
+            }
+        const gpuError_t rh = gpuMemcpy(be->halo_type, halo, (size_t)t->ntiles * hstride, gpuMemcpyHostToDevice);
+        free(halo);
+        TESS_GPU_TRY(rh, err, "uploading the halo node types");
     }
     if (be->cfg.pattern == TESS_PATTERN_MR)
         return tess_gpu_mr_upload(be, t, err);

@@ -4,7 +4,8 @@
  * and the store through the conventions of its odd and even steps (TESS_GPU_AA_ODD, TESS_GPU_AA_EVEN).
  *
  * What makes it fast is the tile paper's Algorithm 2: the 3x3x3 tile neighbourhood and the node codes of the
- * tile and its one-node halo are copied to shared memory behind the only barrier, so the pull of a bulk or
+ * tile and its one-node halo (from the tile's own copy of its halo's node types, one coalesced run, made at upload:
+ * tess_gpu_halo_place) are copied to shared memory behind the only barrier, so the pull of a bulk or
  * bounce-back node reads no node type from global memory and issues all its loads unconditionally. Boundaries
  * are data: a fluid node without links takes that plain path; a node with curved-wall links (Bouzidi) takes the
  * plain path and then a fix-up over its own link list; a D3Q19 Zou-He plane node takes the plain path and its
@@ -28,6 +29,7 @@ extern "C" {
 typedef struct {
     const int32_t *neighbors;   /* 27 per tile */
     const uint8_t *node_type;   /* 64 per tile, local order */
+    const uint8_t *halo_type;   /* per tile its halo's node types (tess_gpu_halo_stride, tess_gpu_halo_place) */
     const tess_link_t *links;   /* the tiling's curved-wall links, sorted by tile and node */
     const tess_gpu_link_slot_t *slots; /* per link: where its rule reads (tess_gpu_link_slots.h) */
     const tess_gpu_link_pack_t *packs; /* the same in 16 bytes (the AB kernel) */
@@ -40,6 +42,27 @@ typedef struct {
     int32_t ntiles;             /* the sweep updates tiles [k0, ntiles) (a distributed rank: a range of them) */
     int32_t k0;
 } tess_gpu_q_args_t;
+
+/* A tile's halo of one node (the tile and the nodes around it): HX x HY x HZ places, x fastest, place j at
+ * (j % HX - 1, (j / HX) % HY - 1, j / (HX HY) - 1) of the tile (2D: one plane, z = 0). Its node types per tile (0:
+ * no tile there) are stored stride bytes apart, a multiple of 32 so that each tile's start is sector-aligned. */
+static __host__ __device__ __forceinline__ int tess_gpu_halo_places(int ex, int ey, int ez)
+{
+    return (ex + 2) * (ey + 2) * (ez == 1 ? 1 : ez + 2);
+}
+static __host__ __device__ __forceinline__ int tess_gpu_halo_stride(int ex, int ey, int ez)
+{
+    return (tess_gpu_halo_places(ex, ey, ez) + 31) & ~31;
+}
+/* Place j's neighbour slot (0 .. 26, tess_tiling_t.neighbors) and its node's local index in that tile. */
+static __host__ __device__ __forceinline__ void tess_gpu_halo_place(int ex, int ey, int ez, int j, int *slot, int *local)
+{
+    const int hxn = ex + 2, hyn = ey + 2, zo = ez == 1 ? 0 : 1;
+    const int hx = j % hxn - 1, hy = (j / hxn) % hyn - 1, hz = j / (hxn * hyn) - zo;
+    const int sx = hx < 0 ? -1 : hx >= ex ? 1 : 0, sy = hy < 0 ? -1 : hy >= ey ? 1 : 0, sz = hz < 0 ? -1 : hz >= ez ? 1 : 0;
+    *slot = (sx + 1) + 3 * (sy + 1) + 9 * (sz + 1);
+    *local = (hx - sx * ex) + ex * ((hy - sy * ey) + ey * (hz - sz * ez));
+}
 
 /* A lattice at compile time: the core's per-node functions of one lattice and precision, its tile extent and
  * its direction tables. */
@@ -387,7 +410,8 @@ tess_gpu_q_link_pass(const R *__restrict__ f, const tess_gpu_q_args_t a, const i
  * TESS_KERNEL_FULL, or the measurement variants (propagation without collision; read and write
  * only). LINKS: whether the run has curved-wall links (Bouzidi); a kernel without carries none of their code or
  * registers, and the measurement variants pull with halfway walls only. AB computes the link values in the
- * kernel, before the node codes' barrier; AA reads them from tess_gpu_q_link_pass, which ran before the sweep. */
+ * kernel, between the first barrier and a second one; AA reads them from tess_gpu_q_link_pass, which ran before the
+ * sweep. */
 /* Curved-wall link values a tile keeps in shared memory (2 KiB in FP64); a tile with more puts the rest in
  * global memory. */
 #define TESS_GPU_TILE_LINKS 256
@@ -436,13 +460,16 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_cap {
 
 /* The same for the regularized kernel without curved links: FP32 AB of D3Q19 and D3Q27 at 64 registers (8 blocks)
  * without spills, from 73 and 80: +11.8% and +5.8% on the H200's cavity ("Register caps of the FP32 kernels on the
- * H200"). AA's regularized kernels were not measured with a cap. */
+ * H200"). D3Q27 FP32's AA odd step at 80 (6 blocks of 128) without spills: the halo's per-tile copy took it from 80
+ * to 92 registers and 2.3% ("The halo's node types from a per-tile copy"). AA's other regularized kernels were not
+ * measured with a cap. */
 template <typename R, int LATTICE, int PAT> struct tess_gpu_q_reg_cap {
     enum {
         value = sizeof(R) == 4 && PAT == TESS_GPU_AB &&
                         (LATTICE == TESS_LATTICE_D3Q19 || LATTICE == TESS_LATTICE_D3Q27)
                     ? 8
-                    : 0
+                : sizeof(R) == 4 && PAT == TESS_GPU_AA_ODD && LATTICE == TESS_LATTICE_D3Q27 ? 6
+                                                                                           : 0
     };
 };
 
@@ -556,6 +583,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         PF_OWN = (PAIRPF || (tess_gpu_q_own_prefetch<R, LATTICE, PAT>::value && !EARLY)) &&
                  VARIANT == TESS_KERNEL_FULL,
         SECTORS = Q * 64 * (int)sizeof(R) / 32, /* of a tile's populations */
+        HS = (NH + 31) & ~31, /* bytes between two tiles' halo node types (tess_gpu_halo_stride) */
         NA = tess_gpu_q_store_na<R, LATTICE, PAT>::value && !LINKS && VARIANT == TESS_KERNEL_FULL
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
@@ -584,9 +612,16 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     const bool active = k < a.ntiles;
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
     const tess_gpu_constants_t *c = &tess_gpu_c;
+    /* The node's type before the barrier, beside the halo's: no other load of the block brings the tile's own line. */
+    const unsigned own_type = active ? a.node_type[64 * (size_t)k + n] : 0u;
 
     if (VARIANT != TESS_KERNEL_READ_WRITE_ONLY) {
-        /* Algorithm 2, lines 1-4: the neighbourhood, then the node codes of the tile and its halo. */
+        /* Algorithm 2, lines 1-4: the neighbourhood and the node codes of the tile and its halo. The codes come
+         * from the tile's copy of its halo's node types (216 bytes, 100 in 2D; one coalesced run) beside the
+         * neighbourhood's loads, not through it: gathered from up to 27 tiles' node types behind the neighbourhood
+         * and a second barrier, they cost a dependent round trip, a barrier and a quarter of the kernel's
+         * instructions (H200: D3Q19 AB FP64 +5.3%, FP32 +10.2%; docs/performance-notes.md, "The halo's node
+         * types from a per-tile copy"). */
         if (active && n < 27)
             s_nb[local][n] = a.neighbors[27 * (size_t)k + n];
         /* (PF_OWN) the tile's own Q direction blocks (contiguous) on their way to L2 while the neighbourhood and the
@@ -618,23 +653,16 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             s_lrank[local][n] = 0u;
             s_lapply[local][n] = 0u;
         }
-        __syncthreads();
-        if (active) {
+        if (active)
             for (int j = n; j < NH; j += 64) {
-                const int hx = j % HX - 1, hy = (j / HX) % HY - 1, hz = j / (HX * HY) - ZO;
-                const int sx = hx < 0 ? -1 : hx >= EX ? 1 : 0, sy = hy < 0 ? -1 : hy >= EY ? 1 : 0,
-                          sz = hz < 0 ? -1 : hz >= EZ ? 1 : 0;
-                const int32_t t2 = s_nb[local][(sx + 1) + 3 * (sy + 1) + 9 * (sz + 1)];
-                const unsigned type =
-                    t2 < 0 ? 0u
-                           : a.node_type[64 * (size_t)t2 + (hx - sx * EX) + EX * ((hy - sy * EY) + EY * (hz - sz * EZ))];
+                const unsigned type = a.halo_type[(size_t)HS * k + j];
                 s_code[local][j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
             }
-        }
-        /* AB's curved-wall links: the tile's threads compute them, one link each, while the node codes' loads
-         * are in flight and no population is live in registers, into shared memory (global beyond
-         * TESS_GPU_TILE_LINKS), with each node's range of links, behind the barrier the node codes need anyway
-         * (a link reads only the previous step's copy, so nothing orders it after the pull). Spread evenly over
+        __syncthreads();
+        /* AB's curved-wall links: the tile's threads compute them, one link each, after the first barrier (they
+         * address through the neighbourhood) with no population live in registers, into shared memory (global
+         * beyond TESS_GPU_TILE_LINKS), with each node's range of links, behind a second barrier (a link reads
+         * only the previous step's copy, so nothing orders it after the pull). Spread evenly over
          * the tile's threads rather than over the few nodes with links; from packed slots (16 bytes a link); no
          * call, no spill (docs/performance-notes.md, "Bouzidi on the GPU": V10, V14, V15). */
         if (EARLY && active) {
@@ -687,11 +715,11 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 atomicMin(&s_lfirst[local][node], at);
             }
         }
-        __syncthreads();
+        if (EARLY)
+            __syncthreads();
     }
     if (!active)
         return;
-    const unsigned own_type = active ? a.node_type[64 * (size_t)k + n] : 0u;
     /* Dry nodes leave at once (nothing reads them as fluid). */
     const bool wet = active && c->wet[own_type];
     if (!wet)
