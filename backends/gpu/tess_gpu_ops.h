@@ -16,6 +16,25 @@ enum { TESS_GPU_TRANSFER_TILES = 16384 };
 
 #include "tess_gpu_mr_host.h" /* the MR pattern's host side: needs the structure, TESS_GPU_TRY, tess_gpu_args */
 
+/* Each tile's halo of node types (tess_gpu_halo_place; 0 where no tile is), filled on the device from the uploaded
+ * neighbourhoods and node types: one thread a place, so a billion-node box needs neither a host copy (224 bytes a
+ * tile) nor seconds of host time. */
+static __global__ void __launch_bounds__(256)
+tess_gpu_halo_fill(uint8_t *__restrict__ halo, const int32_t *__restrict__ neighbors,
+                   const uint8_t *__restrict__ node_type, int64_t ntiles, int ex, int ey, int ez)
+{
+    const int places = tess_gpu_halo_places(ex, ey, ez), stride = tess_gpu_halo_stride(ex, ey, ez);
+    const int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int64_t k = e / stride;
+    const int j = (int)(e % stride);
+    if (k >= ntiles || j >= places)
+        return;
+    int slot, local;
+    tess_gpu_halo_place(ex, ey, ez, j, &slot, &local);
+    const int32_t t2 = neighbors[27 * k + slot];
+    halo[e] = t2 < 0 ? (uint8_t)0 : node_type[64 * (int64_t)t2 + local];
+}
+
 TESS_GPU_OP tess_status tess_gpu_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
 {
     *out = NULL;
@@ -247,21 +266,13 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
                      err, "uploading the tile corners");
     }
     if (t->ntiles > 0 && hstride) {
-        /* each tile's halo of node types, so that the tile kernel reads it in one coalesced run (tess_gpu_halo_place) */
-        uint8_t *halo = (uint8_t *)calloc((size_t)t->ntiles, hstride);
-        if (!halo)
-            return tess_fail(err, TESS_ERR_NOMEM, "out of host memory for the halo node types of %d tiles", t->ntiles);
-        const int places = tess_gpu_halo_places(t->ex, t->ey, t->ez);
-        for (int32_t k = 0; k < t->ntiles; k++)
-            for (int j = 0; j < places; j++) {
-                int slot, local;
-                tess_gpu_halo_place(t->ex, t->ey, t->ez, j, &slot, &local);
-                const int32_t t2 = t->neighbors[27 * (size_t)k + slot];
-                halo[hstride * (size_t)k + j] = t2 < 0 ? 0 : t->node_type[64 * (size_t)t2 + local];
-            }
-        const gpuError_t rh = gpuMemcpy(be->halo_type, halo, (size_t)t->ntiles * hstride, gpuMemcpyHostToDevice);
-        free(halo);
-        TESS_GPU_TRY(rh, err, "uploading the halo node types");
+        /* each tile's halo of node types, so that the tile kernel reads it in one coalesced run (tess_gpu_halo_place);
+         * the padding between tiles zeroed first */
+        const size_t n = (size_t)t->ntiles * hstride;
+        TESS_GPU_TRY(gpuMemset(be->halo_type, 0, n), err, "clearing the halo node types");
+        tess_gpu_halo_fill<<<(unsigned)((n + 255) / 256), 256>>>(be->halo_type, be->neighbors, be->node_type,
+                                                               (int64_t)t->ntiles, t->ex, t->ey, t->ez);
+        TESS_GPU_TRY(gpuGetLastError(), err, "filling the halo node types");
     }
     if (be->cfg.pattern == TESS_PATTERN_MR)
         return tess_gpu_mr_upload(be, t, err);
