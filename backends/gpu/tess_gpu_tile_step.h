@@ -41,6 +41,7 @@ typedef struct {
     int64_t step;               /* the step the sweep computes (waveform inlets and outlets, tess_q_grid_t) */
     int32_t ntiles;             /* the sweep updates tiles [k0, ntiles) (a distributed rank: a range of them) */
     int32_t k0;
+    int32_t halo_pf;            /* measurement: the halo phase prefetches tile k + halo_pf's halo data (0: none) */
 } tess_gpu_q_args_t;
 
 /* A tile's halo of one node (the tile and the nodes around it): HX x HY x HZ places, x fastest, place j at
@@ -652,6 +653,30 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 s_lfirst[local][n] = INT_MAX;
             s_lrank[local][n] = 0u;
             s_lapply[local][n] = 0u;
+        }
+        /* (measurement) the neighbourhood, halo node types and node types of tile k + halo_pf towards L2, one
+         * sector a thread, so that its block's halo phase finds them there */
+        if (a.halo_pf > 0 && active && k + a.halo_pf < a.ntiles && n < 16) {
+            const int32_t kf = k + a.halo_pf;
+            const char *at;
+            const char *end;
+            int j;
+            if (n < 5) {
+                at = (const char *)(a.neighbors + 27 * (size_t)kf);
+                end = at + 27 * sizeof(int32_t);
+                j = n;
+            } else if (n < 5 + HS / 32) {
+                at = (const char *)(a.halo_type + (size_t)HS * kf);
+                end = at + HS;
+                j = n - 5;
+            } else {
+                at = (const char *)(a.node_type + 64 * (size_t)kf);
+                end = at + 64;
+                j = n - 5 - HS / 32;
+            }
+            const char *s = (const char *)((uintptr_t)at & ~(uintptr_t)31) + 32 * j;
+            if (s < end)
+                tess_gpu_prefetch_l2(s);
         }
         if (active)
             for (int j = n; j < NH; j += 64) {
