@@ -126,16 +126,7 @@ static tess_gpu_q_args_t tess_gpu_args(const tess_backend_t *be)
     a.ntiles = be->sweep_k1;
     a.k0 = be->sweep_k0;
     a.step = be->step + 1;
-    {
-        /* measurement switch TESS_GPU_HALO_PF=D: the halo phase prefetches the halo data of tile k + D */
-        static int d = -1;
-        if (d < 0) {
-            const char *e = getenv("TESS_GPU_HALO_PF");
-            d = e ? atoi(e) : 0;
-            d = d < 0 ? 0 : d;
-        }
-        a.halo_pf = d;
-    }
+    a.halo_pf = 0; /* the step's launcher sets it (tess_gpu_q_halo_pf) */
     return a;
 }
 

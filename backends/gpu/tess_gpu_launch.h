@@ -57,14 +57,24 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
     const tess_status sc = tess_gpu_bind_constants(be, err);
     if (sc != TESS_OK)
         return sc;
-    const tess_gpu_q_args_t a = tess_gpu_args(be);
+    const bool links = be->node_nlink && be->consts.p.wall != TESS_WALL_BOUNCE_BACK;
+    tess_gpu_q_args_t a = tess_gpu_args(be);
+    a.halo_pf = links ? 0 : tess_gpu_q_halo_pf<R, LAT, PAT>::value;
+    {
+        static int d = -2; /* measurement switch TESS_GPU_HALO_PF=D (-1: as the trait says) */
+        if (d == -2) {
+            const char *e = getenv("TESS_GPU_HALO_PF");
+            d = e ? atoi(e) : -1;
+        }
+        if (d >= 0)
+            a.halo_pf = d;
+    }
     const int pat = PAT;
     const int rconv = tess_gpu_read_conv(pat), wconv = tess_gpu_write_conv(pat);
     (void)wconv; /* AA only */
     const bool aa = pat != TESS_GPU_AB;
     const R *src = (const R *)be->f[be->cur];
     R *dst = (R *)be->f[aa ? be->cur : 1 - be->cur];
-    const bool links = be->node_nlink && be->consts.p.wall != TESS_WALL_BOUNCE_BACK;
     const bool full = be->cfg.variant == TESS_KERNEL_FULL;
     /* where AA's odd step pairs tiles: two (tess_gpu_q_tpb; tess_gpu_q_pair_pf: the kernels without links) */
     const bool pair_pf = tess_gpu_q_pair_pf<R, LAT, PAT>::value && full && !links;

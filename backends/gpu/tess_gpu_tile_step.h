@@ -41,7 +41,7 @@ typedef struct {
     int64_t step;               /* the step the sweep computes (waveform inlets and outlets, tess_q_grid_t) */
     int32_t ntiles;             /* the sweep updates tiles [k0, ntiles) (a distributed rank: a range of them) */
     int32_t k0;
-    int32_t halo_pf;            /* measurement: the halo phase prefetches tile k + halo_pf's halo data (0: none) */
+    int32_t halo_pf;            /* the halo phase prefetches tile k + halo_pf's halo data (0: none; tess_gpu_q_halo_pf) */
 } tess_gpu_q_args_t;
 
 /* A tile's halo of one node (the tile and the nodes around it): HX x HY x HZ places, x fastest, place j at
@@ -551,6 +551,16 @@ template <bool NA, typename R> static __device__ __forceinline__ void tess_gpu_s
 #endif
 }
 
+/* How many tiles ahead a block's halo phase sends a later tile's neighbourhood, halo node types and node types
+ * towards L2 (0: none; the kernels without curved links), so that the halo phase of that tile's block, which starts
+ * about three quarters of a block's life later, finds them there instead of in DRAM (docs/performance-notes.md, "The
+ * halo phase prefetching a later tile's halo data"): D3Q19 FP64 at 1,024 tiles (about 3/4 of the 1,320 tiles
+ * resident on the H200's 132 multiprocessors at 96 registers): AB +3.2%, AA +3.7% on the cavity. FP32 and D3Q27
+ * gained nothing (their warps hide more of the phase; at 2,048 tiles the lines were partly evicted before use). */
+template <typename R, int LATTICE, int PAT> struct tess_gpu_q_halo_pf {
+    enum { value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 8 ? 1024 : 0 };
+};
+
 /* Prefetch the 32-byte sector at p into L2: the load goes out, no register waits for it. CUDA only (HIP: nothing). */
 __device__ __forceinline__ void tess_gpu_prefetch_l2(const void *p)
 {
@@ -654,8 +664,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             s_lrank[local][n] = 0u;
             s_lapply[local][n] = 0u;
         }
-        /* (measurement) the neighbourhood, halo node types and node types of tile k + halo_pf towards L2, one
-         * sector a thread, so that its block's halo phase finds them there */
+        /* the neighbourhood, halo node types and node types of tile k + halo_pf towards L2, one sector a thread
+         * (13 or 14 sectors; tess_gpu_q_halo_pf) */
         if (a.halo_pf > 0 && active && k + a.halo_pf < a.ntiles && n < 16) {
             const int32_t kf = k + a.halo_pf;
             const char *at;
