@@ -59,7 +59,7 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
         return sc;
     const bool links = be->node_nlink && be->consts.p.wall != TESS_WALL_BOUNCE_BACK;
     tess_gpu_q_args_t a = tess_gpu_args(be);
-    a.halo_pf = links ? 0 : tess_gpu_q_halo_pf<R, LAT, PAT>::value;
+    a.halo_pf = links || be->consts.p.collision != TESS_COLLISION_LBGK ? 0 : tess_gpu_q_halo_pf<R, LAT, PAT>::value;
     {
         static int d = -2; /* measurement switch TESS_GPU_HALO_PF=D (-1: as the trait says) */
         if (d == -2) {
