@@ -59,16 +59,11 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
         return sc;
     const bool links = be->node_nlink && be->consts.p.wall != TESS_WALL_BOUNCE_BACK;
     tess_gpu_q_args_t a = tess_gpu_args(be);
-    a.halo_pf = links || be->consts.p.collision != TESS_COLLISION_LBGK ? 0 : tess_gpu_q_halo_pf<R, LAT, PAT>::value;
-    {
-        static int d = -2; /* measurement switch TESS_GPU_HALO_PF=D (-1: as the trait says) */
-        if (d == -2) {
-            const char *e = getenv("TESS_GPU_HALO_PF");
-            d = e ? atoi(e) : -1;
-        }
-        if (d >= 0)
-            a.halo_pf = d;
-    }
+    /* the halo phase's prefetch of a later tile's halo data where it measured faster: LBGK, AB with or without curved
+     * links, AA without (tess_gpu_q_halo_pf) */
+    a.halo_pf = be->consts.p.collision == TESS_COLLISION_LBGK && (!links || PAT == TESS_GPU_AB)
+                    ? tess_gpu_q_halo_pf<R, LAT, PAT>::value
+                    : 0;
     const int pat = PAT;
     const int rconv = tess_gpu_read_conv(pat), wconv = tess_gpu_write_conv(pat);
     (void)wconv; /* AA only */

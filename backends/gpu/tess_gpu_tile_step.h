@@ -554,11 +554,11 @@ template <bool NA, typename R> static __device__ __forceinline__ void tess_gpu_s
 /* How many tiles ahead a block's halo phase sends a later tile's neighbourhood, halo node types and node types
  * towards L2 (0: none), so that the halo phase of that tile's block, which starts about three quarters of a block's
  * life later, finds them there instead of in DRAM (docs/performance-notes.md, "The halo phase prefetching a later
- * tile's halo data"). Where it measured faster on the H200: D3Q19 FP64 LBGK without curved links (the launcher
- * passes 0 for the other collisions and for curved links) at 1,024 tiles, about 3/4 of the 1,320 tiles resident on
- * 132 multiprocessors at 96 registers: AB +3.1%, AA +3.8% on the cavity, the bounce-back beds +1 to +2%. FP32 lost
- * 0.2-0.3%, D3Q27 FP64 +0.8% / 0.0% at 1,024 tiles, regularized +0.5% / -1.1% (AB / AA); at 2,048 tiles part of the
- * lines were evicted before use (DRAM read +3%). */
+ * tile's halo data"). Where it measured faster on the H200: D3Q19 FP64 LBGK (the launcher passes 0 for the other
+ * collisions and for AA with curved links, not measured) at 1,024 tiles, about 3/4 of the 1,320 tiles resident on
+ * 132 multiprocessors at 96 registers: AB +3.1%, AA +3.8% on the cavity, the bounce-back beds +1 to +2.3%, AB with
+ * quadratic Bouzidi links +1.8 to +2.4%. FP32 lost 0.2-0.3%, D3Q27 FP64 +0.8% / 0.0% at 1,024 tiles, regularized
+ * +0.5% / -1.1% (AB / AA); at 2,048 tiles part of the lines were evicted before use (DRAM read +3%). */
 template <typename R, int LATTICE, int PAT> struct tess_gpu_q_halo_pf {
     enum { value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 8 ? 1024 : 0 };
 };
