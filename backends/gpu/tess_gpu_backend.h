@@ -126,6 +126,7 @@ static tess_gpu_q_args_t tess_gpu_args(const tess_backend_t *be)
     a.ntiles = be->sweep_k1;
     a.k0 = be->sweep_k0;
     a.step = be->step + 1;
+    a.halo_pf = 0; /* the step's launcher sets it (tess_gpu_q_halo_pf) */
     return a;
 }
 

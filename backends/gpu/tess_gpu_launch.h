@@ -57,14 +57,19 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
     const tess_status sc = tess_gpu_bind_constants(be, err);
     if (sc != TESS_OK)
         return sc;
-    const tess_gpu_q_args_t a = tess_gpu_args(be);
+    const bool links = be->node_nlink && be->consts.p.wall != TESS_WALL_BOUNCE_BACK;
+    tess_gpu_q_args_t a = tess_gpu_args(be);
+    /* the halo phase's prefetch of a later tile's halo data where it measured faster: LBGK, AB with or without curved
+     * links, AA without (tess_gpu_q_halo_pf) */
+    a.halo_pf = be->consts.p.collision == TESS_COLLISION_LBGK && (!links || PAT == TESS_GPU_AB)
+                    ? tess_gpu_q_halo_pf<R, LAT, PAT>::value
+                    : 0;
     const int pat = PAT;
     const int rconv = tess_gpu_read_conv(pat), wconv = tess_gpu_write_conv(pat);
     (void)wconv; /* AA only */
     const bool aa = pat != TESS_GPU_AB;
     const R *src = (const R *)be->f[be->cur];
     R *dst = (R *)be->f[aa ? be->cur : 1 - be->cur];
-    const bool links = be->node_nlink && be->consts.p.wall != TESS_WALL_BOUNCE_BACK;
     const bool full = be->cfg.variant == TESS_KERNEL_FULL;
     /* where AA's odd step pairs tiles: two (tess_gpu_q_tpb; tess_gpu_q_pair_pf: the kernels without links) */
     const bool pair_pf = tess_gpu_q_pair_pf<R, LAT, PAT>::value && full && !links;
