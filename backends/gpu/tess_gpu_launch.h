@@ -59,9 +59,9 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
         return sc;
     const bool links = be->node_nlink && be->consts.p.wall != TESS_WALL_BOUNCE_BACK;
     tess_gpu_q_args_t a = tess_gpu_args(be);
-    /* the halo phase's prefetch of a later tile's halo data where it measured faster: LBGK, AB with or without curved
-     * links, AA without (tess_gpu_q_halo_pf) */
-    a.halo_pf = be->consts.p.collision == TESS_COLLISION_LBGK && (!links || PAT == TESS_GPU_AB)
+    /* the halo phase's prefetch of a later tile's halo data where it measured faster: LBGK, with curved links on
+     * D3Q19 only (tess_gpu_q_halo_pf) */
+    a.halo_pf = be->consts.p.collision == TESS_COLLISION_LBGK && (!links || LAT == TESS_LATTICE_D3Q19)
                     ? tess_gpu_q_halo_pf<R, LAT, PAT>::value
                     : 0;
     const int pat = PAT;

@@ -554,13 +554,16 @@ template <bool NA, typename R> static __device__ __forceinline__ void tess_gpu_s
 /* How many tiles ahead a block's halo phase sends a later tile's neighbourhood, halo node types and node types
  * towards L2 (0: none), so that the halo phase of that tile's block, which starts about three quarters of a block's
  * life later, finds them there instead of in DRAM (docs/performance-notes.md, "The halo phase prefetching a later
- * tile's halo data"). Where it measured faster on the H200: D3Q19 FP64 LBGK (the launcher passes 0 for the other
- * collisions and for AA with curved links, not measured) at 1,024 tiles, about 3/4 of the 1,320 tiles resident on
- * 132 multiprocessors at 96 registers: AB +3.1%, AA +3.8% on the cavity, the bounce-back beds +1 to +2.3%, AB with
- * quadratic Bouzidi links +1.8 to +2.4%. FP32 lost 0.2-0.3%, D3Q27 FP64 +0.8% / 0.0% at 1,024 tiles, regularized
+ * tile's halo data"). Where it measured faster on the H200, LBGK only (the launcher passes 0 for the other
+ * collisions, and for curved links on D3Q27, not measured): D3Q19 FP64 at 1,024 tiles, about 3/4 of the 1,320 tiles
+ * resident on 132 multiprocessors at 96 registers: AB +3.1%, AA +3.8% on the cavity, the bounce-back beds +1 to
+ * +2.3%, quadratic Bouzidi links AB +1.8 to +2.4%, AA +1.0 to +1.4% (512 to 1,024 alike, 1,280 -0.3%); D3Q27 FP64
+ * at 768 (1,056 tiles resident at 126 registers): AB +1.1%, AA +0.3%. FP32 lost 0.2-0.3%, regularized D3Q19
  * +0.5% / -1.1% (AB / AA); at 2,048 tiles part of the lines were evicted before use (DRAM read +3%). */
 template <typename R, int LATTICE, int PAT> struct tess_gpu_q_halo_pf {
-    enum { value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 8 ? 1024 : 0 };
+    enum {
+        value = sizeof(R) != 8 ? 0 : LATTICE == TESS_LATTICE_D3Q19 ? 1024 : LATTICE == TESS_LATTICE_D3Q27 ? 768 : 0
+    };
 };
 
 /* Prefetch the 32-byte sector at p into L2: the load goes out, no register waits for it. CUDA only (HIP: nothing). */
