@@ -62,7 +62,7 @@ template <typename R, int LAT, int PAT> tess_status tess_gpu_launch_step(tess_ba
     /* the halo phase's prefetch of a later tile's halo data where it measured faster: LBGK, with curved links on
      * D3Q19 only (tess_gpu_q_halo_pf) */
     a.halo_pf = be->consts.p.collision == TESS_COLLISION_LBGK && (!links || LAT == TESS_LATTICE_D3Q19)
-                    ? tess_gpu_q_halo_pf<R, LAT, PAT>::value
+                    ? tess_gpu_q_halo_pf<R, LAT>::value
                     : 0;
     const int pat = PAT;
     const int rconv = tess_gpu_read_conv(pat), wconv = tess_gpu_write_conv(pat);

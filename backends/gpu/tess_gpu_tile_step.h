@@ -560,7 +560,7 @@ template <bool NA, typename R> static __device__ __forceinline__ void tess_gpu_s
  * +2.3%, quadratic Bouzidi links AB +1.8 to +2.4%, AA +1.0 to +1.4% (512 to 1,024 alike, 1,280 -0.3%); D3Q27 FP64
  * at 768 (1,056 tiles resident at 126 registers): AB +1.1%, AA +0.3%. FP32 lost 0.2-0.3%, regularized D3Q19
  * +0.5% / -1.1% (AB / AA); at 2,048 tiles part of the lines were evicted before use (DRAM read +3%). */
-template <typename R, int LATTICE, int PAT> struct tess_gpu_q_halo_pf {
+template <typename R, int LATTICE> struct tess_gpu_q_halo_pf {
     enum {
         value = sizeof(R) != 8 ? 0 : LATTICE == TESS_LATTICE_D3Q19 ? 1024 : LATTICE == TESS_LATTICE_D3Q27 ? 768 : 0
     };
