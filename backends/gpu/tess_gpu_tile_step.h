@@ -87,10 +87,10 @@ template <typename R, int LATTICE> struct tess_gpu_q;
         {                                                                                                          \
             tess_q_pull_##NAME(p, g, f, conv, k, x, y, z, links, nlinks, out);                                     \
         }                                                                                                          \
-        static __device__ __forceinline__ R pull_link(const tess_params_t *p, const tess_q_grid_t *g, const R *f,  \
-                                                      int conv, int32_t k, int x, int y, int z, int i, double q)   \
+        static __device__ __forceinline__ R slot_value(const tess_params_t *p, const R *f, int conv, int32_t k,    \
+                                                       const tess_link_slot_t *s)                                 \
         {                                                                                                          \
-            return tess_q_pull_link_##NAME(p, g, f, conv, k, x, y, z, i, q);                                       \
+            return tess_link_slot_value_##NAME(p, tess_pop_layout_tiles(), f, (const R *)0, conv, k, s);          \
         }                                                                                                          \
         static __device__ __forceinline__ int64_t slot(const tess_params_t *p, const tess_q_grid_t *g, int conv,   \
                                                        int32_t k, int x, int y, int z, int j)                      \
@@ -381,9 +381,11 @@ tess_gpu_q_open_store(const R *__restrict__ val, R *__restrict__ f, const tess_g
         f[L::slot(&tess_gpu_c.p, &g, conv, k, x, y, z, i)] = val[(size_t)i * nopen + j];
 }
 
-/* AA's curved-wall links: one thread per link, its value through the step's read convention (the core's
- * tess_q_pull_link, the rule tess_gpu_q_link_packed applies to the canonical state) into a.link_val, before the sweep
- * overwrites the slots it reads (a link reads its neighbours' populations, which other blocks update in place). */
+/* AA's curved-wall links: one thread per link, its value through the step's read convention into a.link_val, before
+ * the sweep overwrites the slots it reads (a link reads its neighbours' populations, which other blocks update in
+ * place). From the link's slot (the core's tess_link_slot_value: tess_q_pull_link's value, bit for bit), which
+ * names the five populations' nodes: the loads go out together, where the walk through the grid cost dependent
+ * round trips for each neighbour's tile and node type (docs/performance-notes.md, "GPU AA's curved links"). */
 template <typename R, int LATTICE>
 __global__ void __launch_bounds__(128)
 tess_gpu_q_link_pass(const R *__restrict__ f, const tess_gpu_q_args_t a, const int32_t *__restrict__ link_tile,
@@ -396,9 +398,7 @@ tess_gpu_q_link_pass(const R *__restrict__ f, const tess_gpu_q_args_t a, const i
     const tess_gpu_link_slot_t s = a.slots[l];
     if (s.i == TESS_GPU_LINK_NONE)
         return;
-    const int n = s.node, x = n % L::ex, y = (n / L::ex) % L::ey, z = n / (L::ex * L::ey);
-    const tess_q_grid_t g = tess_gpu_q_grid(&a, L::ex, L::ey, L::ez);
-    ((R *)a.link_val)[l] = L::pull_link(&tess_gpu_c.p, &g, f, conv, link_tile[l], x, y, z, s.i, s.q);
+    ((R *)a.link_val)[l] = L::slot_value(&tess_gpu_c.p, f, conv, link_tile[l], &s);
 }
 
 /* One step. AB (PAT TESS_GPU_AB): src holds the canonical post-collision state (slot i of node y is f*_i(y)), dst
@@ -411,8 +411,8 @@ tess_gpu_q_link_pass(const R *__restrict__ f, const tess_gpu_q_args_t a, const i
  * TESS_KERNEL_FULL, or the measurement variants (propagation without collision; read and write
  * only). LINKS: whether the run has curved-wall links (Bouzidi); a kernel without carries none of their code or
  * registers, and the measurement variants pull with halfway walls only. AB computes the link values in the
- * kernel, between the first barrier and a second one; AA reads them from tess_gpu_q_link_pass, which ran before the
- * sweep. */
+ * kernel, between the first barrier and a second one; AA's tile reads those of tess_gpu_q_link_pass, which ran
+ * before the sweep, at the same place. */
 /* Curved-wall link values a tile keeps in shared memory (2 KiB in FP64); a tile with more puts the rest in
  * global memory. */
 #define TESS_GPU_TILE_LINKS 256
@@ -586,7 +586,10 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     enum {
         Q = L::q, EX = L::ex, EY = L::ey, EZ = L::ez,
         HX = EX + 2, HY = EY + 2, ZO = EZ == 1 ? 0 : 1, HZ = EZ + 2 * ZO, NH = HX * HY * HZ,
-        EARLY = LINKS && PAT == TESS_GPU_AB, /* AB computes the link values in the kernel, in the halo phase */
+        /* the tile's curved links in the halo phase: AB computes their values there, AA reads those of
+         * tess_gpu_q_link_pass (CALC: computed) */
+        EARLY = LINKS,
+        CALC = EARLY && PAT == TESS_GPU_AB,
         TL = EARLY ? TESS_GPU_MAX_TILES_PER_BLOCK : 1,
         /* FP64 (V14-V15, docs/performance-notes.md, "Bouzidi on the GPU"): only the loads each link's form reads,
          * the tile's link range from shared memory, and (D2Q9 to D3Q19) each node's link directions on its first
@@ -704,7 +707,10 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
          * beyond TESS_GPU_TILE_LINKS), with each node's range of links, behind a second barrier (a link reads
          * only the previous step's copy, so nothing orders it after the pull). Spread evenly over
          * the tile's threads rather than over the few nodes with links; from packed slots (16 bytes a link); no
-         * call, no spill (docs/performance-notes.md, "Bouzidi on the GPU": V10, V14, V15). */
+         * call, no spill (docs/performance-notes.md, "Bouzidi on the GPU": V10, V14, V15). AA's tile copies the
+         * values of tess_gpu_q_link_pass the same way (those beyond TESS_GPU_TILE_LINKS stay where they are): its
+         * nodes then find their links as AB's do, one round trip in the halo phase instead of three dependent ones
+         * per node after the barrier (docs/performance-notes.md, "GPU AA's curved links"). */
         if (EARLY && active) {
             const int64_t l0 = SRANGE ? s_lrange[local][0] : a.tile_link[k],
                           l1 = SRANGE ? s_lrange[local][1] : a.tile_link[k + 1];
@@ -712,14 +718,18 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 const int at = (int)(l - l0);
                 const tess_gpu_link_pack_t pk = a.packs[l];
                 const uint64_t bits = pk.bits;
-                const R v = (unsigned)(bits & 31u) != TESS_GPU_PACK_NONE
-                                ? tess_gpu_q_link_coef<R, LATTICE>(src, pk, s_nb[local], k, a, l)
-                                : (R)0;
                 const unsigned dir = (unsigned)(bits & 31u), node = (unsigned)(bits >> 10) & 63u;
-                if (at < TESS_GPU_TILE_LINKS)
-                    s_val[local][at] = v;
-                else
-                    ((R *)a.link_val)[l] = v;
+                if (CALC) {
+                    const R v = dir != TESS_GPU_PACK_NONE
+                                    ? tess_gpu_q_link_coef<R, LATTICE>(src, pk, s_nb[local], k, a, l)
+                                    : (R)0;
+                    if (at < TESS_GPU_TILE_LINKS)
+                        s_val[local][at] = v;
+                    else
+                        ((R *)a.link_val)[l] = v;
+                } else if (at < TESS_GPU_TILE_LINKS && dir != TESS_GPU_PACK_NONE) {
+                    s_val[local][at] = ((const R *)a.link_val)[l];
+                }
                 /* a node's links are consecutive (sorted by tile and node): the same range whatever the order */
                 const unsigned kd = (unsigned)(bits >> 5) & 31u;
                 if (MASKS) {
@@ -742,12 +752,17 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 const int at = (int)(l - l0);
                 const tess_gpu_link_pack_t pk = a.packs[l];
                 const unsigned dir = (unsigned)(pk.bits & 31u), node = (unsigned)(pk.bits >> 10) & 63u;
-                const R v =
-                    dir != TESS_GPU_PACK_NONE ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l) : (R)0;
-                if (at < TESS_GPU_TILE_LINKS)
-                    s_val[local][at] = v;
-                else
-                    ((R *)a.link_val)[l] = v;
+                if (CALC) {
+                    const R v = dir != TESS_GPU_PACK_NONE
+                                    ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l)
+                                    : (R)0;
+                    if (at < TESS_GPU_TILE_LINKS)
+                        s_val[local][at] = v;
+                    else
+                        ((R *)a.link_val)[l] = v;
+                } else if (at < TESS_GPU_TILE_LINKS && dir != TESS_GPU_PACK_NONE) {
+                    s_val[local][at] = ((const R *)a.link_val)[l];
+                }
                 const unsigned kd = (unsigned)(pk.bits >> 5) & 31u;
                 atomicOr(&s_lrank[local][node], 1u << kd);
                 if (dir != TESS_GPU_PACK_NONE)
@@ -833,18 +848,6 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                                                         : ((const R *)a.link_val)[(SRANGE ? s_lrange[local][0] : a.tile_link[k]) + at];
                     }
                 }
-            }
-        }
-        const int nl = LINKS && !EARLY ? (int)a.node_nlink[64 * (size_t)k + n] : 0;
-        if (nl) {
-            const int64_t first = a.node_link[64 * (size_t)k + n];
-            for (int l = 0; l < nl; l++) {
-                const unsigned dir = a.slots[first + l].i;
-                const R v = ((const R *)a.link_val)[first + l];
-                TESS_UNROLL
-                for (int j = 1; j < Q; j++)
-                    if ((unsigned)j == dir)
-                        f[j] = v;
             }
         }
         if (VARIANT == TESS_KERNEL_FULL) {
