@@ -8,8 +8,8 @@
  * moment-space regularized collision and its Hermite coefficients, the strain rate) are in tess_physics_t.h.
  *
  * A lattice's own form of a function is chosen at compile time inside that function: with TESS_QL_PAIRWISE
- * (D3Q19) the equilibrium and the moments work on opposite pairs (i, i + 1 for odd i), which halves the work of
- * the odd and even parts; the other lattices keep the direction-by-direction sums they were validated with.
+ * (D3Q19, D3Q27) the equilibrium and the moments work on opposite pairs (i, i + 1 for odd i), which halves the work
+ * of the odd and even parts; D2Q9 and D3Q13 keep the direction-by-direction sums they were validated with.
  *
  * Models per lattice (tess_q_supports): D2Q9 LBGK, MRT (Lallemand & Luo 2000), regularized; D3Q13 MRT of the
  * D3Q13 paper only; D3Q19 LBGK, MRT (d'Humieres et al. 2002), regularized; D3Q27 LBGK and regularized. An
@@ -67,7 +67,7 @@ TESS_HD TESS_INLINE void TESS_QFN(tess_q_from_moments)(const R *m, R *f)
 
 /* Second-order equilibrium, tile paper eq. (3) (quasi-compressible: w_i rho (1 + 3 c.u + 9/2 (c.u)^2 - 3/2 u^2))
  * and eq. (4) (incompressible: w_i (rho + ...) with u = j). D3Q13: the populations of the paper's equilibrium
- * moments (the lattice lacks the isotropy of the polynomial form). Pairwise (D3Q19): the even part
+ * moments (the lattice lacks the isotropy of the polynomial form). Pairwise (D3Q19, D3Q27): the even part
  * 4.5 (c.u)^2 - 1.5 u^2 is shared by a pair and the odd part 3 c.u changes sign exactly, so a pair costs one
  * c.u: about 90 operations per D3Q19 node instead of 130 (the CPU's LBGK loop is bound by them). */
 TESS_HD TESS_INLINE void TESS_QFN(tess_q_equilibrium)(int fluid, R rho, const R u[3], R *feq)
