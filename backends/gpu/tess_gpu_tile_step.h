@@ -274,6 +274,31 @@ static __device__ __forceinline__ R tess_gpu_q_link_coef(const R *__restrict__ s
     return L::bouzidi_apply(form, c, fb, fi, fb1, fb2, fi1, wall);
 }
 
+/* Curved-wall link values a tile keeps in shared memory (2 KiB in FP64); a tile with more puts the rest in
+ * global memory. */
+#define TESS_GPU_TILE_LINKS 256
+
+/* A curved link's value in the tile kernel's halo phase, into the tile's shared memory (a.link_val beyond
+ * TESS_GPU_TILE_LINKS): AB computes it (CALC; FP64 by the link's form, FP32 by the packed rule); AA copies the value
+ * of tess_gpu_q_link_pass, which a.link_val holds already beyond TESS_GPU_TILE_LINKS. */
+template <typename R, int LATTICE, bool CALC>
+static __device__ __forceinline__ void tess_gpu_q_link_place(const R *__restrict__ src, const tess_gpu_link_pack_t &pk,
+                                                             unsigned dir, const int32_t *nb, int32_t k,
+                                                             const tess_gpu_q_args_t &a, int64_t l, int at, R *s_val)
+{
+    if (CALC) {
+        const R v = dir == TESS_GPU_PACK_NONE ? (R)0
+                    : sizeof(R) == 8      ? tess_gpu_q_link_coef<R, LATTICE>(src, pk, nb, k, a, l)
+                                          : tess_gpu_q_link_packed<R, LATTICE>(src, pk, nb, k, a, l);
+        if (at < TESS_GPU_TILE_LINKS)
+            s_val[at] = v;
+        else
+            ((R *)a.link_val)[l] = v;
+    } else if (at < TESS_GPU_TILE_LINKS && dir != TESS_GPU_PACK_NONE) {
+        s_val[at] = ((const R *)a.link_val)[l];
+    }
+}
+
 /* The patterns of the tile kernel: AB (two copies), and AA's odd and even steps on one copy (docs/patterns.md,
  * "AA"): the odd step reads through TESS_Q_CANON and writes through TESS_Q_SWAPPED, the even step the reverse. */
 enum { TESS_GPU_AB = 0, TESS_GPU_AA_ODD = 1, TESS_GPU_AA_EVEN = 2 };
@@ -413,9 +438,6 @@ tess_gpu_q_link_pass(const R *__restrict__ f, const tess_gpu_q_args_t a, const i
  * registers, and the measurement variants pull with halfway walls only. AB computes the link values in the
  * kernel, between the first barrier and a second one; AA's tile reads those of tess_gpu_q_link_pass, which ran
  * before the sweep, at the same place. */
-/* Curved-wall link values a tile keeps in shared memory (2 KiB in FP64); a tile with more puts the rest in
- * global memory. */
-#define TESS_GPU_TILE_LINKS 256
 
 /* How the AA odd step finds its store addresses, by what measured faster on the H100 (docs/performance-notes.md,
  * "GPU AA", the third part): from the downstream nodes' wet bits and the node's few tiles re-read after the
@@ -719,17 +741,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 const tess_gpu_link_pack_t pk = a.packs[l];
                 const uint64_t bits = pk.bits;
                 const unsigned dir = (unsigned)(bits & 31u), node = (unsigned)(bits >> 10) & 63u;
-                if (CALC) {
-                    const R v = dir != TESS_GPU_PACK_NONE
-                                    ? tess_gpu_q_link_coef<R, LATTICE>(src, pk, s_nb[local], k, a, l)
-                                    : (R)0;
-                    if (at < TESS_GPU_TILE_LINKS)
-                        s_val[local][at] = v;
-                    else
-                        ((R *)a.link_val)[l] = v;
-                } else if (at < TESS_GPU_TILE_LINKS && dir != TESS_GPU_PACK_NONE) {
-                    s_val[local][at] = ((const R *)a.link_val)[l];
-                }
+                tess_gpu_q_link_place<R, LATTICE, CALC>(src, pk, dir, s_nb[local], k, a, l, at, s_val[local]);
                 /* a node's links are consecutive (sorted by tile and node): the same range whatever the order */
                 const unsigned kd = (unsigned)(bits >> 5) & 31u;
                 if (MASKS) {
@@ -752,17 +764,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 const int at = (int)(l - l0);
                 const tess_gpu_link_pack_t pk = a.packs[l];
                 const unsigned dir = (unsigned)(pk.bits & 31u), node = (unsigned)(pk.bits >> 10) & 63u;
-                if (CALC) {
-                    const R v = dir != TESS_GPU_PACK_NONE
-                                    ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l)
-                                    : (R)0;
-                    if (at < TESS_GPU_TILE_LINKS)
-                        s_val[local][at] = v;
-                    else
-                        ((R *)a.link_val)[l] = v;
-                } else if (at < TESS_GPU_TILE_LINKS && dir != TESS_GPU_PACK_NONE) {
-                    s_val[local][at] = ((const R *)a.link_val)[l];
-                }
+                tess_gpu_q_link_place<R, LATTICE, CALC>(src, pk, dir, s_nb[local], k, a, l, at, s_val[local]);
                 const unsigned kd = (unsigned)(pk.bits >> 5) & 31u;
                 atomicOr(&s_lrank[local][node], 1u << kd);
                 if (dir != TESS_GPU_PACK_NONE)
