@@ -7,14 +7,20 @@
 # the tile kernel (AAS_NCU: ROW@BINARY@SETTING[@COUNT[@stalls|breakdown]], COUNT launches of tess_gpu_q_step from the
 # third, default 1, so 2 takes an AA odd step and the even one after it; `stalls` adds a second pass for the warps'
 # stall reasons per issue, `breakdown` one for the sub-units of the L2's and L1's throughput, `l1` one for L1's hit
-# rate, the L2's requests and the fabric between the L2's partitions; each skipped with under
+# rate, the L2's requests and the fabric between the L2's partitions; AAS_NCU_KERNEL: another kernel regex, such as
+# `^tess_gpu_q_(step|link_pass)$` for AA's link pre-pass beside the sweep; each skipped with under
 # 60 s + AAS_NCU_RESERVE left) and the tests; prints the tile kernels' registers, the tests and the bench rows last.
 # Rows: c27 (D3Q27 cavity3d 256^3, AB and AA, FP64 and FP32), c27aa (its AA only), c27aad (its AA FP64 only), c27ab
 # (its AB only), c19 / c19aa / c19ab (the same for D3Q19), c19aas / c19aad (D3Q19 AA FP32 / FP64 only), s5aa (s5's AA only), s5
 # (spheres 192^3 at porosity 0.5, AB and AA, both precisions), sbb / sbz (spheres 192^3 at porosity 0.3 and 0.5, AB
 # FP64, bounce-back / bouzidi-quadratic), sbb3 / sbz3 (porosity 0.3 only), sbb4 / sbz4 (0.3, 0.5, 0.7, 0.9), sbbf /
-# sbzf (0.3 and 0.7, FP32), c2d (D2Q9 cavity2d 4096^2, AB). Outputs under $OUT or ./gpu-aa-speed-out; TESSERA_DEPS: a
-# folder of .debs to unpack (ci/unpack-debs.sh).
+# sbzf (0.3 and 0.7, FP32), c2d (D2Q9 cavity2d 4096^2, AB), sqa (spheres 192^3 at porosity 0.3 and 0.5, AA FP64 and
+# FP32, quadratic Bouzidi), sla (the same, linear Bouzidi), sba (the same, bounce-back), sqar (sqa's FP64 with the
+# regularized and MRT collisions), sqa27 (D3Q27 spheres at 0.5, AA, LBGK and regularized, quadratic Bouzidi).
+# AAS_AFTER_DIR / AAS_BEFORE_DIR: folders, relative to the tree, holding a fast build's tessera and its shared
+# libraries made elsewhere (the development machine), used instead of building that side (AAS_BEFORE_DIR may hold
+# only the libraries that differ). AAS_CHECK: `tessera run --check cpu` rows (below). Outputs under $OUT or
+# ./gpu-aa-speed-out; TESSERA_DEPS: a folder of .debs to unpack (ci/unpack-debs.sh).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 deadline=${AAS_DEADLINE:-540}
@@ -22,10 +28,10 @@ deadline=${AAS_DEADLINE:-540}
 step build
 rm -f /tmp/aas-*.status
 fn="$(declare -f build); extra=(${extra[*]:-})"
-setsid bash -c "$fn; build '$root' /tmp/aas-after OFF tessera" &
-pa=$!
+pa=
+[ -z "${AAS_AFTER_DIR:-}" ] && { setsid bash -c "$fn; build '$root' /tmp/aas-after OFF tessera" & pa=$!; }
 pb=
-if [ -n "${AAS_BEFORE:-}" ]; then
+if [ -n "${AAS_BEFORE:-}" ] && [ -z "${AAS_BEFORE_DIR:-}" ]; then
     setsid bash -c "$fn; build '$AAS_BEFORE' /tmp/aas-before OFF tessera" &
     pb=$!
 fi
@@ -35,8 +41,10 @@ if [ "${AAS_REPRO:-0}" = 1 ]; then
     pr=$!
 fi
 ok_after=1 ok_before=0
-waitfor /tmp/aas-after $pa "${AAS_BUILD_CAP:-330}" || ok_after=0
+[ -n "$pa" ] && { waitfor /tmp/aas-after $pa "${AAS_BUILD_CAP:-330}" || ok_after=0; }
 [ -n "$pb" ] && waitfor /tmp/aas-before $pb "${AAS_BUILD_CAP:-330}" && ok_before=1
+[ -n "${AAS_BEFORE_DIR:-}" ] && [ -f "$root/$AAS_BEFORE_DIR/libtessera_cuda.so" ] && ok_before=1
+[ -n "${AAS_AFTER_DIR:-}" ] && ! [ -x "$root/$AAS_AFTER_DIR/tessera" ] && { echo "no $AAS_AFTER_DIR/tessera"; ok_after=0; }
 step "fast builds done"
 find /tmp/aas-after -name '*.ptxas' -exec cat {} + | awk -f "$root/ci/ptxas-report.awk" | sed -E 's/ sm_[0-9]+\t/\t/' | c++filt |
     sed -E 's/ptxas info +: //g; s/ +/ /g; s/\(float const\*[^\t]*\)|\(double const\*[^\t]*\)//' |
@@ -61,6 +69,15 @@ rowargs() {
     sbz4) echo "--case spheres --size 192 --porosity 0.3,0.5,0.7,0.9 --pattern ab --precision double" \
         "--set physics.wall=bouzidi-quadratic" ;;
     c2d) echo "--case cavity2d --size 4096 --pattern ab --precision double,single" ;;
+    sqa) echo "--case spheres --size 192 --porosity 0.3,0.5 --pattern aa --precision double,single" \
+        "--set physics.wall=bouzidi-quadratic" ;;
+    sla) echo "--case spheres --size 192 --porosity 0.3,0.5 --pattern aa --precision double,single" \
+        "--set physics.wall=bouzidi-linear" ;;
+    sba) echo "--case spheres --size 192 --porosity 0.3,0.5 --pattern aa --precision double,single" ;;
+    sqar) echo "--case spheres --size 192 --porosity 0.3,0.5 --pattern aa --precision double --collision" \
+        "regularized,mrt --set physics.wall=bouzidi-quadratic" ;;
+    sqa27) echo "--case spheres --size 192 --porosity 0.5 --pattern aa --precision double,single --collision" \
+        "lbgk,regularized --set lattice.model=D3Q27 --set physics.wall=bouzidi-quadratic" ;;
     sbbf) echo "--case spheres --size 192 --porosity 0.3,0.7 --pattern ab --precision single" ;;
     sbzf) echo "--case spheres --size 192 --porosity 0.3,0.7 --pattern ab --precision single" \
         "--set physics.wall=bouzidi-quadratic" ;;
@@ -69,14 +86,24 @@ rowargs() {
         "--set physics.wall=bouzidi-quadratic" ;;
     esac
 }
-binary() { [ "$1" = before ] && echo /tmp/aas-before/core/cli/tessera || echo /tmp/aas-after/core/cli/tessera; }
+# A prebuilt side's libraries come first on the library path (the build tree's run path names this machine's
+# folders); a prebuilt `before` may hold only the libraries that differ, the rest coming from AAS_AFTER_DIR.
+binary() {
+    local d e
+    if [ "$1" = before ]; then d=${AAS_BEFORE_DIR:-}; else d=${AAS_AFTER_DIR:-}; fi
+    if [ -n "$d" ]; then
+        e=$root/$d/tessera
+        [ -x "$e" ] || e=$root/${AAS_AFTER_DIR:-}/tessera
+        printf 'env LD_LIBRARY_PATH=%s:%s:%s %s' "$root/$d" "$root/${AAS_AFTER_DIR:-$d}" "${LD_LIBRARY_PATH:-}" "$e"
+    elif [ "$1" = before ]; then echo /tmp/aas-before/core/cli/tessera; else echo /tmp/aas-after/core/cli/tessera; fi
+}
 step bench
 for item in ${AAS_ROWS:-}; do
     IFS=@ read -r r b s <<<"$item"
     [ "$b" = before ] && [ "$ok_before" != 1 ] && continue
     [ "$b" = after ] && [ "$ok_after" != 1 ] && continue
     [ "$(left)" -lt 30 ] && { echo "bench $item skipped: time"; continue; }
-    withenv "$s" timeout "${AAS_ROW_CAP:-60}" "$(binary "$b")" bench --backend cuda --steps "${AAS_STEPS:-20}" \
+    withenv "$s" timeout "${AAS_ROW_CAP:-60}" $(binary "$b") bench --backend cuda --steps "${AAS_STEPS:-20}" \
         --reps 3 $(rowargs "$r") >/tmp/bench.log 2>&1 || echo "bench $item exit $?"
     grep -iE "^copy" /tmp/bench.log | sed "s/^/[$item] /" >>"$out/bench.txt"
     grep -E "^(cavity|spheres)" /tmp/bench.log | sed "s/^/[$item] /" >>"$out/bench.txt"
@@ -99,13 +126,24 @@ for item in ${AAS_NCU:-}; do
         i=$((i + 1))
         [ "$(left)" -lt $((60 + ${AAS_NCU_RESERVE:-0})) ] && { echo "ncu $item skipped: time"; continue; }
         step "ncu $item ($i)"
-        withenv "$s" timeout 60 "$NCU" --clock-control none -k "regex:^tess_gpu_q_step\$" --launch-skip 2 \
-            --launch-count "${c:-1}" --metrics "$m" --print-units base "$(binary "$b")" bench --backend cuda \
+        withenv "$s" timeout 60 "$NCU" --clock-control none -k "regex:${AAS_NCU_KERNEL:-^tess_gpu_q_step\$}" \
+            --launch-skip 2 --launch-count "${c:-1}" --metrics "$m" --print-units base $(binary "$b") bench --backend cuda \
             --steps 3 --reps 1 $(rowargs "$r") >"/tmp/ncu-$i.log" 2>&1
         echo "ncu $item exit $?"
         grep -E "==(PROF|ERROR|WARNING)==" "/tmp/ncu-$i.log" | head -3
-        sed -n '/tess_gpu_q_step/,$p' "/tmp/ncu-$i.log" | grep -E "tess_gpu_q_step|__" | sed "s/^/[$item] /" >>"$out/ncu.txt"
+        sed -n '/tess_gpu_q_/,$p' "/tmp/ncu-$i.log" | grep -E "tess_gpu_q_|__" | sed "s/^/[$item] /" >>"$out/ncu.txt"
     done
+done
+# AAS_CHECK: `tessera run --check cpu` of this tree's fast build on the 96^3 sphere bed at porosity 0.5, 100 steps
+# (PATTERN@PRECISION@WALL each)
+for c in ${AAS_CHECK:-}; do
+    IFS=@ read -r pat prec wall <<<"$c"
+    [ "$ok_after" = 1 ] && [ "$(left)" -ge 40 ] || { echo "check $c skipped"; continue; }
+    step "check cpu $c"
+    timeout 120 $(binary after) run "$root/cases/spheres.ini" --backend cuda --pattern "$pat" --precision "$prec" \
+        --steps 100 --set domain.nx=96 --set domain.ny=96 --set domain.nz=96 --set physics.wall="$wall" \
+        --out /tmp/aas-check --overwrite --quiet --check cpu >/tmp/aas-check.log 2>&1
+    echo "check cpu $c: exit $? $(grep -iE 'check|diff' /tmp/aas-check.log | tail -1)" | tee -a "$out/tests.txt"
 done
 if [ -n "$pr" ]; then
     step "reproducible build"
