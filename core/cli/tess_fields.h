@@ -14,8 +14,12 @@ typedef struct {
 
 void tess_field_stats(const tess_case_t *c, const double *rho, const double *u, tess_field_stats_t *s);
 
+/* The lattice's speed of sound, 1 / sqrt(3): the least velocity scale of the cross-check (tess_fields.c). */
+#define TESS_FIELD_CS 0.57735026918962573
+
 typedef struct {
-    double abs, rel;  /* largest |a - b| and largest |a - b| / scale, scale = max |a| of that field */
+    double abs, rel;  /* largest |a - b| and largest |a - b| / scale: the density's largest |a|; for the velocity
+                         components the largest speed of a, at least TESS_FIELD_CS */
     int abs_at[3], rel_at[3];
     const char *abs_field, *rel_field; /* "density", "velocity x", ... */
 } tess_field_diff_t;

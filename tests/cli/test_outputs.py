@@ -1,10 +1,12 @@
 """summary.json and monitor.csv of a small run have the documented fields with the right values, the
-restart is bitwise identical (AB in both precisions, AA; MR to 1e-12 relative), the cross-check of cpu against cpu reports 0, and divergence stops the run
+restart is bitwise identical (AB in both precisions, AA; MR to 1e-12 relative), the cross-check of cpu against cpu reports 0
+(its velocity measured against c_s, its default tolerance growing with the steps), and divergence stops the run
 with status 6 while keeping the last good output."""
 import csv
 import json
 import math
 import os
+import re
 from tess_cli_test import SMALL_CASE, check, cleanup, finish, run, scratch, write
 
 d = scratch()
@@ -114,6 +116,51 @@ m = [l for l in out.splitlines() if l.startswith("cross-check")]
 rel = float(m[0].split("max rel diff ")[1].split()[0]) if m else -1
 check(rc == 8 and 0 < rel < 1e-10 and "cross-check tolerance exceeded" in err,
       "mr vs ab with tolerance 1e-17: status 8, reported relative difference %.1e in (0, 1e-10)" % rel)
+
+# The velocity's scale is the lattice's speed of sound, not the flow's largest speed: on a slow pressure-driven bed
+# (speeds about 1e-3) FP32's rounding alone (MR against AB) leaves about 6e-6 in the velocity after 100 steps,
+# 1e-5 of c_s but 1e-2 of the flow's speed, which the default tolerance (1e-4) must pass. The worst difference is
+# then a velocity's, and its relative figure is the absolute one over c_s (to the 4 printed digits).
+BED = """[case]
+name = bed
+[domain]
+nx = 24
+ny = 24
+nz = 24
+periodic = y z
+[physics]
+collision = regularized
+fluid = incompressible
+tau = 0.8
+[spheres.bed]
+diameter = 8
+porosity = 0.5
+seed = 1
+[outlet.high]
+face = -x
+density = 1.001
+[outlet.low]
+face = +x
+density = 1.0
+[run]
+steps = 100
+output_every = 50
+threads = 1
+backend = cpu
+"""
+write(os.path.join(d, "bed.ini"), BED)
+rc, out, err = run(["run", "bed.ini", "--out", "Ebed", "--pattern", "mr", "--precision", "single", "--check", "cpu:ab"], d)
+m = [l for l in out.splitlines() if l.startswith("cross-check")]
+ab = float(m[0].split("max abs diff ")[1].split()[0]) if m else -1
+rel = float(m[0].split("max rel diff ")[1].split()[0]) if m else -1
+fields = re.findall(r"\(([a-z ]+) at \((\d+,\d+,\d+)\)\)", m[0]) if m else []
+check(rc == 0 and ab > 0 and len(fields) == 2 and fields[0][0].startswith("velocity") and fields[0] == fields[1] and
+      abs(rel - ab / 0.57735026918962573) <= 1e-3 * rel and "tolerance 1.0e-04" in m[0],
+      "slow bed, FP32 mr vs ab: passes the default 1e-4, worst in a velocity, relative = absolute / c_s (%s)" %
+      (m[0] if m else err.strip()))
+# The default tolerance grows in proportion to the steps beyond 100: 300 steps, three times 1e-10.
+rc, out, err = run(["run", "small.ini", "--out", "Elong", "--steps", "300", "--check", "cpu"], d)
+check(rc == 0 and "tolerance 3.0e-10 relative" in out, "300 steps: the default FP64 tolerance is 3e-10")
 
 # --- divergence: a density bound the cavity must cross stops the run with status 6 ----------------------
 # The lid compresses the fluid against the x = 15 wall: density there exceeds 1.0001 within 20 steps
