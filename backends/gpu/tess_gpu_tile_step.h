@@ -278,27 +278,6 @@ static __device__ __forceinline__ R tess_gpu_q_link_coef(const R *__restrict__ s
  * global memory. */
 #define TESS_GPU_TILE_LINKS 256
 
-/* A curved link's value in the tile kernel's halo phase, into the tile's shared memory (a.link_val beyond
- * TESS_GPU_TILE_LINKS): AB computes it (CALC; FP64 by the link's form, FP32 by the packed rule); AA copies the value
- * of tess_gpu_q_link_pass, which a.link_val holds already beyond TESS_GPU_TILE_LINKS. */
-template <typename R, int LATTICE, bool CALC>
-static __device__ __forceinline__ void tess_gpu_q_link_place(const R *__restrict__ src, const tess_gpu_link_pack_t &pk,
-                                                             unsigned dir, const int32_t *nb, int32_t k,
-                                                             const tess_gpu_q_args_t &a, int64_t l, int at, R *s_val)
-{
-    if (CALC) {
-        const R v = dir == TESS_GPU_PACK_NONE ? (R)0
-                    : sizeof(R) == 8      ? tess_gpu_q_link_coef<R, LATTICE>(src, pk, nb, k, a, l)
-                                          : tess_gpu_q_link_packed<R, LATTICE>(src, pk, nb, k, a, l);
-        if (at < TESS_GPU_TILE_LINKS)
-            s_val[at] = v;
-        else
-            ((R *)a.link_val)[l] = v;
-    } else if (at < TESS_GPU_TILE_LINKS && dir != TESS_GPU_PACK_NONE) {
-        s_val[at] = ((const R *)a.link_val)[l];
-    }
-}
-
 /* The patterns of the tile kernel: AB (two copies), and AA's odd and even steps on one copy (docs/patterns.md,
  * "AA"): the odd step reads through TESS_Q_CANON and writes through TESS_Q_SWAPPED, the even step the reverse. */
 enum { TESS_GPU_AB = 0, TESS_GPU_AA_ODD = 1, TESS_GPU_AA_EVEN = 2 };
@@ -498,9 +477,15 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_reg_cap {
 
 /* The same for the LBGK kernel with curved links: D3Q19 FP32 AB computes its links before the pull since V9
  * (docs/performance-notes.md, "Bouzidi on the GPU"), which took it from 64 to 80 registers; 7 blocks hold it at 72
- * without spills (8: 64 with 44 bytes of spill loads). */
+ * without spills (8: 64 with 44 bytes of spill loads). D3Q19 FP64's AA odd step at 5 blocks of 128 (96 registers,
+ * 16 bytes of spills; 124 without): +5.9% and +5.2% on the H200's sphere beds at porosity 0.3 and 0.5 with
+ * quadratic links ("GPU AA's curved links"). */
 template <typename R, int LATTICE, int PAT> struct tess_gpu_q_links_cap {
-    enum { value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 && PAT == TESS_GPU_AB ? 7 : 0 };
+    enum {
+        value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 && PAT == TESS_GPU_AB        ? 7
+                : LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 8 && PAT == TESS_GPU_AA_ODD ? 5
+                                                                                      : 0
+    };
 };
 
 /* Whether AA's odd step pairs tiles (PAIR in the kernel): two consecutive tiles a block (x-neighbours in the
@@ -741,7 +726,17 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 const tess_gpu_link_pack_t pk = a.packs[l];
                 const uint64_t bits = pk.bits;
                 const unsigned dir = (unsigned)(bits & 31u), node = (unsigned)(bits >> 10) & 63u;
-                tess_gpu_q_link_place<R, LATTICE, CALC>(src, pk, dir, s_nb[local], k, a, l, at, s_val[local]);
+                if (CALC) {
+                    const R v = dir != TESS_GPU_PACK_NONE
+                                    ? tess_gpu_q_link_coef<R, LATTICE>(src, pk, s_nb[local], k, a, l)
+                                    : (R)0;
+                    if (at < TESS_GPU_TILE_LINKS)
+                        s_val[local][at] = v;
+                    else
+                        ((R *)a.link_val)[l] = v;
+                } else if (at < TESS_GPU_TILE_LINKS && dir != TESS_GPU_PACK_NONE) {
+                    s_val[local][at] = ((const R *)a.link_val)[l];
+                }
                 /* a node's links are consecutive (sorted by tile and node): the same range whatever the order */
                 const unsigned kd = (unsigned)(bits >> 5) & 31u;
                 if (MASKS) {
@@ -764,7 +759,14 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 const int at = (int)(l - l0);
                 const tess_gpu_link_pack_t pk = a.packs[l];
                 const unsigned dir = (unsigned)(pk.bits & 31u), node = (unsigned)(pk.bits >> 10) & 63u;
-                tess_gpu_q_link_place<R, LATTICE, CALC>(src, pk, dir, s_nb[local], k, a, l, at, s_val[local]);
+                /* AA: the pre-pass's value (beyond TESS_GPU_TILE_LINKS it stays in a.link_val) */
+                const R v = CALC && dir != TESS_GPU_PACK_NONE
+                                ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l)
+                                : (R)0;
+                if (at < TESS_GPU_TILE_LINKS && (CALC || dir != TESS_GPU_PACK_NONE))
+                    s_val[local][at] = CALC ? v : ((const R *)a.link_val)[l];
+                else if (CALC && at >= TESS_GPU_TILE_LINKS)
+                    ((R *)a.link_val)[l] = v;
                 const unsigned kd = (unsigned)(pk.bits >> 5) & 31u;
                 atomicOr(&s_lrank[local][node], 1u << kd);
                 if (dir != TESS_GPU_PACK_NONE)
