@@ -595,18 +595,17 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         HX = EX + 2, HY = EY + 2, ZO = EZ == 1 ? 0 : 1, HZ = EZ + 2 * ZO, NH = HX * HY * HZ,
         /* the tile's curved links in the halo phase: AB computes their values there, AA reads those of
          * tess_gpu_q_link_pass (CALC: computed) */
-        EARLY = LINKS,
-        CALC = EARLY && PAT == TESS_GPU_AB,
-        TL = EARLY ? TESS_GPU_MAX_TILES_PER_BLOCK : 1,
+        CALC = LINKS && PAT == TESS_GPU_AB,
+        TL = LINKS ? TESS_GPU_MAX_TILES_PER_BLOCK : 1,
         /* FP64 (V14-V15, docs/performance-notes.md, "Bouzidi on the GPU"): only the loads each link's form reads,
          * the tile's link range from shared memory, and (D2Q9 to D3Q19) each node's link directions on its first
          * link's slot, so no shared-memory atomics. FP32 keeps V13's link phase: it lost
          * 3.2% at porosity 0.3 with the range and the directions. */
         F64 = sizeof(R) == 8,
-        SRANGE = EARLY && F64,
+        SRANGE = LINKS && F64,
         MASKS = F64 && Q <= TESS_GPU_PACK_MASK_Q,
         PAIR = (PAIRPF || tess_gpu_q_pair<R, LATTICE, PAT>::value) && EX * EY == 16, /* two tiles a block */
-        PF_OWN = (PAIRPF || (tess_gpu_q_own_prefetch<R, LATTICE, PAT>::value && !EARLY)) &&
+        PF_OWN = (PAIRPF || (tess_gpu_q_own_prefetch<R, LATTICE, PAT>::value && !LINKS)) &&
                  VARIANT == TESS_KERNEL_FULL,
         SECTORS = Q * 64 * (int)sizeof(R) / 32, /* of a tile's populations */
         HS = (NH + 31) & ~31, /* bytes between two tiles' halo node types (tess_gpu_halo_stride) */
@@ -614,13 +613,13 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
-    /* EARLY: per link of the tile its value, and per node its first link and the directions (link.dir) of its
+    /* LINKS: per link of the tile its value, and per node its first link and the directions (link.dir) of its
      * links (s_lrank) and of those that replace a population (s_lapply, not TESS_GPU_PACK_NONE; with MASKS the
      * directions of those that do not), so that a node reads no link array in global memory after the barrier;
      * (SRANGE) the tile's range of links, loaded before the first barrier */
-    __shared__ R s_val[TL][EARLY ? TESS_GPU_TILE_LINKS : 1];
-    __shared__ int s_lfirst[TL][EARLY ? 64 : 1];
-    __shared__ unsigned s_lrank[TL][EARLY ? 64 : 1], s_lapply[TL][EARLY ? 64 : 1];
+    __shared__ R s_val[TL][LINKS ? TESS_GPU_TILE_LINKS : 1];
+    __shared__ int s_lfirst[TL][LINKS ? 64 : 1];
+    __shared__ unsigned s_lrank[TL][LINKS ? 64 : 1], s_lapply[TL][LINKS ? 64 : 1];
     __shared__ int64_t s_lrange[TL][SRANGE ? 2 : 1];
     /* Thread n of tile t of the block is node n (one or two tiles: tiles_per_block), or with PAIR (tess_gpu_q_pair)
      * each warp takes one z-plane (16 nodes) of both tiles of the block. Fixed at compile time, so that the
@@ -673,7 +672,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             if (at < (uintptr_t)(a.packs + l1))
                 tess_gpu_prefetch_l2((const void *)at);
         }
-        if (EARLY) {
+        if (LINKS) {
             if (!MASKS)
                 s_lfirst[local][n] = INT_MAX;
             s_lrank[local][n] = 0u;
@@ -718,7 +717,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
          * values of tess_gpu_q_link_pass the same way (those beyond TESS_GPU_TILE_LINKS stay where they are): its
          * nodes then find their links as AB's do, one round trip in the halo phase instead of three dependent ones
          * per node after the barrier (docs/performance-notes.md, "GPU AA's curved links"). */
-        if (EARLY && active) {
+        if (LINKS && active) {
             const int64_t l0 = SRANGE ? s_lrange[local][0] : a.tile_link[k],
                           l1 = SRANGE ? s_lrange[local][1] : a.tile_link[k + 1];
             for (int64_t l = l0 + n; F64 && l < l1; l += 64) {
@@ -774,7 +773,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 atomicMin(&s_lfirst[local][node], at);
             }
         }
-        if (EARLY)
+        if (LINKS)
             __syncthreads();
     }
     if (!active)
@@ -838,7 +837,7 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
          * direction (f stays in registers only if indexed by constants) cost 19% more instructions at porosity
          * 0.3 (docs/performance-notes.md, "Bouzidi on the GPU", V13). TESS_GPU_PACK_NONE or TESS_GPU_LINK_NONE:
          * no change, the upstream node is wet. AA reads the values of tess_gpu_q_link_pass. */
-        if (EARLY) {
+        if (LINKS) {
             const unsigned apply = MASKS ? s_lrank[local][n] & ~s_lapply[local][n] : s_lapply[local][n];
             if (apply) {
                 const unsigned rank = s_lrank[local][n];

@@ -49,8 +49,10 @@ static double velocity_scale(const tess_case_t *c, const double *u)
     const size_t n = (size_t)c->geometry.nx * c->geometry.ny * c->geometry.nz;
     double umax2 = 0.0;
     for (size_t i = 0; i < n; i++) {
+        if (!wet(c, i))
+            continue;
         const double u2 = u[3 * i] * u[3 * i] + u[3 * i + 1] * u[3 * i + 1] + u[3 * i + 2] * u[3 * i + 2];
-        if (wet(c, i) && u2 > umax2)
+        if (u2 > umax2)
             umax2 = u2;
     }
     return fmax(sqrt(umax2), TESS_FIELD_CS);
