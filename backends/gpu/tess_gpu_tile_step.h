@@ -708,6 +708,51 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 s_code[local][j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
             }
         __syncthreads();
+    }
+    /* Dry nodes leave at once (nothing reads them as fluid), and so do inlet and outlet nodes, which are not swept
+     * here (tess_gpu_q_open_step, over the list of such nodes); with curved links only after the link phase's
+     * barrier. */
+    const tess_params_t *p = &c->p;
+    const bool wet = active && c->wet[own_type];
+    const bool sweep = wet && (VARIANT == TESS_KERNEL_READ_WRITE_ONLY || tess_gpu_q_in_sweep(LATTICE, &p->mat[own_type]));
+    if (!LINKS && !sweep)
+        return;
+    R f[Q];
+    unsigned wet_down = 0; /* AA odd step: bit j set where the downstream node x + c_j is wet */
+    const bool own_load = sizeof(R) == 8 || PAT == TESS_GPU_AA_EVEN;
+    if (VARIANT == TESS_KERNEL_READ_WRITE_ONLY) {
+        TESS_UNROLL
+        for (int i = 0; i < Q; i++)
+            f[i] = src[((size_t)k * Q + i) * 64 + n];
+    } else if (sweep) {
+        /* The plain pull. Every load is issued unconditionally, so all Q are in flight together. Where the
+         * upstream node is dry, FP64 loads the node's own f*_opp(i), which bounce-back then turns into f_i (one
+         * load per link); FP32 loads a dummy value of the own tile at the same offset and f*_opp(i) afterwards:
+         * the own-load's index arithmetic cost FP32 more than the saved load (tuned D3Q19 kernel, measured on
+         * the H100; docs/performance-notes.md). The AA even step finds every incoming population in the node's
+         * own slot opp(i), f*_opp(i) where the upstream node is dry (TESS_Q_SWAPPED): one load per direction. */
+        {
+            TESS_UNROLL
+            for (int i = 0; i < Q; i++) {
+                const int ux = x - L::cx(i), uy = y - L::cy(i), uz = z - L::cz(i);
+                const unsigned code = s_code[local][(uz + ZO) * HX * HY + (uy + 1) * HX + (ux + 1)];
+                /* the upstream node's neighbour slot and local index: EX, EY, EZ are powers of two */
+                const int slot = ((ux + EX) / EX) + 3 * ((uy + EY) / EY) + 9 * ((uz + EZ) / EZ);
+                const int ul = (ux & (EX - 1)) + EX * ((uy & (EY - 1)) + EY * (uz & (EZ - 1)));
+                size_t at;
+                if (PAT == TESS_GPU_AA_ODD && code == TESS_GPU_WET)
+                    wet_down |= 1u << L::opp(i);
+                if (PAT == TESS_GPU_AA_EVEN)
+                    at = ((size_t)k * Q + L::opp(i)) * 64 + n;
+                else if (own_load && code != TESS_GPU_WET)
+                    at = ((size_t)k * Q + L::opp(i)) * 64 + n;
+                else
+                    at = ((size_t)(code == TESS_GPU_WET ? s_nb[local][slot] : k) * Q + i) * 64 + ul;
+                f[i] = src[at];
+            }
+        }
+    }
+    if (LINKS) {
         /* AB's curved-wall links: the tile's threads compute them, one link each, after the first barrier (they
          * address through the neighbourhood) with no population live in registers, into shared memory (global
          * beyond TESS_GPU_TILE_LINKS), with each node's range of links, behind a second barrier (a link reads
@@ -773,54 +818,11 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 atomicMin(&s_lfirst[local][node], at);
             }
         }
-        if (LINKS)
-            __syncthreads();
-    }
-    if (!active)
-        return;
-    /* Dry nodes leave at once (nothing reads them as fluid). */
-    const bool wet = active && c->wet[own_type];
-    if (!wet)
-        return;
-    const tess_params_t *p = &c->p;
-    R f[Q];
-    unsigned wet_down = 0; /* AA odd step: bit j set where the downstream node x + c_j is wet */
-    if (VARIANT == TESS_KERNEL_READ_WRITE_ONLY) {
-        TESS_UNROLL
-        for (int i = 0; i < Q; i++)
-            f[i] = src[((size_t)k * Q + i) * 64 + n];
-    } else {
-        /* Inlet and outlet nodes are not swept here: tess_gpu_q_open_step, over the list of such nodes. */
-        const bool sweep = wet && tess_gpu_q_in_sweep(LATTICE, &p->mat[own_type]);
+        __syncthreads();
         if (!sweep)
             return;
-        /* The plain pull. Every load is issued unconditionally, so all Q are in flight together. Where the
-         * upstream node is dry, FP64 loads the node's own f*_opp(i), which bounce-back then turns into f_i (one
-         * load per link); FP32 loads a dummy value of the own tile at the same offset and f*_opp(i) afterwards:
-         * the own-load's index arithmetic cost FP32 more than the saved load (tuned D3Q19 kernel, measured on
-         * the H100; docs/performance-notes.md). The AA even step finds every incoming population in the node's
-         * own slot opp(i), f*_opp(i) where the upstream node is dry (TESS_Q_SWAPPED): one load per direction. */
-        const bool own_load = sizeof(R) == 8 || PAT == TESS_GPU_AA_EVEN;
-        {
-            TESS_UNROLL
-            for (int i = 0; i < Q; i++) {
-                const int ux = x - L::cx(i), uy = y - L::cy(i), uz = z - L::cz(i);
-                const unsigned code = s_code[local][(uz + ZO) * HX * HY + (uy + 1) * HX + (ux + 1)];
-                /* the upstream node's neighbour slot and local index: EX, EY, EZ are powers of two */
-                const int slot = ((ux + EX) / EX) + 3 * ((uy + EY) / EY) + 9 * ((uz + EZ) / EZ);
-                const int ul = (ux & (EX - 1)) + EX * ((uy & (EY - 1)) + EY * (uz & (EZ - 1)));
-                size_t at;
-                if (PAT == TESS_GPU_AA_ODD && code == TESS_GPU_WET)
-                    wet_down |= 1u << L::opp(i);
-                if (PAT == TESS_GPU_AA_EVEN)
-                    at = ((size_t)k * Q + L::opp(i)) * 64 + n;
-                else if (own_load && code != TESS_GPU_WET)
-                    at = ((size_t)k * Q + L::opp(i)) * 64 + n;
-                else
-                    at = ((size_t)(code == TESS_GPU_WET ? s_nb[local][slot] : k) * Q + i) * 64 + ul;
-                f[i] = src[at];
-            }
-        }
+    }
+    if (VARIANT != TESS_KERNEL_READ_WRITE_ONLY) {
         TESS_UNROLL
         for (int i = 0; i < Q; i++) {
             const int ux = x - L::cx(i), uy = y - L::cy(i), uz = z - L::cz(i);
