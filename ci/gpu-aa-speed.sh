@@ -16,7 +16,8 @@
 # FP64, bounce-back / bouzidi-quadratic), sbb3 / sbz3 (porosity 0.3 only), sbb4 / sbz4 (0.3, 0.5, 0.7, 0.9), sbbf /
 # sbzf (0.3 and 0.7, FP32), c2d (D2Q9 cavity2d 4096^2, AB), sqa (spheres 192^3 at porosity 0.3 and 0.5, AA FP64 and
 # FP32, quadratic Bouzidi), sla (the same, linear Bouzidi), sba (the same, bounce-back), sqar (sqa's FP64 with the
-# regularized and MRT collisions), sqa27 (D3Q27 spheres at 0.5, AA, LBGK and regularized, quadratic Bouzidi).
+# regularized and MRT collisions), sqa27 (D3Q27 spheres at 0.5, AA, LBGK and regularized, quadratic Bouzidi), sbzr /
+# sbzl / sqb27 (AB: sbz with the regularized and MRT collisions; sbz FP64 and FP32 with linear Bouzidi; sqa27's rows).
 # AAS_AFTER_DIR / AAS_BEFORE_DIR: folders, relative to the tree, holding a fast build's tessera and its shared
 # libraries made elsewhere (the development machine), used instead of building that side (AAS_BEFORE_DIR may hold
 # only the libraries that differ). AAS_CHECK: `tessera run --check cpu` rows (below). Outputs under $OUT or
@@ -81,6 +82,12 @@ rowargs() {
     sbbf) echo "--case spheres --size 192 --porosity 0.3,0.7 --pattern ab --precision single" ;;
     sbzf) echo "--case spheres --size 192 --porosity 0.3,0.7 --pattern ab --precision single" \
         "--set physics.wall=bouzidi-quadratic" ;;
+    sbzr) echo "--case spheres --size 192 --porosity 0.3,0.5 --pattern ab --precision double --collision" \
+        "regularized,mrt --set physics.wall=bouzidi-quadratic" ;;
+    sbzl) echo "--case spheres --size 192 --porosity 0.3,0.5 --pattern ab --precision double,single" \
+        "--set physics.wall=bouzidi-linear" ;;
+    sqb27) echo "--case spheres --size 192 --porosity 0.5 --pattern ab --precision double,single --collision" \
+        "lbgk,regularized --set lattice.model=D3Q27 --set physics.wall=bouzidi-quadratic" ;;
     sbb3) echo "--case spheres --size 192 --porosity 0.3 --pattern ab --precision double" ;;
     sbz3) echo "--case spheres --size 192 --porosity 0.3 --pattern ab --precision double" \
         "--set physics.wall=bouzidi-quadratic" ;;

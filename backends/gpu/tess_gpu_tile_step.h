@@ -220,7 +220,7 @@ static __device__ __forceinline__ void tess_gpu_q_collide(const tess_params_t *p
 
 /* The incoming population of curved-wall link l of tile k: tess_q_pull_from's Bouzidi rule with the data its packed
  * slot (tess_gpu_link_pack_t) names, the tile's neighbours nb from shared memory, the loads issued together. Called
- * by the tile's threads, one link each, in the halo phase, while no population is live in registers. */
+ * by the tile's threads, one link each, in the link phase, after the node's pull has sent its loads out. */
 template <typename R, int LATTICE>
 static __device__ __forceinline__ R tess_gpu_q_link_packed(const R *__restrict__ src, const tess_gpu_link_pack_t pk,
                                                            const int32_t *nb, int32_t k, const tess_gpu_q_args_t &a,
@@ -754,11 +754,14 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     }
     if (LINKS) {
         /* AB's curved-wall links: the tile's threads compute them, one link each, after the first barrier (they
-         * address through the neighbourhood) with no population live in registers, into shared memory (global
-         * beyond TESS_GPU_TILE_LINKS), with each node's range of links, behind a second barrier (a link reads
-         * only the previous step's copy, so nothing orders it after the pull). Spread evenly over
+         * address through the neighbourhood) and after the node's plain pull has sent its loads out, into shared
+         * memory (global beyond TESS_GPU_TILE_LINKS), with each node's range of links, behind a second barrier (a
+         * link reads only the previous step's copy, as the pull does, so nothing orders the two). The link phase's
+         * dependent loads and its barrier then wait while the pull's loads are in flight, where before the pull
+         * waited for them: quadratic Bouzidi AB FP64 +5.8% / +4.3% at porosity 0.3 / 0.5 on the H200, FP32
+         * +7.2% / +4.9% at 0.3 / 0.7 (docs/performance-notes.md, "The pull before the link phase"). Spread evenly over
          * the tile's threads rather than over the few nodes with links; from packed slots (16 bytes a link); no
-         * call, no spill (docs/performance-notes.md, "Bouzidi on the GPU": V10, V14, V15). AA's tile copies the
+         * call (docs/performance-notes.md, "Bouzidi on the GPU": V10, V14, V15). AA's tile copies the
          * values of tess_gpu_q_link_pass the same way (those beyond TESS_GPU_TILE_LINKS stay where they are): its
          * nodes then find their links as AB's do, one round trip in the halo phase instead of three dependent ones
          * per node after the barrier (docs/performance-notes.md, "GPU AA's curved links"). */
