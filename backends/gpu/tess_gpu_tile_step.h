@@ -278,6 +278,80 @@ static __device__ __forceinline__ R tess_gpu_q_link_coef(const R *__restrict__ s
  * global memory. */
 #define TESS_GPU_TILE_LINKS 256
 
+/* A tile's curved-wall links, between the tile kernel's two barriers (the link phase). AB's tile threads compute
+ * them, one link each, after the first barrier (they address through the neighbourhood nb), into shared memory
+ * (val; global memory beyond TESS_GPU_TILE_LINKS), with each node's first link and the directions of its links
+ * (lfirst, lrank, lapply), which the nodes read behind the second barrier. Spread evenly over the tile's threads
+ * rather than over the few nodes with links; from packed slots (16 bytes a link) (docs/performance-notes.md,
+ * "Bouzidi on the GPU": V10, V14, V15). A link reads only the previous step's copy, as the pull does, so nothing
+ * orders the two: where tess_gpu_q_pull_first says so the node's pull sends its loads out first, and the link
+ * phase's dependent loads and its barrier wait while they are in flight (docs/performance-notes.md, "The pull
+ * before the link phase"). AA's tile copies the values of tess_gpu_q_link_pass the same way (those beyond
+ * TESS_GPU_TILE_LINKS stay where they are): its nodes then find their links as AB's do, one round trip in the link
+ * phase instead of three dependent ones per node after the barrier (docs/performance-notes.md, "GPU AA's curved
+ * links"). lrange (SRANGE): the tile's link range, loaded before the first barrier. */
+template <typename R, int LATTICE, bool CALC, bool SRANGE, bool MASKS>
+static __device__ __forceinline__ void tess_gpu_q_link_phase(const R *__restrict__ src, const tess_gpu_q_args_t &a,
+                                                             int32_t k, int n, const int32_t *nb, R *val, int *lfirst,
+                                                             unsigned *lrank, unsigned *lapply, const int64_t *lrange)
+{
+    enum { F64 = sizeof(R) == 8 };
+    const int64_t l0 = SRANGE ? lrange[0] : a.tile_link[k],
+                  l1 = SRANGE ? lrange[1] : a.tile_link[k + 1];
+    for (int64_t l = l0 + n; F64 && l < l1; l += 64) {
+        const int at = (int)(l - l0);
+        const tess_gpu_link_pack_t pk = a.packs[l];
+        const uint64_t bits = pk.bits;
+        const unsigned dir = (unsigned)(bits & 31u), node = (unsigned)(bits >> 10) & 63u;
+        if (CALC) {
+            const R v = dir != TESS_GPU_PACK_NONE
+                            ? tess_gpu_q_link_coef<R, LATTICE>(src, pk, nb, k, a, l)
+                            : (R)0;
+            if (at < TESS_GPU_TILE_LINKS)
+                val[at] = v;
+            else
+                ((R *)a.link_val)[l] = v;
+        } else if (at < TESS_GPU_TILE_LINKS && dir != TESS_GPU_PACK_NONE) {
+            val[at] = ((const R *)a.link_val)[l];
+        }
+        /* a node's links are consecutive (sorted by tile and node): the same range whatever the order */
+        const unsigned kd = (unsigned)(bits >> 5) & 31u;
+        if (MASKS) {
+            /* the node's first link brings the node's directions; a link that replaces nothing (rare)
+             * marks its own */
+            if ((bits >> TESS_GPU_PACK_FIRST) & 1u) {
+                lfirst[node] = at;
+                lrank[node] = (unsigned)(bits >> TESS_GPU_PACK_MASK) << 1;
+            }
+            if (dir == TESS_GPU_PACK_NONE)
+                atomicOr(&lapply[node], 1u << kd);
+        } else {
+            atomicOr(&lrank[node], 1u << kd);
+            if (dir != TESS_GPU_PACK_NONE)
+                atomicOr(&lapply[node], 1u << kd);
+            atomicMin(&lfirst[node], at);
+        }
+    }
+    for (int64_t l = l0 + n; !F64 && l < l1; l += 64) {
+        const int at = (int)(l - l0);
+        const tess_gpu_link_pack_t pk = a.packs[l];
+        const unsigned dir = (unsigned)(pk.bits & 31u), node = (unsigned)(pk.bits >> 10) & 63u;
+        /* AA: the pre-pass's value (beyond TESS_GPU_TILE_LINKS it stays in a.link_val) */
+        const R v = CALC && dir != TESS_GPU_PACK_NONE
+                        ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, nb, k, a, l)
+                        : (R)0;
+        if (at < TESS_GPU_TILE_LINKS && (CALC || dir != TESS_GPU_PACK_NONE))
+            val[at] = CALC ? v : ((const R *)a.link_val)[l];
+        else if (CALC && at >= TESS_GPU_TILE_LINKS)
+            ((R *)a.link_val)[l] = v;
+        const unsigned kd = (unsigned)(pk.bits >> 5) & 31u;
+        atomicOr(&lrank[node], 1u << kd);
+        if (dir != TESS_GPU_PACK_NONE)
+            atomicOr(&lapply[node], 1u << kd);
+        atomicMin(&lfirst[node], at);
+    }
+}
+
 /* The patterns of the tile kernel: AB (two copies), and AA's odd and even steps on one copy (docs/patterns.md,
  * "AA"): the odd step reads through TESS_Q_CANON and writes through TESS_Q_SWAPPED, the even step the reverse. */
 enum { TESS_GPU_AB = 0, TESS_GPU_AA_ODD = 1, TESS_GPU_AA_EVEN = 2 };
@@ -573,6 +647,21 @@ template <typename R, int LATTICE> struct tess_gpu_q_halo_pf {
     };
 };
 
+/* Whether a kernel with curved links sends the node's pull loads out before its link phase (PULL_FIRST), so that the
+ * link phase's dependent loads and its barrier wait while they are in flight, or after the link phase's barrier.
+ * Where it measured faster on the H200 (docs/performance-notes.md, "The pull before the link phase"): every D3Q19
+ * kernel (quadratic Bouzidi AB FP64 +5.9 / +4.7 / +3.1 / +1.6% at porosity 0.3 / 0.5 / 0.7 / 0.9, FP32 +7.2%,
+ * regularized +3.9%, MRT +2.3% at porosity 0.3; AA +0.5 to +8.1%) and D3Q27's AB (LBGK FP64 +0.9%, FP32 +3.6%,
+ * regularized FP32 +3.0%), but not D3Q27's regularized AB in FP64 (-2.0%) nor D3Q27's AA (LBGK FP64 -3.5%, FP32
+ * -5.4%: its odd step rose to 134 registers). D2Q9 and D3Q13 with curved links were not measured: as before. */
+template <typename R, int LATTICE, int COLL, int PAT> struct tess_gpu_q_pull_first {
+    enum {
+        value = LATTICE == TESS_LATTICE_D3Q19 ||
+                (LATTICE == TESS_LATTICE_D3Q27 && PAT == TESS_GPU_AB &&
+                 !(sizeof(R) == 8 && COLL == TESS_COLLISION_REGULARIZED))
+    };
+};
+
 /* Prefetch the 32-byte sector at p into L2: the load goes out, no register waits for it. CUDA only (HIP: nothing). */
 __device__ __forceinline__ void tess_gpu_prefetch_l2(const void *p)
 {
@@ -609,7 +698,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                  VARIANT == TESS_KERNEL_FULL,
         SECTORS = Q * 64 * (int)sizeof(R) / 32, /* of a tile's populations */
         HS = (NH + 31) & ~31, /* bytes between two tiles' halo node types (tess_gpu_halo_stride) */
-        NA = tess_gpu_q_store_na<R, LATTICE, PAT>::value && !LINKS && VARIANT == TESS_KERNEL_FULL
+        NA = tess_gpu_q_store_na<R, LATTICE, PAT>::value && !LINKS && VARIANT == TESS_KERNEL_FULL,
+        PULL_FIRST = LINKS && tess_gpu_q_pull_first<R, LATTICE, COLL, PAT>::value
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
@@ -714,9 +804,20 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
      * barrier. */
     const tess_params_t *p = &c->p;
     const bool wet = active && c->wet[own_type];
-    const bool sweep = wet && (VARIANT == TESS_KERNEL_READ_WRITE_ONLY || tess_gpu_q_in_sweep(LATTICE, &p->mat[own_type]));
+    const bool sweep =
+        wet && (VARIANT == TESS_KERNEL_READ_WRITE_ONLY || tess_gpu_q_in_sweep(LATTICE, &p->mat[own_type]));
     if (!LINKS && !sweep)
         return;
+    /* the tile's curved-wall links before the pull (tess_gpu_q_link_phase), where PULL_FIRST does not hold */
+    if (LINKS && !PULL_FIRST) {
+        if (active)
+            tess_gpu_q_link_phase<R, LATTICE, CALC, SRANGE, MASKS>(src, a, k, n, s_nb[local], s_val[local],
+                                                                   s_lfirst[local], s_lrank[local], s_lapply[local],
+                                                                   s_lrange[local]);
+        __syncthreads();
+        if (!sweep)
+            return;
+    }
     R f[Q];
     unsigned wet_down = 0; /* AA odd step: bit j set where the downstream node x + c_j is wet */
     const bool own_load = sizeof(R) == 8 || PAT == TESS_GPU_AA_EVEN;
@@ -752,79 +853,16 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             }
         }
     }
-    if (LINKS) {
-        /* AB's curved-wall links: the tile's threads compute them, one link each, after the first barrier (they
-         * address through the neighbourhood) and after the node's plain pull has sent its loads out, into shared
-         * memory (global beyond TESS_GPU_TILE_LINKS), with each node's range of links, behind a second barrier (a
-         * link reads only the previous step's copy, as the pull does, so nothing orders the two). The link phase's
-         * dependent loads and its barrier then wait while the pull's loads are in flight, where before the pull
-         * waited for them: quadratic Bouzidi AB FP64 +5.8% / +4.3% at porosity 0.3 / 0.5 on the H200, FP32
-         * +7.2% / +4.9% at 0.3 / 0.7 (docs/performance-notes.md, "The pull before the link phase"). Spread evenly over
-         * the tile's threads rather than over the few nodes with links; from packed slots (16 bytes a link); no
-         * call (docs/performance-notes.md, "Bouzidi on the GPU": V10, V14, V15). AA's tile copies the
-         * values of tess_gpu_q_link_pass the same way (those beyond TESS_GPU_TILE_LINKS stay where they are): its
-         * nodes then find their links as AB's do, one round trip in the halo phase instead of three dependent ones
-         * per node after the barrier (docs/performance-notes.md, "GPU AA's curved links"). */
-        if (LINKS && active) {
-            const int64_t l0 = SRANGE ? s_lrange[local][0] : a.tile_link[k],
-                          l1 = SRANGE ? s_lrange[local][1] : a.tile_link[k + 1];
-            for (int64_t l = l0 + n; F64 && l < l1; l += 64) {
-                const int at = (int)(l - l0);
-                const tess_gpu_link_pack_t pk = a.packs[l];
-                const uint64_t bits = pk.bits;
-                const unsigned dir = (unsigned)(bits & 31u), node = (unsigned)(bits >> 10) & 63u;
-                if (CALC) {
-                    const R v = dir != TESS_GPU_PACK_NONE
-                                    ? tess_gpu_q_link_coef<R, LATTICE>(src, pk, s_nb[local], k, a, l)
-                                    : (R)0;
-                    if (at < TESS_GPU_TILE_LINKS)
-                        s_val[local][at] = v;
-                    else
-                        ((R *)a.link_val)[l] = v;
-                } else if (at < TESS_GPU_TILE_LINKS && dir != TESS_GPU_PACK_NONE) {
-                    s_val[local][at] = ((const R *)a.link_val)[l];
-                }
-                /* a node's links are consecutive (sorted by tile and node): the same range whatever the order */
-                const unsigned kd = (unsigned)(bits >> 5) & 31u;
-                if (MASKS) {
-                    /* the node's first link brings the node's directions; a link that replaces nothing (rare)
-                     * marks its own */
-                    if ((bits >> TESS_GPU_PACK_FIRST) & 1u) {
-                        s_lfirst[local][node] = at;
-                        s_lrank[local][node] = (unsigned)(bits >> TESS_GPU_PACK_MASK) << 1;
-                    }
-                    if (dir == TESS_GPU_PACK_NONE)
-                        atomicOr(&s_lapply[local][node], 1u << kd);
-                } else {
-                    atomicOr(&s_lrank[local][node], 1u << kd);
-                    if (dir != TESS_GPU_PACK_NONE)
-                        atomicOr(&s_lapply[local][node], 1u << kd);
-                    atomicMin(&s_lfirst[local][node], at);
-                }
-            }
-            for (int64_t l = l0 + n; !F64 && l < l1; l += 64) {
-                const int at = (int)(l - l0);
-                const tess_gpu_link_pack_t pk = a.packs[l];
-                const unsigned dir = (unsigned)(pk.bits & 31u), node = (unsigned)(pk.bits >> 10) & 63u;
-                /* AA: the pre-pass's value (beyond TESS_GPU_TILE_LINKS it stays in a.link_val) */
-                const R v = CALC && dir != TESS_GPU_PACK_NONE
-                                ? tess_gpu_q_link_packed<R, LATTICE>(src, pk, s_nb[local], k, a, l)
-                                : (R)0;
-                if (at < TESS_GPU_TILE_LINKS && (CALC || dir != TESS_GPU_PACK_NONE))
-                    s_val[local][at] = CALC ? v : ((const R *)a.link_val)[l];
-                else if (CALC && at >= TESS_GPU_TILE_LINKS)
-                    ((R *)a.link_val)[l] = v;
-                const unsigned kd = (unsigned)(pk.bits >> 5) & 31u;
-                atomicOr(&s_lrank[local][node], 1u << kd);
-                if (dir != TESS_GPU_PACK_NONE)
-                    atomicOr(&s_lapply[local][node], 1u << kd);
-                atomicMin(&s_lfirst[local][node], at);
-            }
-        }
+    /* (PULL_FIRST) the tile's curved-wall links after the pull has sent its loads out (tess_gpu_q_link_phase) */
+    if (LINKS && PULL_FIRST) {
+        if (active)
+            tess_gpu_q_link_phase<R, LATTICE, CALC, SRANGE, MASKS>(src, a, k, n, s_nb[local], s_val[local],
+                                                                   s_lfirst[local], s_lrank[local], s_lapply[local],
+                                                                   s_lrange[local]);
         __syncthreads();
-        if (!sweep)
-            return;
     }
+    if (LINKS && !sweep)
+        return;
     if (VARIANT != TESS_KERNEL_READ_WRITE_ONLY) {
         TESS_UNROLL
         for (int i = 0; i < Q; i++) {
