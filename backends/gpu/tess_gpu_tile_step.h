@@ -649,16 +649,17 @@ template <typename R, int LATTICE> struct tess_gpu_q_halo_pf {
 
 /* Whether a kernel with curved links sends the node's pull loads out before its link phase (PULL_FIRST), so that the
  * link phase's dependent loads and its barrier wait while they are in flight, or after the link phase's barrier.
- * Where it measured faster on the H200 (docs/performance-notes.md, "The pull before the link phase"): every D3Q19
+ * By what measured faster on the H200 (docs/performance-notes.md, "The pull before the link phase"): every D3Q19
  * kernel (quadratic Bouzidi AB FP64 +5.9 / +4.7 / +3.1 / +1.6% at porosity 0.3 / 0.5 / 0.7 / 0.9, FP32 +7.2%,
- * regularized +3.9%, MRT +2.3% at porosity 0.3; AA +0.5 to +8.1%) and D3Q27's AB (LBGK FP64 +0.9%, FP32 +3.6%,
- * regularized FP32 +3.0%), but not D3Q27's regularized AB in FP64 (-2.0%) nor D3Q27's AA (LBGK FP64 -3.5%, FP32
- * -5.4%: its odd step rose to 134 registers). D2Q9 and D3Q13 with curved links were not measured: as before. */
+ * regularized +3.9%, MRT +2.3% at porosity 0.3; AA +0.5 to +8.1%); on D3Q27 (porosity 0.5) the AB kernels (LBGK
+ * FP64 +1.0%, FP32 +4.2%, regularized FP32 +3.0%) but the regularized FP64 one (-2.0%; after: +1.5%), and of the AA
+ * kernels only the regularized FP64 ones (+1.4%; LBGK FP64 -3.5% and FP32 -5.4%, the odd step at 134 and 108
+ * registers; regularized FP32 +0.6%, after: +1.3%). D2Q9 and D3Q13 with curved links were not measured: after. */
 template <typename R, int LATTICE, int COLL, int PAT> struct tess_gpu_q_pull_first {
     enum {
         value = LATTICE == TESS_LATTICE_D3Q19 ||
-                (LATTICE == TESS_LATTICE_D3Q27 && PAT == TESS_GPU_AB &&
-                 !(sizeof(R) == 8 && COLL == TESS_COLLISION_REGULARIZED))
+                (LATTICE == TESS_LATTICE_D3Q27 &&
+                 (PAT == TESS_GPU_AB) != (sizeof(R) == 8 && COLL == TESS_COLLISION_REGULARIZED))
     };
 };
 
