@@ -220,7 +220,7 @@ static __device__ __forceinline__ void tess_gpu_q_collide(const tess_params_t *p
 
 /* The incoming population of curved-wall link l of tile k: tess_q_pull_from's Bouzidi rule with the data its packed
  * slot (tess_gpu_link_pack_t) names, the tile's neighbours nb from shared memory, the loads issued together. Called
- * by the tile's threads, one link each, in the link phase, after the node's pull has sent its loads out. */
+ * by the tile's threads, one link each, in the link phase (tess_gpu_q_link_phase). */
 template <typename R, int LATTICE>
 static __device__ __forceinline__ R tess_gpu_q_link_packed(const R *__restrict__ src, const tess_gpu_link_pack_t pk,
                                                            const int32_t *nb, int32_t k, const tess_gpu_q_args_t &a,
