@@ -27,7 +27,8 @@ struct tess_backend {
     int64_t nsteps_done; /* steps since initialise: AA's copy is canonical after an even number */
     int32_t *neighbors;  /* 27 per tile */
     uint8_t *node_type;  /* 64 per tile */
-    uint8_t *halo_type;  /* per tile the node types of its halo (tess_gpu_halo_stride bytes) */
+    uint8_t *halo_type;  /* per tile the node types of its halo, packed (halo_stride bytes, halo_bits a place) */
+    int halo_bits, halo_stride; /* tess_gpu_halo_bits of the tiling's largest node type, tess_gpu_halo_stride */
     int32_t *corner;     /* 3 per tile: its first node's box coordinates (profiled inlets) */
     tess_link_t *links;  /* curved-wall links and per-node ranges; NULL when the tiling has none */
     int64_t *node_link;
@@ -127,6 +128,11 @@ static tess_gpu_q_args_t tess_gpu_args(const tess_backend_t *be)
     a.k0 = be->sweep_k0;
     a.step = be->step + 1;
     a.halo_pf = 0; /* the step's launcher sets it (tess_gpu_q_halo_pf) */
+    a.halo_bits = be->halo_bits;
+    a.halo_stride = be->halo_stride;
+    a.wet_mask = 0;
+    for (int m = 0; m < 32; m++)
+        a.wet_mask |= (uint32_t)(be->consts.wet[m] != 0) << m;
     return a;
 }
 

@@ -16,23 +16,28 @@ enum { TESS_GPU_TRANSFER_TILES = 16384 };
 
 #include "tess_gpu_mr_host.h" /* the MR pattern's host side: needs the structure, TESS_GPU_TRY, tess_gpu_args */
 
-/* Each tile's halo of node types (tess_gpu_halo_place; 0 where no tile is), filled on the device from the uploaded
- * neighbourhoods and node types: one thread a place, so a billion-node box needs neither a host copy (224 bytes a
- * tile) nor seconds of host time. */
+/* Each tile's halo of node types (tess_gpu_halo_place; 0 where no tile is), packed bits a place
+ * (tess_gpu_halo_stride), filled on the device from the uploaded neighbourhoods and node types: one thread a 32-bit
+ * word, so a billion-node box needs neither a host copy (up to 224 bytes a tile) nor seconds of host time. */
 static __global__ void __launch_bounds__(256)
-tess_gpu_halo_fill(uint8_t *__restrict__ halo, const int32_t *__restrict__ neighbors,
-                   const uint8_t *__restrict__ node_type, int64_t ntiles, int ex, int ey, int ez)
+tess_gpu_halo_fill(uint32_t *__restrict__ halo, const int32_t *__restrict__ neighbors,
+                   const uint8_t *__restrict__ node_type, int64_t ntiles, int ex, int ey, int ez, int bits)
 {
-    const int places = tess_gpu_halo_places(ex, ey, ez), stride = tess_gpu_halo_stride(ex, ey, ez);
+    const int places = tess_gpu_halo_places(ex, ey, ez), words = tess_gpu_halo_stride(ex, ey, ez, bits) / 4;
     const int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const int64_t k = e / stride;
-    const int j = (int)(e % stride);
-    if (k >= ntiles || j >= places)
+    const int64_t k = e / words;
+    const int w = (int)(e % words), per = 32 / bits;
+    if (k >= ntiles)
         return;
-    int slot, local;
-    tess_gpu_halo_place(ex, ey, ez, j, &slot, &local);
-    const int32_t t2 = neighbors[27 * k + slot];
-    halo[e] = t2 < 0 ? (uint8_t)0 : node_type[64 * (int64_t)t2 + local];
+    uint32_t word = 0;
+    for (int i = 0; i < per && w * per + i < places; i++) {
+        int slot, local;
+        tess_gpu_halo_place(ex, ey, ez, w * per + i, &slot, &local);
+        const int32_t t2 = neighbors[27 * k + slot];
+        const uint32_t type = t2 < 0 ? 0u : node_type[64 * (int64_t)t2 + local];
+        word |= type << (bits * i);
+    }
+    halo[e] = word;
 }
 
 TESS_GPU_OP tess_status tess_gpu_create(const tess_backend_config_t *cfg, tess_backend_t **out, tess_error_t *err)
@@ -157,8 +162,14 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
                    sizeof(int32_t) + sizeof(double)) +
                  nt * 64 * (sizeof(int64_t) + 1) + (nt + 1) * sizeof(int64_t)
            : 0;
-    /* each tile's halo of node types (the tile kernel's; MR gathers its own) */
-    const size_t hstride = be->cfg.pattern == TESS_PATTERN_MR ? 0 : (size_t)tess_gpu_halo_stride(t->ex, t->ey, t->ez);
+    /* each tile's halo of node types (the tile kernel's; MR gathers its own), in as few bits as the tiling's
+     * largest node type needs */
+    unsigned max_type = 0;
+    for (size_t e = 0; e < (size_t)(t->ntiles > 0 ? t->ntiles : 0) * 64; e++)
+        max_type = t->node_type[e] > max_type ? t->node_type[e] : max_type;
+    be->halo_bits = tess_gpu_halo_bits(max_type);
+    be->halo_stride = tess_gpu_halo_stride(t->ex, t->ey, t->ez, be->halo_bits);
+    const size_t hstride = be->cfg.pattern == TESS_PATTERN_MR ? 0 : (size_t)be->halo_stride;
     const size_t rest = nt * (30 * sizeof(int32_t) + 64 + hstride) + lbytes;
     size_t free_b = 0, total_b = 0;
     TESS_GPU_TRY(gpuMemGetInfo(&free_b, &total_b), err, "querying device memory");
@@ -268,10 +279,10 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
     if (t->ntiles > 0 && hstride) {
         /* each tile's halo of node types, so that the tile kernel reads it in one coalesced run (tess_gpu_halo_place);
          * the padding between tiles zeroed first */
-        const size_t n = (size_t)t->ntiles * hstride;
-        TESS_GPU_TRY(gpuMemset(be->halo_type, 0, n), err, "clearing the halo node types");
-        tess_gpu_halo_fill<<<(unsigned)((n + 255) / 256), 256>>>(be->halo_type, be->neighbors, be->node_type,
-                                                               (int64_t)t->ntiles, t->ex, t->ey, t->ez);
+        const size_t n = (size_t)t->ntiles * hstride / 4;
+        tess_gpu_halo_fill<<<(unsigned)((n + 255) / 256), 256>>>((uint32_t *)be->halo_type, be->neighbors,
+                                                               be->node_type, (int64_t)t->ntiles, t->ex, t->ey,
+                                                               t->ez, be->halo_bits);
         TESS_GPU_TRY(gpuGetLastError(), err, "filling the halo node types");
     }
     if (be->cfg.pattern == TESS_PATTERN_MR)

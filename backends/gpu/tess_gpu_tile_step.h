@@ -29,7 +29,7 @@ extern "C" {
 typedef struct {
     const int32_t *neighbors;   /* 27 per tile */
     const uint8_t *node_type;   /* 64 per tile, local order */
-    const uint8_t *halo_type;   /* per tile its halo's node types (tess_gpu_halo_stride, tess_gpu_halo_place) */
+    const uint8_t *halo_type;   /* per tile its halo's node types, halo_bits each (tess_gpu_halo_stride, _place) */
     const tess_link_t *links;   /* the tiling's curved-wall links, sorted by tile and node */
     const tess_gpu_link_slot_t *slots; /* per link: where its rule reads (tess_gpu_link_slots.h) */
     const tess_gpu_link_pack_t *packs; /* the same in 16 bytes (the AB kernel) */
@@ -42,18 +42,60 @@ typedef struct {
     int32_t ntiles;             /* the sweep updates tiles [k0, ntiles) (a distributed rank: a range of them) */
     int32_t k0;
     int32_t halo_pf;            /* the halo phase prefetches tile k + halo_pf's halo data (0: none; tess_gpu_q_halo_pf) */
+    int32_t halo_bits;          /* bits a node type takes in halo_type: 2, 4 or 8 (tess_gpu_halo_bits) */
+    int32_t halo_stride;        /* bytes between two tiles' halos in halo_type (tess_gpu_halo_stride) */
+    uint32_t wet_mask;          /* bit m set where node type m is wet (tess_gpu_constants_t.wet, types below 32) */
 } tess_gpu_q_args_t;
 
 /* A tile's halo of one node (the tile and the nodes around it): HX x HY x HZ places, x fastest, place j at
  * (j % HX - 1, (j / HX) % HY - 1, j / (HX HY) - 1) of the tile (2D: one plane, z = 0). Its node types per tile (0:
- * no tile there) are stored stride bytes apart, a multiple of 32 so that each tile's start is sector-aligned. */
+ * no tile there) are packed bits bits a place, place j in bits [bits j, bits (j + 1)) of the tile's 32-bit words,
+ * and stored stride bytes apart, a multiple of 32 so that each tile's start is sector-aligned. The tile kernel
+ * reads only this copy of the node types, the node's own among them; with 2 bits a 6 x 6 x 6 halo is two sectors
+ * instead of the seven of a byte a place and the two of the tile's own types (docs/performance-notes.md, "The
+ * halo's node types in 2 or 4 bits"). */
 static __host__ __device__ __forceinline__ int tess_gpu_halo_places(int ex, int ey, int ez)
 {
     return (ex + 2) * (ey + 2) * (ez == 1 ? 1 : ez + 2);
 }
-static __host__ __device__ __forceinline__ int tess_gpu_halo_stride(int ex, int ey, int ez)
+static __host__ __device__ __forceinline__ int tess_gpu_halo_stride(int ex, int ey, int ez, int bits)
 {
-    return (tess_gpu_halo_places(ex, ey, ez) + 31) & ~31;
+    return ((tess_gpu_halo_places(ex, ey, ez) * bits + 7) / 8 + 31) & ~31;
+}
+/* The fewest bits (2, 4 or 8) that hold every node type up to max_type. */
+static __host__ __device__ __forceinline__ int tess_gpu_halo_bits(unsigned max_type)
+{
+    return max_type < 4u ? 2 : max_type < 16u ? 4 : 8;
+}
+/* The node type at place j of a tile's packed halo hw (B bits a place; B divides 32, so no place straddles). */
+template <int B> static __device__ __forceinline__ unsigned tess_gpu_halo_type_at(const uint32_t *hw, int j)
+{
+    return (hw[(j * B) >> 5] >> ((j * B) & 31)) & ((1u << B) - 1u);
+}
+/* Thread n's word of a tile's packed halo (B bits a place) into the shared node codes s_code (NH bytes, 4-byte
+ * aligned; NH a multiple of 4): TESS_GPU_WET for a wet type, else the type (a dry node's material). */
+template <int B, int NH>
+static __device__ __forceinline__ void tess_gpu_halo_decode(const uint32_t *__restrict__ hw, int n, uint32_t wet_mask,
+                                                            uint8_t *s_code)
+{
+    enum { PER = 32 / B, WORDS = (NH * B + 31) / 32 };
+    if (n >= WORDS)
+        return;
+    const uint32_t w = hw[n];
+    TESS_UNROLL
+    for (int i = 0; i < PER; i += 4) {
+        const int j = n * PER + i;
+        if (j < NH) {
+            uint32_t out = 0;
+            TESS_UNROLL
+            for (int b = 0; b < 4; b++) {
+                const unsigned t = (w >> (B * (i + b))) & ((1u << B) - 1u);
+                const bool wet = (B < 8 || t < 32u) && ((wet_mask >> (t & 31u)) & 1u);
+                out |= (wet ? TESS_GPU_WET : t) << (8 * b);
+            }
+            *(uint32_t *)(s_code + j) = out;
+        }
+    }
 }
 /* Place j's neighbour slot (0 .. 26, tess_tiling_t.neighbors) and its node's local index in that tile. */
 static __host__ __device__ __forceinline__ void tess_gpu_halo_place(int ex, int ey, int ez, int j, int *slot, int *local)
@@ -698,12 +740,11 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         PF_OWN = (PAIRPF || (tess_gpu_q_own_prefetch<R, LATTICE, PAT>::value && !LINKS)) &&
                  VARIANT == TESS_KERNEL_FULL,
         SECTORS = Q * 64 * (int)sizeof(R) / 32, /* of a tile's populations */
-        HS = (NH + 31) & ~31, /* bytes between two tiles' halo node types (tess_gpu_halo_stride) */
         NA = tess_gpu_q_store_na<R, LATTICE, PAT>::value && !LINKS && VARIANT == TESS_KERNEL_FULL,
         PULL_FIRST = LINKS && tess_gpu_q_pull_first<R, LATTICE, COLL, PAT>::value
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
-    __shared__ uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
+    __shared__ __align__(4) uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
     /* LINKS: per link of the tile its value, and per node its first link and the directions (link.dir) of its
      * links (s_lrank) and of those that replace a population (s_lapply, not TESS_GPU_PACK_NONE; with MASKS the
      * directions of those that do not), so that a node reads no link array in global memory after the barrier;
@@ -728,12 +769,21 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     const bool active = k < a.ntiles;
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
     const tess_gpu_constants_t *c = &tess_gpu_c;
-    /* The node's type before the barrier, beside the halo's: no other load of the block brings the tile's own line. */
-    const unsigned own_type = active ? a.node_type[64 * (size_t)k + n] : 0u;
+    /* The node's type from the tile's packed halo (tess_gpu_halo_stride), whose words the block loads anyway, before
+     * the barrier: the tile's own node types are not read. */
+    const uint32_t *const hw = (const uint32_t *)(a.halo_type + (size_t)a.halo_stride * (active ? k : 0));
+    unsigned own_type = 0u;
+    if (active) {
+        const int j = ((z + ZO) * HY + (y + 1)) * HX + (x + 1);
+        own_type = a.halo_bits == 2   ? tess_gpu_halo_type_at<2>(hw, j)
+                   : a.halo_bits == 4 ? tess_gpu_halo_type_at<4>(hw, j)
+                                      : tess_gpu_halo_type_at<8>(hw, j);
+    }
 
     if (VARIANT != TESS_KERNEL_READ_WRITE_ONLY) {
         /* Algorithm 2, lines 1-4: the neighbourhood and the node codes of the tile and its halo. The codes come
-         * from the tile's copy of its halo's node types (216 bytes, 100 in 2D; one coalesced run) beside the
+         * from the tile's copy of its halo's node types (216 places, 100 in 2D, packed in 2 to 8 bits a place:
+         * tess_gpu_halo_stride; one coalesced run) beside the
          * neighbourhood's loads, not through it: gathered from up to 27 tiles' node types behind the neighbourhood
          * and a second barrier, they cost a dependent round trip, a barrier and a quarter of the kernel's
          * instructions (H200: D3Q19 AB FP64 +5.3%, FP32 +10.2%; docs/performance-notes.md, "The halo's node
@@ -769,9 +819,9 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
             s_lrank[local][n] = 0u;
             s_lapply[local][n] = 0u;
         }
-        /* the neighbourhood, halo node types and node types of tile k + halo_pf towards L2, one sector a thread
-         * (13 or 14 sectors; tess_gpu_q_halo_pf) */
-        if (a.halo_pf > 0 && active && k + a.halo_pf < a.ntiles && n < 16) {
+        /* the neighbourhood and halo node types of tile k + halo_pf towards L2, one sector a thread (6 to 11
+         * sectors; tess_gpu_q_halo_pf) */
+        if (a.halo_pf > 0 && active && k + a.halo_pf < a.ntiles && n < 12) {
             const int32_t kf = k + a.halo_pf;
             const char *at;
             const char *end;
@@ -780,24 +830,24 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 at = (const char *)(a.neighbors + 27 * (size_t)kf);
                 end = at + 27 * sizeof(int32_t);
                 j = n;
-            } else if (n < 5 + HS / 32) {
-                at = (const char *)(a.halo_type + (size_t)HS * kf);
-                end = at + HS;
-                j = n - 5;
             } else {
-                at = (const char *)(a.node_type + 64 * (size_t)kf);
-                end = at + 64;
-                j = n - 5 - HS / 32;
+                at = (const char *)(a.halo_type + (size_t)a.halo_stride * kf);
+                end = at + a.halo_stride;
+                j = n - 5;
             }
             const char *s = (const char *)((uintptr_t)at & ~(uintptr_t)31) + 32 * j;
             if (s < end)
                 tess_gpu_prefetch_l2(s);
         }
-        if (active)
-            for (int j = n; j < NH; j += 64) {
-                const unsigned type = a.halo_type[(size_t)HS * k + j];
-                s_code[local][j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
-            }
+        /* the codes of the tile and its halo, one 32-bit word of the packed copy a thread */
+        if (active) {
+            if (a.halo_bits == 2)
+                tess_gpu_halo_decode<2, NH>(hw, n, a.wet_mask, s_code[local]);
+            else if (a.halo_bits == 4)
+                tess_gpu_halo_decode<4, NH>(hw, n, a.wet_mask, s_code[local]);
+            else
+                tess_gpu_halo_decode<8, NH>(hw, n, a.wet_mask, s_code[local]);
+        }
         __syncthreads();
     }
     /* Dry nodes leave at once (nothing reads them as fluid), and so do inlet and outlet nodes, which are not swept

@@ -51,6 +51,8 @@ typedef struct {
                 * finite-difference closure (fd; D2Q9, D3Q19, D3Q27) */
     int far;   /* QF_: the bottom wall's surface at y = 0.4, so its links have q = 0.6 (the Bouzidi rules' q >= 1/2
                 * forms, which divide by q; the mixed case's own q = 0.3 takes the other forms) */
+    int high;  /* HT_: the moving wall, inlet and outlet as node types 19, 17 and 16 (the GPU's copy of the halo's
+                * node types then takes 8 bits a type instead of 4: tess_gpu_halo_bits) */
 } tm_variant_t;
 
 #define L_ TESS_COLLISION_LBGK
@@ -64,6 +66,7 @@ typedef struct {
 #define PZ_ 1
 #define PF_ 2
 #define QF_ 1
+#define HT_ 1
 /* Per lattice (tess_lattice_id order: D3Q19, D2Q9, D3Q13, D3Q27): the first variant is the mixed case itself (the
  * lattice's first collision, quadratic Bouzidi, the incompressible model); then halfway bounce-back and linear
  * Bouzidi, every other collision the lattice has, each fluid model at least once, on D2Q9 and D3Q19 a parabolic
@@ -71,17 +74,19 @@ typedef struct {
  * every lattice that has them, and both Bouzidi rules with the wall at q = 0.6. Together:
  * test_q_tiles' every collision with quadratic walls and every wall rule with the first collision, and
  * test_gpu_q_vs_cpu's collision, wall and inlet variants. */
-static const tm_variant_t variants[4][12] = {
+static const tm_variant_t variants[4][13] = {
     {{L_, B2_, IN_, 0, 0, 0}, {L_, BB_, IN_, 0, 0, 0}, {L_, B1_, QC_, 0, 0, 0}, {M_, B2_, QC_, 0, 0, 0},
      {G_, B2_, IN_, 0, 0, 0}, {M_, BB_, QC_, 0, 0, 0}, {G_, B1_, QC_, 1, 0, 0}, {M_, B2_, QC_, 0, PZ_, 0},
-     {L_, B2_, QC_, 0, PF_, 0}, {L_, B2_, IN_, 0, 0, QF_}, {G_, B1_, QC_, 0, 0, QF_}, {-1, 0, 0, 0, 0, 0}},
+     {L_, B2_, QC_, 0, PF_, 0}, {L_, B2_, IN_, 0, 0, QF_}, {G_, B1_, QC_, 0, 0, QF_}, {L_, B2_, IN_, 0, 0, 0, HT_},
+     {-1, 0, 0, 0, 0, 0}},
     {{L_, B2_, IN_, 0, 0, 0}, {L_, BB_, IN_, 0, 0, 0}, {L_, B1_, QC_, 0, 0, 0}, {M_, B2_, QC_, 0, 0, 0},
      {G_, B2_, IN_, 0, 0, 0}, {M_, B2_, QC_, 1, 0, 0}, {L_, B2_, IN_, 0, PF_, 0}, {L_, B2_, IN_, 0, 0, QF_},
-     {M_, B1_, QC_, 0, 0, QF_}, {-1, 0, 0, 0, 0, 0}},
+     {M_, B1_, QC_, 0, 0, QF_}, {L_, BB_, IN_, 0, 0, 0, HT_}, {-1, 0, 0, 0, 0, 0}},
     {{M_, B2_, IN_, 0, 0, 0}, {M_, BB_, IN_, 0, 0, 0}, {M_, B1_, QC_, 0, 0, 0}, {M_, B2_, QC_, 0, 0, 0},
-     {M_, B2_, IN_, 0, 0, QF_}, {M_, B1_, QC_, 0, 0, QF_}, {-1, 0, 0, 0, 0, 0}},
+     {M_, B2_, IN_, 0, 0, QF_}, {M_, B1_, QC_, 0, 0, QF_}, {M_, B2_, IN_, 0, 0, 0, HT_}, {-1, 0, 0, 0, 0, 0}},
     {{L_, B2_, IN_, 0, 0, 0}, {L_, BB_, IN_, 0, 0, 0}, {L_, B1_, QC_, 0, 0, 0}, {G_, B2_, QC_, 0, 0, 0},
-     {G_, B2_, IN_, 0, PF_, 0}, {L_, B2_, IN_, 0, 0, QF_}, {G_, B1_, QC_, 0, 0, QF_}, {-1, 0, 0, 0, 0, 0}},
+     {G_, B2_, IN_, 0, PF_, 0}, {L_, B2_, IN_, 0, 0, QF_}, {G_, B1_, QC_, 0, 0, QF_}, {L_, B2_, IN_, 0, 0, 0, HT_},
+     {-1, 0, 0, 0, 0, 0}},
 };
 
 static const char *const coll_name[] = {"lbgk", "mrt", "regularized"};
@@ -198,6 +203,16 @@ static tess_status tm_mixed(tm_case_t *c, tess_lattice_id lat, const tm_variant_
             c->p.mat[m].normal[0] = m == 3 ? -1.0 : 1.0;
             c->p.mat[m].normal[1] = 0.0;
         }
+    if (v->high) { /* the moving wall, inlet and outlet renumbered; types 5 to 15 stay unused (solid) */
+        static const int from[3] = {2, 3, 4}, to[3] = {19, 17, 16};
+        for (int m = 0; m < 3; m++) {
+            c->p.mat[to[m]] = c->p.mat[from[m]];
+            for (size_t n = 0; n < (size_t)c->g.nx * c->g.ny * c->g.nz; n++)
+                if (c->g.type[n] == from[m])
+                    c->g.type[n] = (uint8_t)to[m];
+        }
+        c->p.nmat = 20;
+    }
     tess_status st = tess_tiling_build(&c->t, &c->g, &c->p, err);
     if (st == TESS_OK && c->p.wall != TESS_WALL_BOUNCE_BACK)
         st = tess_links_build(&c->t.links, &c->t, &c->p, lt_planes_q, &pl, err);
@@ -320,10 +335,10 @@ static void tm_check_reference(const tm_entry_t *e, tm_ab_keep_t *keep)
         tm_case_t c;
         tess_error_t err = {0};
         char name[160];
-        snprintf(name, sizeof name, "%s %s %s%s%s%s", coll_name[v->collision], wall_name[v->wall],
+        snprintf(name, sizeof name, "%s %s %s%s%s%s%s", coll_name[v->collision], wall_name[v->wall],
                  v->fluid == TESS_FLUID_INCOMPRESSIBLE ? "incompressible" : "quasi-compressible",
                  v->parabolic ? " parabolic inlet" : "", v->plane == PZ_ ? " zou-he planes" : v->plane == PF_ ? " fd planes" : "",
-                 v->far ? " q 0.6" : "");
+                 v->far ? " q 0.6" : "", v->high ? " types 16-19" : "");
         if (tm_mixed(&c, e->lat, v, e->prec, 5 + (uint64_t)vi, &err) != TESS_OK) {
             tm_fail(e, "reference", name, &err);
             tm_case_free(&c);
