@@ -75,18 +75,18 @@ typedef struct {
  * test_q_tiles' every collision with quadratic walls and every wall rule with the first collision, and
  * test_gpu_q_vs_cpu's collision, wall and inlet variants. */
 static const tm_variant_t variants[4][13] = {
-    {{L_, B2_, IN_, 0, 0, 0}, {L_, BB_, IN_, 0, 0, 0}, {L_, B1_, QC_, 0, 0, 0}, {M_, B2_, QC_, 0, 0, 0},
-     {G_, B2_, IN_, 0, 0, 0}, {M_, BB_, QC_, 0, 0, 0}, {G_, B1_, QC_, 1, 0, 0}, {M_, B2_, QC_, 0, PZ_, 0},
-     {L_, B2_, QC_, 0, PF_, 0}, {L_, B2_, IN_, 0, 0, QF_}, {G_, B1_, QC_, 0, 0, QF_}, {L_, B2_, IN_, 0, 0, 0, HT_},
-     {-1, 0, 0, 0, 0, 0}},
-    {{L_, B2_, IN_, 0, 0, 0}, {L_, BB_, IN_, 0, 0, 0}, {L_, B1_, QC_, 0, 0, 0}, {M_, B2_, QC_, 0, 0, 0},
-     {G_, B2_, IN_, 0, 0, 0}, {M_, B2_, QC_, 1, 0, 0}, {L_, B2_, IN_, 0, PF_, 0}, {L_, B2_, IN_, 0, 0, QF_},
-     {M_, B1_, QC_, 0, 0, QF_}, {L_, BB_, IN_, 0, 0, 0, HT_}, {-1, 0, 0, 0, 0, 0}},
-    {{M_, B2_, IN_, 0, 0, 0}, {M_, BB_, IN_, 0, 0, 0}, {M_, B1_, QC_, 0, 0, 0}, {M_, B2_, QC_, 0, 0, 0},
-     {M_, B2_, IN_, 0, 0, QF_}, {M_, B1_, QC_, 0, 0, QF_}, {M_, B2_, IN_, 0, 0, 0, HT_}, {-1, 0, 0, 0, 0, 0}},
-    {{L_, B2_, IN_, 0, 0, 0}, {L_, BB_, IN_, 0, 0, 0}, {L_, B1_, QC_, 0, 0, 0}, {G_, B2_, QC_, 0, 0, 0},
-     {G_, B2_, IN_, 0, PF_, 0}, {L_, B2_, IN_, 0, 0, QF_}, {G_, B1_, QC_, 0, 0, QF_}, {L_, B2_, IN_, 0, 0, 0, HT_},
-     {-1, 0, 0, 0, 0, 0}},
+    {{L_, B2_, IN_, 0, 0, 0, 0}, {L_, BB_, IN_, 0, 0, 0, 0}, {L_, B1_, QC_, 0, 0, 0, 0}, {M_, B2_, QC_, 0, 0, 0, 0},
+     {G_, B2_, IN_, 0, 0, 0, 0}, {M_, BB_, QC_, 0, 0, 0, 0}, {G_, B1_, QC_, 1, 0, 0, 0}, {M_, B2_, QC_, 0, PZ_, 0, 0},
+     {L_, B2_, QC_, 0, PF_, 0, 0}, {L_, B2_, IN_, 0, 0, QF_, 0}, {G_, B1_, QC_, 0, 0, QF_, 0}, {L_, B2_, IN_, 0, 0, 0, HT_},
+     {-1, 0, 0, 0, 0, 0, 0}},
+    {{L_, B2_, IN_, 0, 0, 0, 0}, {L_, BB_, IN_, 0, 0, 0, 0}, {L_, B1_, QC_, 0, 0, 0, 0}, {M_, B2_, QC_, 0, 0, 0, 0},
+     {G_, B2_, IN_, 0, 0, 0, 0}, {M_, B2_, QC_, 1, 0, 0, 0}, {L_, B2_, IN_, 0, PF_, 0, 0}, {L_, B2_, IN_, 0, 0, QF_, 0},
+     {M_, B1_, QC_, 0, 0, QF_, 0}, {L_, BB_, IN_, 0, 0, 0, HT_}, {-1, 0, 0, 0, 0, 0, 0}},
+    {{M_, B2_, IN_, 0, 0, 0, 0}, {M_, BB_, IN_, 0, 0, 0, 0}, {M_, B1_, QC_, 0, 0, 0, 0}, {M_, B2_, QC_, 0, 0, 0, 0},
+     {M_, B2_, IN_, 0, 0, QF_, 0}, {M_, B1_, QC_, 0, 0, QF_, 0}, {M_, B2_, IN_, 0, 0, 0, HT_}, {-1, 0, 0, 0, 0, 0, 0}},
+    {{L_, B2_, IN_, 0, 0, 0, 0}, {L_, BB_, IN_, 0, 0, 0, 0}, {L_, B1_, QC_, 0, 0, 0, 0}, {G_, B2_, QC_, 0, 0, 0, 0},
+     {G_, B2_, IN_, 0, PF_, 0, 0}, {L_, B2_, IN_, 0, 0, QF_, 0}, {G_, B1_, QC_, 0, 0, QF_, 0}, {L_, B2_, IN_, 0, 0, 0, HT_},
+     {-1, 0, 0, 0, 0, 0, 0}},
 };
 
 static const char *const coll_name[] = {"lbgk", "mrt", "regularized"};
@@ -303,7 +303,7 @@ static int tm_entry_collision(const tm_entry_t *e)
 /* The mixed case with quadratic Bouzidi walls and this collision for a check; on failure a FAIL row and 0. */
 static int tm_entry_case(const tm_entry_t *e, const char *check, int collision, uint64_t seed, tm_case_t *c)
 {
-    const tm_variant_t v = {collision, TESS_WALL_BOUZIDI_QUADRATIC, TESS_FLUID_INCOMPRESSIBLE, 0, 0, 0};
+    const tm_variant_t v = {collision, TESS_WALL_BOUZIDI_QUADRATIC, TESS_FLUID_INCOMPRESSIBLE, 0, 0, 0, 0};
     tess_error_t err = {0};
     if (tm_mixed(c, e->lat, &v, e->prec, seed, &err) == TESS_OK)
         return 1;
@@ -325,7 +325,7 @@ static void tm_check_reference(const tm_entry_t *e, tm_ab_keep_t *keep)
     const int mr = e->pat == TESS_PATTERN_MR;
     const int steps = mr ? nsteps_mr : nsteps;
     const tm_variant_t mr_variant = {TESS_COLLISION_REGULARIZED, TESS_WALL_BOUZIDI_QUADRATIC,
-                                     TESS_FLUID_INCOMPRESSIBLE, 0, 0, 0};
+                                     TESS_FLUID_INCOMPRESSIBLE, 0, 0, 0, 0};
     const tm_variant_t *list = mr ? &mr_variant : variants[e->lat];
     double worst = 0.0;
     int allbits = 1, nv = 0;
