@@ -167,7 +167,7 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
     unsigned max_type = 0;
     for (size_t e = 0; e < (size_t)(t->ntiles > 0 ? t->ntiles : 0) * 64; e++)
         max_type = t->node_type[e] > max_type ? t->node_type[e] : max_type;
-    be->halo_bits = tess_gpu_halo_bits(max_type);
+    be->halo_bits = tess_gpu_halo_bits(t->lattice, max_type);
     be->halo_stride = tess_gpu_halo_stride(t->ex, t->ey, t->ez, be->halo_bits);
     const size_t hstride = be->cfg.pattern == TESS_PATTERN_MR ? 0 : (size_t)be->halo_stride;
     const size_t rest = nt * (30 * sizeof(int32_t) + 64 + hstride) + lbytes;

@@ -62,10 +62,17 @@ static __host__ __device__ __forceinline__ int tess_gpu_halo_stride(int ex, int 
 {
     return ((tess_gpu_halo_places(ex, ey, ez) * bits + 7) / 8 + 31) & ~31;
 }
-/* The fewest bits (2, 4 or 8) that hold every node type up to max_type. */
-static __host__ __device__ __forceinline__ int tess_gpu_halo_bits(unsigned max_type)
+/* Whether the lattice's tile kernel reads the halo packed and the node's own type from it. D2Q9's reads a byte a
+ * place and its own type from node_type, as before the packing: packed it measured 4.8% (FP64) and 1.6% (FP32)
+ * slower on the H200, with the same registers (docs/performance-notes.md, "The halo's node types in 2 or 4 bits"). */
+static __host__ __device__ constexpr bool tess_gpu_halo_packed(int lattice)
 {
-    return max_type < 4u ? 2 : max_type < 16u ? 4 : 8;
+    return lattice != TESS_LATTICE_D2Q9;
+}
+/* The fewest bits (2, 4 or 8) that hold every node type up to max_type; 8 where the lattice's kernel reads bytes. */
+static __host__ __device__ __forceinline__ int tess_gpu_halo_bits(int lattice, unsigned max_type)
+{
+    return !tess_gpu_halo_packed(lattice) ? 8 : max_type < 4u ? 2 : max_type < 16u ? 4 : 8;
 }
 /* The node type at place j of a tile's packed halo hw (B bits a place; B divides 32, so no place straddles). */
 template <int B> static __device__ __forceinline__ unsigned tess_gpu_halo_type_at(const uint32_t *hw, int j)
@@ -590,11 +597,15 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_reg_cap {
  * (docs/performance-notes.md, "Bouzidi on the GPU"), which took it from 64 to 80 registers; 7 blocks hold it at 72
  * without spills (8: 64 with 44 bytes of spill loads). D3Q19 FP64's AA odd step at 5 blocks of 128 (96 registers,
  * 16 bytes of spills; 124 without): +5.9% and +5.2% on the H200's sphere beds at porosity 0.3 and 0.5 with
- * quadratic links ("GPU AA's curved links"). */
+ * quadratic links ("GPU AA's curved links"). FP32's AA odd steps at the registers they had before the halo's
+ * packing (D3Q19 64, D3Q27 80), which took them to 78 and 90 and D3Q19 4% slower ("The halo's node types in 2 or 4
+ * bits"). */
 template <typename R, int LATTICE, int PAT> struct tess_gpu_q_links_cap {
     enum {
         value = LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 && PAT == TESS_GPU_AB        ? 7
                 : LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 8 && PAT == TESS_GPU_AA_ODD ? 5
+                : LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 && PAT == TESS_GPU_AA_ODD ? 8
+                : LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 4 && PAT == TESS_GPU_AA_ODD ? 6
                                                                                       : 0
     };
 };
@@ -736,7 +747,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                  VARIANT == TESS_KERNEL_FULL,
         SECTORS = Q * 64 * (int)sizeof(R) / 32, /* of a tile's populations */
         NA = tess_gpu_q_store_na<R, LATTICE, PAT>::value && !LINKS && VARIANT == TESS_KERNEL_FULL,
-        PULL_FIRST = LINKS && tess_gpu_q_pull_first<R, LATTICE, COLL, PAT>::value
+        PULL_FIRST = LINKS && tess_gpu_q_pull_first<R, LATTICE, COLL, PAT>::value,
+        PACKED = tess_gpu_halo_packed(LATTICE) /* the halo's types in halo_bits bits, the own type among them */
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ __align__(4) uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
@@ -764,15 +776,17 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     const bool active = k < a.ntiles;
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
     const tess_gpu_constants_t *c = &tess_gpu_c;
-    /* The node's type from the tile's packed halo (tess_gpu_halo_stride), whose words the block loads anyway, before
-     * the barrier: the tile's own node types are not read. */
+    /* The node's type before the barrier, from the tile's packed halo (tess_gpu_halo_stride), whose words the block
+     * loads anyway (PACKED), so the tile's own node types are not read; else beside the halo's. */
     const uint32_t *const hw = (const uint32_t *)(a.halo_type + (size_t)a.halo_stride * (active ? k : 0));
     unsigned own_type = 0u;
-    if (active) {
+    if (active && PACKED) {
         const int j = ((z + ZO) * HY + (y + 1)) * HX + (x + 1);
         own_type = a.halo_bits == 2   ? tess_gpu_halo_type_at<2>(hw, j)
                    : a.halo_bits == 4 ? tess_gpu_halo_type_at<4>(hw, j)
                                       : tess_gpu_halo_type_at<8>(hw, j);
+    } else if (active) {
+        own_type = a.node_type[64 * (size_t)k + n];
     }
 
     if (VARIANT != TESS_KERNEL_READ_WRITE_ONLY) {
@@ -835,13 +849,18 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
                 tess_gpu_prefetch_l2(s);
         }
         /* the codes of the tile and its halo, four places of the packed copy a thread */
-        if (active) {
+        if (active && PACKED) {
             if (a.halo_bits == 2)
                 tess_gpu_halo_decode<2, NH>(hw, n, a.wet_mask, s_code[local]);
             else if (a.halo_bits == 4)
                 tess_gpu_halo_decode<4, NH>(hw, n, a.wet_mask, s_code[local]);
             else
                 tess_gpu_halo_decode<8, NH>(hw, n, a.wet_mask, s_code[local]);
+        } else if (active) {
+            for (int j = n; j < NH; j += 64) {
+                const unsigned type = a.halo_type[(size_t)a.halo_stride * k + j];
+                s_code[local][j] = c->wet[type] ? (uint8_t)TESS_GPU_WET : (uint8_t)type;
+            }
         }
         __syncthreads();
     }
