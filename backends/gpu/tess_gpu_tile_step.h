@@ -593,6 +593,16 @@ template <typename R, int LATTICE, int PAT> struct tess_gpu_q_reg_cap {
     };
 };
 
+/* Whether a packed kernel (tess_gpu_halo_packed) reads the node's own type from the halo too. D3Q19 FP32 AA MRT's
+ * odd step does not: with it, it grew from 72 to 94 registers and lost 3.9% on the H200 ("The halo's node types in
+ * 2 or 4 bits"). */
+template <typename R, int LATTICE, int COLL, int PAT> struct tess_gpu_q_own_from_halo {
+    enum {
+        value = !(LATTICE == TESS_LATTICE_D3Q19 && sizeof(R) == 4 && COLL == TESS_COLLISION_MRT &&
+                  PAT == TESS_GPU_AA_ODD)
+    };
+};
+
 /* The same for the LBGK kernel with curved links: D3Q19 FP32 AB computes its links before the pull since V9
  * (docs/performance-notes.md, "Bouzidi on the GPU"), which took it from 64 to 80 registers; 7 blocks hold it at 72
  * without spills (8: 64 with 44 bytes of spill loads). D3Q19 FP64's AA odd step at 5 blocks of 128 (96 registers,
@@ -748,7 +758,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         SECTORS = Q * 64 * (int)sizeof(R) / 32, /* of a tile's populations */
         NA = tess_gpu_q_store_na<R, LATTICE, PAT>::value && !LINKS && VARIANT == TESS_KERNEL_FULL,
         PULL_FIRST = LINKS && tess_gpu_q_pull_first<R, LATTICE, COLL, PAT>::value,
-        PACKED = tess_gpu_halo_packed(LATTICE) /* the halo's types in halo_bits bits, the own type among them */
+        PACKED = tess_gpu_halo_packed(LATTICE), /* the halo's types in halo_bits bits */
+        OWN_HALO = PACKED && tess_gpu_q_own_from_halo<R, LATTICE, COLL, PAT>::value
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ __align__(4) uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
@@ -777,10 +788,10 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
     const int x = n % EX, y = (n / EX) % EY, z = n / (EX * EY);
     const tess_gpu_constants_t *c = &tess_gpu_c;
     /* The node's type before the barrier, from the tile's packed halo (tess_gpu_halo_stride), whose words the block
-     * loads anyway (PACKED), so the tile's own node types are not read; else beside the halo's. */
+     * loads anyway (OWN_HALO), so the tile's own node types are not read; else beside the halo's. */
     const uint32_t *const hw = (const uint32_t *)(a.halo_type + (size_t)a.halo_stride * (active ? k : 0));
     unsigned own_type = 0u;
-    if (active && PACKED) {
+    if (active && OWN_HALO) {
         const int j = ((z + ZO) * HY + (y + 1)) * HX + (x + 1);
         own_type = a.halo_bits == 2   ? tess_gpu_halo_type_at<2>(hw, j)
                    : a.halo_bits == 4 ? tess_gpu_halo_type_at<4>(hw, j)
