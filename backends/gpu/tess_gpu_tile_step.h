@@ -690,8 +690,8 @@ template <bool NA, typename R> static __device__ __forceinline__ void tess_gpu_s
 #endif
 }
 
-/* How many tiles ahead a block's halo phase sends a later tile's neighbourhood, halo node types and node types
- * towards L2 (0: none), so that the halo phase of that tile's block, which starts about three quarters of a block's
+/* How many tiles ahead a block's halo phase sends a later tile's neighbourhood and halo node types (the own types
+ * among them: these kernels read no other) towards L2 (0: none), so that the halo phase of that tile's block, which starts about three quarters of a block's
  * life later, finds them there instead of in DRAM (docs/performance-notes.md, "The halo phase prefetching a later
  * tile's halo data"). Where it measured faster on the H200, LBGK only (the launcher passes 0 for the other
  * collisions, and for curved links on D3Q27, not measured): D3Q19 FP64 at 1,024 tiles, about 3/4 of the 1,320 tiles
