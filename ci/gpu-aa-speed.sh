@@ -14,8 +14,9 @@
 # (its AB only), c19 / c19aa / c19ab (the same for D3Q19), c19aas / c19aad (D3Q19 AA FP32 / FP64 only), s5aa (s5's AA only), s5
 # (spheres 192^3 at porosity 0.5, AB and AA, both precisions), sbb / sbz (spheres 192^3 at porosity 0.3 and 0.5, AB
 # FP64, bounce-back / bouzidi-quadratic), sbb3 / sbz3 (porosity 0.3 only), sbb4 / sbz4 (0.3, 0.5, 0.7, 0.9), sbbf /
-# sbzf (0.3 and 0.7, FP32), c2d (D2Q9 cavity2d 4096^2, AB), c13 (D3Q13 MRT cavity3d 256^3, AB), c27r (c27 regularized), c19x (D3Q19 cavity, FP32, MRT and regularized), sqa (spheres 192^3 at porosity 0.3 and 0.5, AA FP64 and
-# FP32, quadratic Bouzidi), sla (the same, linear Bouzidi), sba (the same, bounce-back), sqar (sqa's FP64 with the
+# sbzf (0.3 and 0.7, FP32), c2d (D2Q9 cavity2d 4096^2, AB), c13 (D3Q13 MRT cavity3d 256^3, AB), c27r (c27
+# regularized), c19x (D3Q19 cavity, FP32, MRT and regularized), sqa (spheres 192^3 at porosity 0.3 and 0.5, AA FP64
+# and FP32, quadratic Bouzidi), sla (the same, linear Bouzidi), sba (the same, bounce-back), sqar (sqa's FP64 with the
 # regularized and MRT collisions), sqa27 (D3Q27 spheres at 0.5, AA, LBGK and regularized, quadratic Bouzidi), sbzr /
 # sbzl / sqb27 (AB: sbz with the regularized and MRT collisions; sbz FP64 and FP32 with linear Bouzidi; sqa27's rows).
 # AAS_AFTER_DIR / AAS_BEFORE_DIR: folders, relative to the tree, holding a fast build's tessera and its shared
@@ -73,7 +74,8 @@ rowargs() {
     c27r) echo "--case cavity3d --size 256 --set lattice.model=D3Q27 --collision regularized --pattern ab,aa" \
         "--precision double,single" ;;
     c19x) echo "--case cavity3d --size 256 --collision mrt,regularized --pattern ab,aa --precision single" ;;
-    c13) echo "--case cavity3d --size 256 --set lattice.model=D3Q13 --collision mrt --pattern ab --precision double,single" ;;
+    c13) echo "--case cavity3d --size 256 --set lattice.model=D3Q13 --collision mrt --pattern ab" \
+        "--precision double,single" ;;
     sqa) echo "--case spheres --size 192 --porosity 0.3,0.5 --pattern aa --precision double,single" \
         "--set physics.wall=bouzidi-quadratic" ;;
     sla) echo "--case spheres --size 192 --porosity 0.3,0.5 --pattern aa --precision double,single" \

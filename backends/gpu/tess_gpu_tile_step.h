@@ -50,9 +50,10 @@ typedef struct {
 /* A tile's halo of one node (the tile and the nodes around it): HX x HY x HZ places, x fastest, place j at
  * (j % HX - 1, (j / HX) % HY - 1, j / (HX HY) - 1) of the tile (2D: one plane, z = 0). Its node types per tile (0:
  * no tile there) are packed bits bits a place, place j in bits [bits j, bits (j + 1)) of the tile's 32-bit words,
- * and stored stride bytes apart, a multiple of 32 so that each tile's start is sector-aligned. The tile kernel
- * reads only this copy of the node types, the node's own among them; with 2 bits a 6 x 6 x 6 halo is two sectors
- * instead of the seven of a byte a place and the two of the tile's own types (docs/performance-notes.md, "The
+ * and stored stride bytes apart, a multiple of 32 so that each tile's start is sector-aligned. A packed kernel
+ * (tess_gpu_halo_packed) reads only this copy of the node types, mostly the node's own among them
+ * (tess_gpu_q_own_from_halo); with 2 bits a 6 x 6 x 6 halo is two sectors instead of the seven of a byte a place
+ * and the two of the tile's own types (docs/performance-notes.md, "The
  * halo's node types in 2 or 4 bits"). */
 static __host__ __device__ __forceinline__ int tess_gpu_halo_places(int ex, int ey, int ez)
 {
@@ -691,14 +692,15 @@ template <bool NA, typename R> static __device__ __forceinline__ void tess_gpu_s
 }
 
 /* How many tiles ahead a block's halo phase sends a later tile's neighbourhood and halo node types (the own types
- * among them: these kernels read no other) towards L2 (0: none), so that the halo phase of that tile's block, which starts about three quarters of a block's
- * life later, finds them there instead of in DRAM (docs/performance-notes.md, "The halo phase prefetching a later
- * tile's halo data"). Where it measured faster on the H200, LBGK only (the launcher passes 0 for the other
- * collisions, and for curved links on D3Q27, not measured): D3Q19 FP64 at 1,024 tiles, about 3/4 of the 1,320 tiles
- * resident on 132 multiprocessors at 96 registers: AB +3.1%, AA +3.8% on the cavity, the bounce-back beds +1 to
- * +2.3%, quadratic Bouzidi links AB +1.8 to +2.4%, AA +1.0 to +1.4% (512 to 1,024 alike, 1,280 -0.3%); D3Q27 FP64
- * at 768 (1,056 tiles resident at 126 registers): AB +1.1%, AA +0.3%. FP32 lost 0.2-0.3%, regularized D3Q19
- * +0.5% / -1.1% (AB / AA); at 2,048 tiles part of the lines were evicted before use (DRAM read +3%). */
+ * among them: these kernels read no other) towards L2 (0: none), so that the halo phase of that tile's block, which
+ * starts about three quarters of a block's life later, finds them there instead of in DRAM
+ * (docs/performance-notes.md, "The halo phase prefetching a later tile's halo data"). Where it measured faster on
+ * the H200, LBGK only (the launcher passes 0 for the other collisions, and for curved links on D3Q27, not
+ * measured): D3Q19 FP64 at 1,024 tiles, about 3/4 of the 1,320 tiles resident on 132 multiprocessors at 96
+ * registers: AB +3.1%, AA +3.8% on the cavity, the bounce-back beds +1 to +2.3%, quadratic Bouzidi links AB +1.8 to
+ * +2.4%, AA +1.0 to +1.4% (512 to 1,024 alike, 1,280 -0.3%); D3Q27 FP64 at 768 (1,056 tiles resident at 126
+ * registers): AB +1.1%, AA +0.3%. FP32 lost 0.2-0.3%, regularized D3Q19 +0.5% / -1.1% (AB / AA); at 2,048 tiles
+ * part of the lines were evicted before use (DRAM read +3%). */
 template <typename R, int LATTICE> struct tess_gpu_q_halo_pf {
     enum {
         value = sizeof(R) != 8 ? 0 : LATTICE == TESS_LATTICE_D3Q19 ? 1024 : LATTICE == TESS_LATTICE_D3Q27 ? 768 : 0
