@@ -83,11 +83,20 @@ template <int B> static __device__ __forceinline__ unsigned tess_gpu_halo_type_a
 /* Places 4n to 4n + 3 of a tile's packed halo hw (B bits a place) into the shared node codes s_code (NH bytes,
  * 4-byte aligned; NH a multiple of 4), one 32-bit store: TESS_GPU_WET for a wet type, else the type (a dry node's
  * material). Four places a thread, so that no thread's decoding lengthens the halo phase: a word a thread (16
- * places of 2 bits) cost D2Q9 6% (FP64) and 11% (FP32) on the H200. */
-template <int B, int NH>
+ * places of 2 bits) cost D2Q9 6% (FP64) and 11% (FP32) on the H200. BY_PLACE (tess_gpu_q_halo_by_place): places
+ * n, n + 64, ... instead, a byte store each. */
+template <int B, int NH, bool BY_PLACE>
 static __device__ __forceinline__ void tess_gpu_halo_decode(const uint32_t *__restrict__ hw, int n, uint32_t wet_mask,
                                                             uint8_t *s_code)
 {
+    if (BY_PLACE) {
+        for (int j = n; j < NH; j += 64) {
+            const unsigned t = tess_gpu_halo_type_at<B>(hw, j);
+            const bool wet = (B < 8 || t < 32u) && ((wet_mask >> (t & 31u)) & 1u);
+            s_code[j] = wet ? (uint8_t)TESS_GPU_WET : (uint8_t)t;
+        }
+        return;
+    }
     if (n >= NH / 4)
         return;
     const uint32_t w = hw[(4 * B * n) >> 5] >> ((4 * B * n) & 31);
@@ -604,6 +613,17 @@ template <typename R, int LATTICE, int COLL, int PAT> struct tess_gpu_q_own_from
     };
 };
 
+/* Whether a packed kernel without curved links decodes its halo a place a thread and round (tess_gpu_halo_decode's
+ * BY_PLACE) instead of four places a thread: D3Q27 FP64 AB regularized, which with four places grew from 95 to 102
+ * registers and lost 0.7-1.0%; a place a thread keeps 95 and measured +1.9% over four places on the H200, where
+ * other kernels lost up to 9.4% that way ("The halo's node types in 2 or 4 bits", variant W0). */
+template <typename R, int LATTICE, int COLL, int PAT> struct tess_gpu_q_halo_by_place {
+    enum {
+        value = LATTICE == TESS_LATTICE_D3Q27 && sizeof(R) == 8 && COLL == TESS_COLLISION_REGULARIZED &&
+                PAT == TESS_GPU_AB
+    };
+};
+
 /* The same for the LBGK kernel with curved links: D3Q19 FP32 AB computes its links before the pull since V9
  * (docs/performance-notes.md, "Bouzidi on the GPU"), which took it from 64 to 80 registers; 7 blocks hold it at 72
  * without spills (8: 64 with 44 bytes of spill loads). D3Q19 FP64's AA odd step at 5 blocks of 128 (96 registers,
@@ -761,7 +781,8 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         NA = tess_gpu_q_store_na<R, LATTICE, PAT>::value && !LINKS && VARIANT == TESS_KERNEL_FULL,
         PULL_FIRST = LINKS && tess_gpu_q_pull_first<R, LATTICE, COLL, PAT>::value,
         PACKED = tess_gpu_halo_packed(LATTICE), /* the halo's types in halo_bits bits */
-        OWN_HALO = PACKED && tess_gpu_q_own_from_halo<R, LATTICE, COLL, PAT>::value
+        OWN_HALO = PACKED && tess_gpu_q_own_from_halo<R, LATTICE, COLL, PAT>::value,
+        BY_PLACE = !LINKS && tess_gpu_q_halo_by_place<R, LATTICE, COLL, PAT>::value
     };
     __shared__ int32_t s_nb[TESS_GPU_MAX_TILES_PER_BLOCK][27];
     __shared__ __align__(4) uint8_t s_code[TESS_GPU_MAX_TILES_PER_BLOCK][NH];
@@ -864,11 +885,11 @@ tess_gpu_q_step(const R *__restrict__ src, R *__restrict__ dst, const tess_gpu_q
         /* the codes of the tile and its halo, four places of the packed copy a thread */
         if (active && PACKED) {
             if (a.halo_bits == 2)
-                tess_gpu_halo_decode<2, NH>(hw, n, a.wet_mask, s_code[local]);
+                tess_gpu_halo_decode<2, NH, BY_PLACE>(hw, n, a.wet_mask, s_code[local]);
             else if (a.halo_bits == 4)
-                tess_gpu_halo_decode<4, NH>(hw, n, a.wet_mask, s_code[local]);
+                tess_gpu_halo_decode<4, NH, BY_PLACE>(hw, n, a.wet_mask, s_code[local]);
             else
-                tess_gpu_halo_decode<8, NH>(hw, n, a.wet_mask, s_code[local]);
+                tess_gpu_halo_decode<8, NH, BY_PLACE>(hw, n, a.wet_mask, s_code[local]);
         } else if (active) {
             for (int j = n; j < NH; j += 64) {
                 const unsigned type = a.halo_type[(size_t)a.halo_stride * k + j];
