@@ -1,9 +1,12 @@
 # Sourced by the device measurement scripts (gpu-aa-speed.sh, gpu-mr-speed.sh) after they set root and deadline,
-# with the script's name as argument: sets out ($OUT or ./NAME-out), start, step and left (seconds to the deadline),
-# unpacks TESSERA_DEPS (ci/unpack-debs.sh) into `extra` CMake options, prints the GPU,
+# with the script's name as argument: sets out ($OUT or ./NAME-out), TESSERA_CASES, start, step and left (seconds to
+# the deadline), unpacks TESSERA_DEPS (ci/unpack-debs.sh) into `extra` CMake options, prints the GPU,
 # sets NCU, and defines build, waitfor and withenv, so that each script keeps only its rows and tests.
 out=${OUT:-$root/$1-out}
 mkdir -p "$out"
+# A build made elsewhere (AAS_AFTER_DIR and the like) looks for `--case NAME` in its own source tree's cases/,
+# which this machine does not have: name this tree's.
+export TESSERA_CASES=${TESSERA_CASES:-$root/cases}
 start=$SECONDS
 step() { printf '\n== %s (%ds)\n' "$*" $((SECONDS - start)); }
 left() { echo $((deadline - (SECONDS - start))); }
