@@ -49,12 +49,11 @@ typedef struct {
 
 /* A tile's halo of one node (the tile and the nodes around it): HX x HY x HZ places, x fastest, place j at
  * (j % HX - 1, (j / HX) % HY - 1, j / (HX HY) - 1) of the tile (2D: one plane, z = 0). Its node types per tile (0:
- * no tile there) are packed bits bits a place, place j in bits [bits j, bits (j + 1)) of the tile's 32-bit words,
- * and stored stride bytes apart, a multiple of 32 so that each tile's start is sector-aligned. A packed kernel
- * (tess_gpu_halo_packed) reads only this copy of the node types, mostly the node's own among them
+ * no tile there) are packed in `bits` bits a place, place j in bits [bits j, bits (j + 1)) of the tile's 32-bit
+ * words, and stored stride bytes apart, a multiple of 32 so that each tile's start is sector-aligned. A packed
+ * kernel (tess_gpu_halo_packed) reads only this copy of the node types, mostly the node's own among them
  * (tess_gpu_q_own_from_halo); with 2 bits a 6 x 6 x 6 halo is two sectors instead of the seven of a byte a place
- * and the two of the tile's own types (docs/performance-notes.md, "The
- * halo's node types in 2 or 4 bits"). */
+ * and the two of the tile's own types (docs/performance-notes.md, "The halo's node types in 2 or 4 bits"). */
 static __host__ __device__ __forceinline__ int tess_gpu_halo_places(int ex, int ey, int ez)
 {
     return (ex + 2) * (ey + 2) * (ez == 1 ? 1 : ez + 2);
