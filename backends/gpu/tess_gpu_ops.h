@@ -165,8 +165,9 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
     /* each tile's halo of node types (the tile kernel's; MR gathers its own), in as few bits as the tiling's
      * largest node type needs */
     unsigned max_type = 0;
-    for (size_t e = 0; e < (size_t)(t->ntiles > 0 ? t->ntiles : 0) * 64; e++)
-        max_type = t->node_type[e] > max_type ? t->node_type[e] : max_type;
+    if (be->cfg.pattern != TESS_PATTERN_MR)
+        for (size_t e = 0; e < (size_t)(t->ntiles > 0 ? t->ntiles : 0) * 64; e++)
+            max_type = t->node_type[e] > max_type ? t->node_type[e] : max_type;
     be->halo_bits = tess_gpu_halo_bits(t->lattice, max_type);
     be->halo_stride = tess_gpu_halo_stride(t->ex, t->ey, t->ez, be->halo_bits);
     const size_t hstride = be->cfg.pattern == TESS_PATTERN_MR ? 0 : (size_t)be->halo_stride;
@@ -278,7 +279,7 @@ TESS_GPU_OP tess_status tess_gpu_upload_geometry(tess_backend_t *be, const tess_
     }
     if (t->ntiles > 0 && hstride) {
         /* each tile's halo of node types, so that the tile kernel reads it in one coalesced run (tess_gpu_halo_place);
-         * the padding between tiles zeroed first */
+         * a thread writes a whole word, the padding between tiles included (zero) */
         const size_t n = (size_t)t->ntiles * hstride / 4;
         tess_gpu_halo_fill<<<(unsigned)((n + 255) / 256), 256>>>((uint32_t *)be->halo_type, be->neighbors,
                                                                be->node_type, (int64_t)t->ntiles, t->ex, t->ey,
